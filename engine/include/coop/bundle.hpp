@@ -1,0 +1,39 @@
+// Bundle: the engine's output for several plans compiled together: one LTO-IR
+// image and, per plan, the symbol to call and its scratch layout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coop/compile.hpp"
+#include "coop/plan.hpp"
+
+namespace coop {
+
+struct Provider {
+  std::string symbol;         // extern "C" wrapper: int symbol(void* ret, abi...)
+  std::vector<AbiParam> abi;  // after the ret slot
+  std::string cub_type;
+  Layout scratch;             // one TempStorage; {0,0} when none is needed
+  int scratch_instances = 0;  // TempStorages per block (one per group instance)
+  Barrier reuse_barrier = Barrier::None;
+
+  std::size_t scratch_bytes_per_block() const { return scratch.bytes * scratch_instances; }
+};
+
+enum class CacheOutcome { Miss, MemoryHit, DiskHit, Disabled };
+const char* to_string(CacheOutcome outcome);
+
+struct Bundle {
+  std::string arch;
+  std::string source;
+  std::string cache_key;
+  std::vector<char> ltoir;
+  std::vector<Provider> providers;  // one per input plan, same order
+  CacheOutcome cache = CacheOutcome::Miss;
+  double compile_seconds = 0;  // NVRTC time; 0 on a hit
+  bool used_pch = false;
+  std::string dump_path;  // set when CUDA_COOP_SOURCE_DUMP_DIR is in force
+};
+
+}  // namespace coop

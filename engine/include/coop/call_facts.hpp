@@ -1,0 +1,42 @@
+// CallFacts: what the front end (Python planner, CLI, a C++ program) knows about
+// one primitive call. It is the engine's only input; the engine never sees IR.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "coop/dtype.hpp"
+#include "coop/group.hpp"
+
+namespace coop {
+
+// How an optional argument reaches the call (the spec's ArgumentBinding).
+// OMITTED selects the overload without it; STATIC bakes `value` into the
+// generated code; RUNTIME keeps it as an operand of the device call.
+enum class Binding { Omitted, Static, Runtime };
+
+struct OptionBinding {
+  Binding binding = Binding::Omitted;
+  std::string value;  // the literal, for STATIC only
+
+  static OptionBinding omitted() { return {}; }
+  static OptionBinding runtime() { return {Binding::Runtime, {}}; }
+  static OptionBinding fixed(std::string literal) { return {Binding::Static, std::move(literal)}; }
+  friend bool operator==(const OptionBinding&, const OptionBinding&) = default;
+};
+
+const char* to_string(Binding binding);
+
+struct CallFacts {
+  std::string operation;  // catalog name: "load", "store", ...
+  Group group;
+  DType dtype = DType::Int32;
+  int items_per_thread = 1;
+  std::map<std::string, OptionBinding> options;  // absent means OMITTED
+  std::string where;  // the user's function, file and line; only for messages
+
+  OptionBinding option(const std::string& name) const;
+  std::string call_name() const;  // "load" or "load (copy_tile, kernel.py:12)"
+};
+
+}  // namespace coop

@@ -1,0 +1,63 @@
+// compile: one NVRTC call turns a bundle's source into LTO-IR and the scratch
+// layout of every provider (through name-expression probes).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "coop/toolkit.hpp"
+
+namespace coop {
+
+struct Layout {
+  std::size_t bytes = 0;
+  std::size_t alignment = 0;
+  friend bool operator==(const Layout&, const Layout&) = default;
+};
+
+// NVRTC's automatic precompiled header lives in process memory only: creating it
+// costs the first compile about a second, and pays back from the second compile
+// with the same include prefix.
+enum class PchPolicy {
+  Never,
+  Always,      // every compile asks for it (the first creates it)
+  AfterFirst,  // the first compile in a process skips it; later ones use it
+};
+
+struct CompileRequest {
+  std::string source;
+  std::string arch;  // "sm_90"
+  std::vector<std::string> layout_probes;  // "" entries are skipped
+  std::string dump_path;  // where the source was written, for error messages
+};
+
+struct CompileResult {
+  std::vector<char> ltoir;
+  std::vector<Layout> layouts;  // per probe; zero where the probe was ""
+  std::string log;
+  double seconds = 0;
+  bool used_pch = false;
+};
+
+class Compiler {
+ public:
+  Compiler(const Toolkit& toolkit, PchPolicy policy);
+  ~Compiler();
+  Compiler(const Compiler&) = delete;
+  Compiler& operator=(const Compiler&) = delete;
+
+  // Throws coop::Error(ProviderCompile) carrying NVRTC's log and dump_path.
+  CompileResult compile(const CompileRequest& request);
+  std::vector<std::string> options(const std::string& arch, bool pch) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// "sm_90" -> 90; throws coop::Error(InvalidArgument) for anything else.
+int parse_arch(const std::string& arch, const std::string& call);
+
+}  // namespace coop

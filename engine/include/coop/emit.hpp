@@ -1,0 +1,32 @@
+// emit: several plans -> one CUDA C++ translation unit (a bundle's source).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coop/plan.hpp"
+
+namespace coop {
+
+struct EmittedSource {
+  std::string text;
+  std::vector<std::string> symbols;  // wrapper symbol per input plan, same order
+  // NVRTC name expressions whose lowered names carry sizeof/alignof of a
+  // TempStorage, one per input plan ("" where the plan needs no scratch).
+  std::vector<std::string> layout_probes;
+  std::string identity;  // digest of (engine version, toolkit identity, arch, plans)
+};
+
+// Context that makes symbols unique to a compilation identity, so providers from
+// different bundles never collide at link time.
+struct EmitContext {
+  std::string toolkit_identity;
+  std::string arch;  // "sm_90"
+};
+
+EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context);
+
+// The engine version string baked into identities and cache keys.
+const char* engine_version();
+
+}  // namespace coop

@@ -1,0 +1,44 @@
+// Group descriptors: which threads cooperate in a call. A block is its launch
+// shape (ranked x-major, as CUB's RowMajorTid); a warp group is a logical warp of
+// `width` consecutive lanes inside that block.
+#pragma once
+
+#include <string>
+
+namespace coop {
+
+inline constexpr int kWarpThreads = 32;
+inline constexpr int kMaxBlockThreads = 1024;
+
+enum class GroupKind { Block, Warp };
+
+struct Dim3 {
+  int x = 1, y = 1, z = 1;
+  long long count() const { return 1LL * x * y * z; }
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+struct Group {
+  GroupKind kind = GroupKind::Block;
+  Dim3 block;                // the launch's block shape; warp groups live inside it
+  int width = kWarpThreads;  // lanes per logical warp (Warp only)
+
+  static Group this_block(Dim3 block);
+  static Group this_warp(Dim3 block, int width = kWarpThreads);
+
+  int threads() const;    // threads cooperating in one instance of the group
+  int instances() const;  // group instances in one block (1 for a block)
+  std::string describe() const;  // "block(128,1,1)" / "warp(8 lanes) in block(128,1,1)"
+  friend bool operator==(const Group&, const Group&) = default;
+};
+
+const char* to_string(GroupKind kind);
+
+// Throws coop::Error(InvalidGroup) naming `call` and the offending field.
+void validate(const Group& group, const std::string& call);
+
+// "block:X[,Y[,Z]]", "warp", "warp:N"; warp groups take `block` as their block.
+Group parse_group(const std::string& text, Dim3 block, const std::string& call);
+Dim3 parse_dim3(const std::string& text, const std::string& call, const std::string& argument);
+
+}  // namespace coop

@@ -1,0 +1,58 @@
+#include "coop/catalog.hpp"
+
+#include "catalog/families.hpp"
+
+namespace coop {
+
+const std::vector<OperationSpec>& catalog() {
+  static const std::vector<OperationSpec> operations = [] {
+    std::vector<OperationSpec> all;
+    for (auto family : {catalog_families::load_store}) {
+      for (auto& operation : family()) all.push_back(std::move(operation));
+    }
+    return all;
+  }();
+  return operations;
+}
+
+const OperationSpec* find_operation(std::string_view name) {
+  for (const auto& operation : catalog()) {
+    if (operation.name == name) return &operation;
+  }
+  return nullptr;
+}
+
+std::string operation_names() {
+  std::string names;
+  for (const auto& operation : catalog()) names += (names.empty() ? "" : ", ") + operation.name;
+  return names;
+}
+
+const GroupForm* OperationSpec::form(GroupKind kind) const {
+  for (const auto& candidate : forms) {
+    if (candidate.group == kind) return &candidate;
+  }
+  return nullptr;
+}
+
+const OptionSpec* OperationSpec::option(std::string_view option_name) const {
+  for (const auto& candidate : options) {
+    if (candidate.name == option_name) return &candidate;
+  }
+  return nullptr;
+}
+
+const AlgorithmSpec* find_algorithm(const GroupForm& form, std::string_view name) {
+  for (const auto& algorithm : form.algorithms) {
+    if (algorithm.name == name) return &algorithm;
+  }
+  return nullptr;
+}
+
+std::string algorithm_names(const GroupForm& form) {
+  std::string names;
+  for (const auto& algorithm : form.algorithms) names += (names.empty() ? "" : ", ") + algorithm.name;
+  return names;
+}
+
+}  // namespace coop

@@ -1,0 +1,105 @@
+// Block and warp load/store: cub::BlockLoad, cub::BlockStore, cub::WarpLoad,
+// cub::WarpStore. The model every family file follows: operands, options, CUB
+// mapping and scratch, declared as data.
+#include "catalog/families.hpp"
+
+namespace coop::catalog_families {
+namespace {
+
+const std::vector<TemplateArg> kBlockTemplate = {TemplateArg::DType,     TemplateArg::BlockDimX,
+                                                 TemplateArg::ItemsPerThread, TemplateArg::Algorithm,
+                                                 TemplateArg::BlockDimY, TemplateArg::BlockDimZ};
+const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg::ItemsPerThread,
+                                                TemplateArg::Algorithm, TemplateArg::LogicalWarpThreads};
+
+// CUB's block and warp algorithms of one direction ("LOAD" or "STORE").
+std::vector<AlgorithmSpec> block_algorithms(const std::string& direction) {
+  const std::string prefix = "::cub::BLOCK_" + direction + "_";
+  return {
+      {"direct", prefix + "DIRECT", false, false},
+      {"striped", prefix + "STRIPED", false, false},
+      {"vectorize", prefix + "VECTORIZE", false, false},
+      {"transpose", prefix + "TRANSPOSE", true, false},
+      {"warp_transpose", prefix + "WARP_TRANSPOSE", true, true},
+      {"warp_transpose_timesliced", prefix + "WARP_TRANSPOSE_TIMESLICED", true, true},
+  };
+}
+
+std::vector<AlgorithmSpec> warp_algorithms(const std::string& direction) {
+  const std::string prefix = "::cub::WARP_" + direction + "_";
+  return {
+      {"direct", prefix + "DIRECT", false, false},
+      {"striped", prefix + "STRIPED", false, false},
+      {"vectorize", prefix + "VECTORIZE", false, false},
+      {"transpose", prefix + "TRANSPOSE", true, false},
+  };
+}
+
+std::vector<std::string> names(const std::vector<AlgorithmSpec>& algorithms) {
+  std::vector<std::string> result;
+  for (const auto& algorithm : algorithms) result.push_back(algorithm.name);
+  return result;
+}
+
+OptionSpec algorithm_option(const std::string& direction) {
+  OptionSpec option{.name = "algorithm", .type = OptionType::Choice};
+  option.choices = names(block_algorithms(direction));
+  option.default_choice = "direct";
+  option.allow_runtime = false;
+  return option;
+}
+
+OptionSpec valid_items_option() {
+  return {.name = "valid_items", .type = OptionType::Count, .range = CountRange::ZeroToTileCapacity};
+}
+
+OptionSpec offset_option(const std::string& target) {
+  return {.name = "offset", .type = OptionType::Offset, .target = target};
+}
+
+std::vector<GroupForm> forms(const std::string& block_class, const std::string& warp_class,
+                             const std::string& header_stem, const std::string& direction) {
+  return {
+      {.group = GroupKind::Block,
+       .cub_class = "::cub::" + block_class,
+       .header = "cub/block/block_" + header_stem + ".cuh",
+       .template_args = kBlockTemplate,
+       .algorithms = block_algorithms(direction)},
+      {.group = GroupKind::Warp,
+       .cub_class = "::cub::" + warp_class,
+       .header = "cub/warp/warp_" + header_stem + ".cuh",
+       .template_args = kWarpTemplate,
+       .algorithms = warp_algorithms(direction),
+       .needs_whole_warps = true},
+  };
+}
+
+}  // namespace
+
+std::vector<OperationSpec> load_store() {
+  OptionSpec oob_default{.name = "oob_default", .type = OptionType::PayloadScalar};
+  oob_default.requires_option = "valid_items";
+
+  OperationSpec load{
+      .name = "load",
+      .family = "load_store",
+      .method = "Load",
+      .operands = {{"source", OperandRole::SourceArray}, {"items", OperandRole::PayloadOut}},
+      .options = {algorithm_option("LOAD"), valid_items_option(), oob_default, offset_option("source")},
+      .method_arguments = {"source", "items", "valid_items", "oob_default"},
+      .forms = forms("BlockLoad", "WarpLoad", "load", "LOAD"),
+  };
+  // Transposing stores rearrange the payload in place, as CUB documents.
+  OperationSpec store{
+      .name = "store",
+      .family = "load_store",
+      .method = "Store",
+      .operands = {{"destination", OperandRole::DestinationArray}, {"items", OperandRole::PayloadInOut}},
+      .options = {algorithm_option("STORE"), valid_items_option(), offset_option("destination")},
+      .method_arguments = {"destination", "items", "valid_items"},
+      .forms = forms("BlockStore", "WarpStore", "store", "STORE"),
+  };
+  return {load, store};
+}
+
+}  // namespace coop::catalog_families

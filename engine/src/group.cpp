@@ -1,0 +1,86 @@
+#include "coop/group.hpp"
+
+#include <charconv>
+#include <vector>
+
+#include "coop/error.hpp"
+
+namespace coop {
+
+Group Group::this_block(Dim3 block) { return Group{GroupKind::Block, block, kWarpThreads}; }
+
+Group Group::this_warp(Dim3 block, int width) { return Group{GroupKind::Warp, block, width}; }
+
+int Group::threads() const { return kind == GroupKind::Block ? static_cast<int>(block.count()) : width; }
+
+int Group::instances() const { return kind == GroupKind::Block ? 1 : static_cast<int>(block.count() / width); }
+
+static std::string dims(const Dim3& block) {
+  return "(" + std::to_string(block.x) + "," + std::to_string(block.y) + "," + std::to_string(block.z) + ")";
+}
+
+std::string Group::describe() const {
+  if (kind == GroupKind::Block) return "block" + dims(block);
+  return "warp(" + std::to_string(width) + " lanes) in block" + dims(block);
+}
+
+const char* to_string(GroupKind kind) { return kind == GroupKind::Block ? "block" : "warp"; }
+
+void validate(const Group& group, const std::string& call) {
+  const Dim3& block = group.block;
+  if (block.x < 1 || block.y < 1 || block.z < 1) {
+    reject(ErrorKind::InvalidGroup, call, "block", dims(block), "every dimension >= 1");
+  }
+  if (block.x > kMaxBlockThreads || block.y > kMaxBlockThreads || block.z > 64 || block.count() > kMaxBlockThreads) {
+    reject(ErrorKind::InvalidGroup, call, "block", dims(block) + " (" + std::to_string(block.count()) + " threads)",
+           "at most 1024 threads (x, y <= 1024, z <= 64)");
+  }
+  if (group.kind == GroupKind::Block) return;
+  const int width = group.width;
+  if (width < 2 || width > kWarpThreads || (width & (width - 1)) != 0) {
+    reject(ErrorKind::InvalidGroup, call, "warp width", std::to_string(width), "a power of two from 2 to 32");
+  }
+  if (block.count() % kWarpThreads != 0) {
+    reject(ErrorKind::InvalidGroup, call, "block", dims(block) + " (" + std::to_string(block.count()) + " threads)",
+           "whole warps (a multiple of 32 threads) for a warp group");
+  }
+}
+
+static int parse_positive(std::string_view text, const std::string& call, const std::string& argument,
+                          const std::string& whole) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    reject(ErrorKind::InvalidArgument, call, argument, "'" + whole + "'", "integers such as 128 or 32,4,1");
+  }
+  return value;
+}
+
+Dim3 parse_dim3(const std::string& text, const std::string& call, const std::string& argument) {
+  std::vector<int> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::size_t end = comma == std::string::npos ? text.size() : comma;
+    values.push_back(parse_positive(std::string_view(text).substr(start, end - start), call, argument, text));
+    start = end + 1;
+  }
+  if (values.empty() || values.size() > 3) {
+    reject(ErrorKind::InvalidArgument, call, argument, "'" + text + "'", "X[,Y[,Z]]");
+  }
+  values.resize(3, 1);
+  return Dim3{values[0], values[1], values[2]};
+}
+
+Group parse_group(const std::string& text, Dim3 block, const std::string& call) {
+  const std::string expected = "block:X[,Y[,Z]], warp or warp:N";
+  const std::size_t colon = text.find(':');
+  const std::string kind = text.substr(0, colon);
+  const std::string rest = colon == std::string::npos ? "" : text.substr(colon + 1);
+  if (kind == "block" && !rest.empty()) return Group::this_block(parse_dim3(rest, call, "group"));
+  if (kind == "warp" && colon == std::string::npos) return Group::this_warp(block);
+  if (kind == "warp" && !rest.empty()) return Group::this_warp(block, parse_positive(rest, call, "group", text));
+  reject(ErrorKind::InvalidArgument, call, "group", "'" + text + "'", expected);
+}
+
+}  // namespace coop

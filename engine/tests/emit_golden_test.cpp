@@ -1,0 +1,118 @@
+// Generated sources compared with reviewed golden files. After an intended
+// codegen change, refresh them with scripts/refresh-golden.sh and review the diff.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+
+#include "coop/emit.hpp"
+#include "test_support.hpp"
+
+namespace coop {
+namespace {
+
+// A fixed identity keeps golden files independent of the machine's toolkit.
+const EmitContext kContext{"golden-toolkit", "sm_90"};
+
+CallFacts call(const std::string& operation, Group group, DType dtype, int items, const std::string& algorithm,
+               std::map<std::string, OptionBinding> options = {}) {
+  CallFacts facts{operation, group, dtype, items, std::move(options), ""};
+  facts.options["algorithm"] = OptionBinding::fixed(algorithm);
+  return facts;
+}
+
+struct GoldenCase {
+  std::string name;
+  std::vector<CallFacts> calls;
+};
+
+std::vector<GoldenCase> golden_cases() {
+  const Group block128 = Group::this_block({128, 1, 1});
+  const auto runtime = OptionBinding::runtime();
+  return {
+      {"tile_copy_direct",
+       {call("load", block128, DType::Int32, 2, "direct"), call("store", block128, DType::Int32, 2, "direct")}},
+      {"load_transpose_partial_runtime",
+       {call("load", Group::this_block({32, 4, 1}), DType::Float32, 4, "transpose",
+             {{"valid_items", runtime}, {"oob_default", runtime}, {"offset", runtime}})}},
+      {"load_striped_partial_static",
+       {call("load", Group::this_block({96, 1, 1}), DType::Float16, 7, "striped",
+             {{"valid_items", OptionBinding::fixed("500")}, {"oob_default", OptionBinding::fixed("-inf")},
+              {"offset", OptionBinding::fixed("3")}})}},
+      {"store_warp_transpose_timesliced",
+       {call("store", Group::this_block({64, 2, 1}), DType::Int64, 3, "warp_transpose_timesliced",
+             {{"valid_items", runtime}})}},
+      {"warp_load_store_transpose_8_lanes",
+       {call("load", Group::this_warp({128, 1, 1}, 8), DType::UInt8, 4, "transpose", {{"valid_items", runtime}}),
+        call("store", Group::this_warp({128, 1, 1}, 8), DType::UInt8, 4, "transpose")}},
+      {"warp_load_vectorize_bfloat16",
+       {call("load", Group::this_warp({32, 1, 1}), DType::BFloat16, 4, "vectorize",
+             {{"valid_items", runtime}, {"oob_default", runtime}})}},
+  };
+}
+
+std::vector<Plan> plans_of(const std::vector<CallFacts>& calls) {
+  std::vector<Plan> plans;
+  for (const auto& facts : calls) plans.push_back(plan(facts));
+  return plans;
+}
+
+class EmitGolden : public ::testing::TestWithParam<GoldenCase> {};
+
+TEST_P(EmitGolden, MatchesReviewedSource) {
+  const GoldenCase& golden = GetParam();
+  const std::string text = emit(plans_of(golden.calls), kContext).text;
+  const std::filesystem::path path = std::filesystem::path(COOP_GOLDEN_DIR) / (golden.name + ".cu");
+  if (const char* update = std::getenv("COOP_UPDATE_GOLDEN"); update != nullptr && std::string(update) == "1") {
+    testing::write_text(path, text);
+    GTEST_SKIP() << "refreshed " << path;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path)) << path << " is missing: run scripts/refresh-golden.sh";
+  EXPECT_EQ(text, testing::read_text(path)) << "generated source changed; refresh with scripts/refresh-golden.sh";
+}
+
+INSTANTIATE_TEST_SUITE_P(Sources, EmitGolden, ::testing::ValuesIn(golden_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(Emit, IdenticalSpecializationsAreEmittedOnce) {
+  const CallFacts load = call("load", Group::this_block({128, 1, 1}), DType::Int32, 2, "transpose");
+  CallFacts partial = load;
+  partial.options["valid_items"] = OptionBinding::runtime();
+  const EmittedSource source = emit(plans_of({load, partial, load}), kContext);
+  ASSERT_EQ(source.symbols.size(), 3u);
+  EXPECT_EQ(source.symbols[0], source.symbols[2]);
+  EXPECT_NE(source.symbols[0], source.symbols[1]);
+  const auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t at = source.text.find(needle); at != std::string::npos; at = source.text.find(needle, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("using coop_spec_"), 1u);  // both plans share one CUB specialization
+  EXPECT_EQ(count("extern \"C\" __device__ int "), 2u);
+  EXPECT_EQ(count("#include <cub/block/block_load.cuh>"), 1u);
+}
+
+TEST(Emit, SymbolsEncodeSpecializationAndIdentity) {
+  const std::vector<Plan> plans = plans_of({call("load", Group::this_block({128, 1, 1}), DType::Int32, 2, "direct")});
+  const EmittedSource here = emit(plans, kContext);
+  const EmittedSource other_toolkit = emit(plans, {"another-toolkit", "sm_90"});
+  const EmittedSource other_arch = emit(plans, {"golden-toolkit", "sm_100"});
+  EXPECT_TRUE(std::regex_match(here.symbols[0], std::regex("coop_load_[0-9a-f]{12}_[0-9a-f]{8}")));
+  EXPECT_NE(here.symbols[0], other_toolkit.symbols[0]);
+  EXPECT_NE(here.symbols[0], other_arch.symbols[0]);
+  EXPECT_EQ(here.symbols[0].substr(0, 22), other_toolkit.symbols[0].substr(0, 22));
+}
+
+TEST(Emit, ProbesOnlyForScratch) {
+  const Group block = Group::this_block({128, 1, 1});
+  const EmittedSource source =
+      emit(plans_of({call("load", block, DType::Int32, 2, "direct"), call("load", block, DType::Int32, 2, "transpose")}),
+           kContext);
+  EXPECT_EQ(source.layout_probes[0], "");
+  EXPECT_EQ(source.layout_probes[1],
+            "&coop_probe::layout<sizeof(coop_spec_1::TempStorage), alignof(coop_spec_1::TempStorage)>");
+}
+
+}  // namespace
+}  // namespace coop

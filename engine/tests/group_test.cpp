@@ -1,0 +1,64 @@
+#include <gtest/gtest.h>
+
+#include "coop/error.hpp"
+#include "coop/group.hpp"
+
+namespace coop {
+namespace {
+
+void expect_rejected(const Group& group, const std::string& fragment) {
+  try {
+    validate(group, "load");
+    FAIL() << "accepted " << group.describe();
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidGroup);
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+    EXPECT_EQ(std::string(error.what()).rfind("load: ", 0), 0u) << error.what();
+  }
+}
+
+TEST(Group, BlockCountsAndInstances) {
+  const Group block = Group::this_block({32, 4, 1});
+  EXPECT_EQ(block.threads(), 128);
+  EXPECT_EQ(block.instances(), 1);
+  EXPECT_NO_THROW(validate(block, "load"));
+  EXPECT_EQ(block.describe(), "block(32,4,1)");
+}
+
+TEST(Group, WarpPartitions) {
+  const Group warp = Group::this_warp({128, 1, 1}, 8);
+  EXPECT_EQ(warp.threads(), 8);
+  EXPECT_EQ(warp.instances(), 16);
+  EXPECT_NO_THROW(validate(warp, "load"));
+  for (int width : {2, 4, 8, 16, 32}) EXPECT_NO_THROW(validate(Group::this_warp({64, 1, 1}, width), "load"));
+}
+
+TEST(Group, RejectsEmptyAndOversizedBlocks) {
+  expect_rejected(Group::this_block({0, 1, 1}), "every dimension >= 1");
+  expect_rejected(Group::this_block({1025, 1, 1}), "at most 1024 threads");
+  expect_rejected(Group::this_block({64, 32, 1}), "2048 threads");
+  expect_rejected(Group::this_block({1, 1, 65}), "z <= 64");
+}
+
+TEST(Group, RejectsBadPartitionWidths) {
+  for (int width : {0, 1, 3, 6, 12, 64}) expect_rejected(Group::this_warp({64, 1, 1}, width), "power of two from 2 to 32");
+}
+
+TEST(Group, WarpGroupsNeedWholeWarps) {
+  expect_rejected(Group::this_warp({96 + 1, 1, 1}), "whole warps");
+  expect_rejected(Group::this_warp({8, 2, 1}, 8), "whole warps");
+  EXPECT_NO_THROW(validate(Group::this_warp({8, 4, 1}, 8), "load"));
+}
+
+TEST(Group, ParsesCommandLineSpellings) {
+  EXPECT_EQ(parse_group("block:32,4", {}, "coop"), Group::this_block({32, 4, 1}));
+  EXPECT_EQ(parse_group("block:128", {}, "coop"), Group::this_block({128, 1, 1}));
+  EXPECT_EQ(parse_group("warp", {64, 1, 1}, "coop"), Group::this_warp({64, 1, 1}, 32));
+  EXPECT_EQ(parse_group("warp:8", {64, 1, 1}, "coop"), Group::this_warp({64, 1, 1}, 8));
+  for (const char* bad : {"blok:1", "block:", "block:a", "block:1,2,3,4", "warp:x", "thread"}) {
+    EXPECT_THROW(parse_group(bad, {32, 1, 1}, "coop"), Error) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace coop

@@ -1,0 +1,36 @@
+// A primitive call described on the command line, as the CLI's subcommands share it:
+//   load --group block:128 --dtype int32 --items 2 --algorithm direct --valid-items
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+#include "coop/call_facts.hpp"
+
+namespace coop::cli {
+
+struct CallArguments {
+  std::string operation;
+  std::string group = "block:128";
+  std::string block = "32";  // the block holding a warp group
+  std::string dtype = "int32";
+  int items = 1;
+  std::optional<std::string> algorithm;
+  // Given without a value: RUNTIME; with a value: STATIC.
+  std::optional<std::string> valid_items;
+  std::optional<std::string> oob_default;
+  std::optional<std::string> offset;
+};
+
+// Adds the call's positional operation and its options to `app`.
+void add_call_options(CLI::App& app, CallArguments& arguments);
+
+// Throws coop::Error naming the argument when a value is malformed.
+CallFacts to_call_facts(const CallArguments& arguments, const std::string& command);
+
+// Parses one --call "<description>" string into CallFacts.
+CallFacts parse_call_description(const std::string& description, const std::string& command);
+
+}  // namespace coop::cli

@@ -1,0 +1,158 @@
+#include "commands.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include <nlohmann/json.hpp>
+
+#include "coop/engine.hpp"
+
+namespace coop::cli {
+namespace {
+
+Engine make_engine() { return Engine(EngineConfig::from_environment("cli")); }
+
+std::vector<char> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) reject(ErrorKind::InvalidArgument, "coop link", "input", "'" + path + "'", "a readable file");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const std::string& path, const std::vector<char>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) reject(ErrorKind::InvalidArgument, "coop", "-o", "'" + path + "'", "a writable path");
+}
+
+nlohmann::json provider_json(const Provider& provider) {
+  nlohmann::json abi = nlohmann::json::array();
+  for (const auto& param : provider.abi) {
+    abi.push_back({{"name", param.name},
+                   {"kind", param.kind == AbiKind::Pointer ? "pointer" : "value"},
+                   {"type", param.cpp_type}});
+  }
+  return {{"symbol", provider.symbol},
+          {"cub_type", provider.cub_type},
+          {"abi", abi},
+          {"scratch_bytes", provider.scratch.bytes},
+          {"scratch_alignment", provider.scratch.alignment},
+          {"scratch_instances", provider.scratch_instances},
+          {"reuse_barrier", to_string(provider.reuse_barrier)}};
+}
+
+LinkInputKind kind_of(const std::string& path) {
+  const std::string extension = std::filesystem::path(path).extension().string();
+  if (extension == ".ltoir") return LinkInputKind::LtoIr;
+  if (extension == ".cubin") return LinkInputKind::Cubin;
+  if (extension == ".ptx") return LinkInputKind::Ptx;
+  if (extension == ".fatbin") return LinkInputKind::Fatbin;
+  if (extension == ".o") return LinkInputKind::Object;
+  reject(ErrorKind::InvalidArgument, "coop link", "input", "'" + path + "'",
+         "a file ending in .ltoir, .cubin, .ptx, .fatbin or .o");
+}
+
+}  // namespace
+
+int explain(const CallArguments& call, const std::string& arch) {
+  Engine engine = make_engine();
+  const Plan plan = engine.plan(to_call_facts(call, "coop explain"));
+  std::cout << "== plan ==\n" << plan.describe() << "\n== generated C++ (" << arch << ") ==\n"
+            << engine.emit({plan}, arch).text;
+  return 0;
+}
+
+int compile(const CompileArguments& arguments) {
+  Engine engine = make_engine();
+  std::vector<Plan> plans = {engine.plan(to_call_facts(arguments.call, "coop compile"))};
+  for (const auto& description : arguments.more_calls) {
+    plans.push_back(engine.plan(parse_call_description(description, "coop compile")));
+  }
+  const Bundle bundle = engine.compile(plans, arguments.arch);
+  if (!arguments.output.empty()) write_file(arguments.output, bundle.ltoir);
+  if (arguments.json) {
+    nlohmann::json providers = nlohmann::json::array();
+    for (const auto& provider : bundle.providers) providers.push_back(provider_json(provider));
+    std::cout << nlohmann::json{{"arch", bundle.arch},
+                                {"cache_key", bundle.cache_key},
+                                {"cache", to_string(bundle.cache)},
+                                {"compile_seconds", bundle.compile_seconds},
+                                {"used_pch", bundle.used_pch},
+                                {"ltoir_bytes", bundle.ltoir.size()},
+                                {"ltoir_path", arguments.output},
+                                {"source_dump", bundle.dump_path},
+                                {"providers", providers}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  std::cout << "bundle for " << bundle.arch << ": " << plans.size() << " call(s), " << bundle.ltoir.size()
+            << " bytes of LTO-IR, cache " << to_string(bundle.cache) << ", NVRTC " << bundle.compile_seconds << " s"
+            << (bundle.used_pch ? " (precompiled header)" : "") << "\n";
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const Provider& provider = bundle.providers[i];
+    std::cout << "  " << provider.symbol << "\n    " << provider.cub_type << "::" << plans[i].operation->method
+              << "\n    scratch: " << provider.scratch.bytes << " bytes, align " << provider.scratch.alignment << " x "
+              << provider.scratch_instances << " instance(s); reuse barrier: " << to_string(provider.reuse_barrier)
+              << "\n";
+  }
+  if (!arguments.output.empty()) std::cout << "LTO-IR written to " << arguments.output << "\n";
+  if (!bundle.dump_path.empty()) std::cout << "source dumped to " << bundle.dump_path << "\n";
+  return 0;
+}
+
+int link(const LinkArguments& arguments) {
+  Engine engine = make_engine();
+  std::vector<LinkInput> inputs;
+  for (const auto& path : arguments.inputs) inputs.push_back({kind_of(path), read_file(path), path});
+  const LinkResult result = coop::link(engine.toolkit(), inputs, arguments.arch);
+  write_file(arguments.output, result.cubin);
+  std::cout << "linked " << inputs.size() << " input(s) for " << arguments.arch << " into " << arguments.output << " ("
+            << result.cubin.size() << " bytes, " << result.seconds << " s)\n";
+  return 0;
+}
+
+int cache_stats(bool json) {
+  const CacheStats stats = DiskCache(CacheConfig::from_environment()).stats();
+  if (json) {
+    std::cout << nlohmann::json{{"directory", stats.directory},
+                                {"enabled", stats.enabled},
+                                {"entries", stats.entries},
+                                {"bytes", stats.bytes}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  std::cout << "cache directory: " << stats.directory << (stats.enabled ? "" : " (disabled by CUDA_COOP_ENABLE_CACHE)")
+            << "\nentries: " << stats.entries << "\nbytes: " << stats.bytes << "\n";
+  return 0;
+}
+
+int cache_clear() {
+  const DiskCache cache(CacheConfig::from_environment());
+  const std::size_t removed = cache.clear();
+  std::cout << "removed " << removed << " entr" << (removed == 1 ? "y" : "ies") << " from " << cache.config().directory
+            << "\n";
+  return 0;
+}
+
+int doctor() {
+  Engine engine = make_engine();
+  const Toolkit& toolkit = engine.toolkit();
+  const CacheStats stats = engine.disk_cache().stats();
+  const EngineConfig& config = engine.config();
+  std::cout << "engine:        " << engine_version() << "\n"
+            << "NVRTC:         " << toolkit.nvrtc_library << " (" << toolkit.nvrtc_version << ")\n"
+            << "nvJitLink:     " << toolkit.nvjitlink_library << " (" << toolkit.nvjitlink_version << ")\n"
+            << "CCCL headers:  " << toolkit.cccl_include << " (CCCL " << toolkit.cccl_version << ")\n"
+            << "CUDA headers:  " << toolkit.cuda_include << "\n"
+            << "header digest: " << toolkit.header_digest << "\n"
+            << "identity:      " << toolkit.identity << "\n"
+            << "cache:         " << stats.directory << (stats.enabled ? "" : " (disabled)") << ", " << stats.entries
+            << " entries, " << stats.bytes << " bytes\n"
+            << "source dumps:  " << (config.source_dump_dir.empty() ? "off" : config.source_dump_dir) << "\n";
+  return 0;
+}
+
+}  // namespace coop::cli

@@ -1,0 +1,32 @@
+// The coop tool's subcommands; each returns the process exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "call_arguments.hpp"
+
+namespace coop::cli {
+
+struct CompileArguments {
+  CallArguments call;
+  std::vector<std::string> more_calls;  // --call "<description>"
+  std::string arch = "sm_90";
+  std::string output;  // -o: LTO-IR file
+  bool json = false;
+};
+
+struct LinkArguments {
+  std::vector<std::string> inputs;  // kind from the extension: .ltoir .cubin .ptx .fatbin .o
+  std::string arch = "sm_90";
+  std::string output;
+};
+
+int explain(const CallArguments& call, const std::string& arch);
+int compile(const CompileArguments& arguments);
+int link(const LinkArguments& arguments);
+int cache_stats(bool json);
+int cache_clear();
+int doctor();
+
+}  // namespace coop::cli

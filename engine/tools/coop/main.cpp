@@ -1,0 +1,75 @@
+// coop: plan, generate, compile, link and cache CUB providers from the shell.
+// Bad input exits with status 2 and one message naming the argument; a toolkit,
+// compile or link failure exits with status 1.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "coop/error.hpp"
+
+namespace {
+
+int exit_status(coop::ErrorKind kind) {
+  switch (kind) {
+    case coop::ErrorKind::InvalidArgument:
+    case coop::ErrorKind::InvalidGroup:
+    case coop::ErrorKind::UnsupportedOperation: return 2;
+    default: return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("cuda.coop engine: CUB cooperative primitives as compiled providers", "coop");
+  app.require_subcommand(1);
+
+  coop::cli::CallArguments explain_call;
+  std::string explain_arch = "sm_90";
+  CLI::App* explain = app.add_subcommand("explain", "Print the plan and generated C++ for one call");
+  coop::cli::add_call_options(*explain, explain_call);
+  explain->add_option("--arch", explain_arch, "Target architecture")->capture_default_str();
+
+  coop::cli::CompileArguments compile_arguments;
+  CLI::App* compile = app.add_subcommand("compile", "Compile one bundle of calls to LTO-IR and print their layouts");
+  coop::cli::add_call_options(*compile, compile_arguments.call);
+  compile->add_option("--call", compile_arguments.more_calls, "Another call in the same bundle, quoted");
+  compile->add_option("--arch", compile_arguments.arch, "Target architecture, sm_XX")->capture_default_str();
+  compile->add_option("-o,--output", compile_arguments.output, "Write the LTO-IR here");
+  compile->add_flag("--json", compile_arguments.json, "Print the result as JSON");
+
+  coop::cli::LinkArguments link_arguments;
+  CLI::App* link = app.add_subcommand("link", "Link LTO-IR and other device code into a cubin with nvJitLink");
+  link->add_option("inputs", link_arguments.inputs, "Inputs: .ltoir .cubin .ptx .fatbin .o")->required();
+  link->add_option("--arch", link_arguments.arch, "Target architecture, sm_XX")->capture_default_str();
+  link->add_option("-o,--output", link_arguments.output, "The cubin to write")->required();
+
+  bool cache_json = false;
+  CLI::App* cache = app.add_subcommand("cache", "Inspect or clear the persistent provider cache");
+  cache->require_subcommand(1);
+  CLI::App* stats = cache->add_subcommand("stats", "Entries and bytes in the cache");
+  stats->add_flag("--json", cache_json, "Print as JSON");
+  CLI::App* clear = cache->add_subcommand("clear", "Remove every entry");
+
+  CLI::App* doctor = app.add_subcommand("doctor", "Which NVRTC, nvJitLink, headers and cache are in use");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int status = app.exit(error);
+    return status == 0 ? 0 : 2;
+  }
+  try {
+    if (*explain) return coop::cli::explain(explain_call, explain_arch);
+    if (*compile) return coop::cli::compile(compile_arguments);
+    if (*link) return coop::cli::link(link_arguments);
+    if (*stats) return coop::cli::cache_stats(cache_json);
+    if (*clear) return coop::cli::cache_clear();
+    if (*doctor) return coop::cli::doctor();
+  } catch (const coop::Error& error) {
+    std::cerr << "coop: " << coop::to_string(error.kind()) << ": " << error.what() << "\n";
+    return exit_status(error.kind());
+  }
+  return 2;
+}
