@@ -21,6 +21,9 @@ struct Provider {
   std::size_t scratch_bytes_per_block() const { return scratch.bytes * scratch_instances; }
 };
 
+// The declaration a CUDA C++ caller needs: `extern "C" __device__ int symbol(void*, ...);`
+std::string declaration(const Provider& provider);
+
 enum class CacheOutcome { Miss, MemoryHit, DiskHit, Disabled };
 const char* to_string(CacheOutcome outcome);
 

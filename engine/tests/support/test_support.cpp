@@ -47,6 +47,12 @@ void write_bytes(const std::filesystem::path& path, const std::vector<char>& byt
   write_text(path, std::string(bytes.begin(), bytes.end()));
 }
 
+EngineConfig isolated_engine_config(const std::filesystem::path& cache_dir) {
+  EngineConfig config = EngineConfig::from_environment("test");
+  config.cache = CacheConfig{true, cache_dir.string()};
+  return config;
+}
+
 CommandResult run_command(const std::string& command) {
   CommandResult result;
   FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");

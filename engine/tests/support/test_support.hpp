@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "coop/engine.hpp"
+
 namespace coop::testing {
 
 // A fresh directory under the system temp dir, removed when the object dies.
@@ -29,6 +31,10 @@ struct CommandResult {
   int exit_code = -1;
   std::string output;  // stdout and stderr together
 };
+// An engine configured from the environment but caching under `cache_dir`, so
+// tests neither read nor fill the user's cache.
+EngineConfig isolated_engine_config(const std::filesystem::path& cache_dir);
+
 // Runs `command` through /bin/sh, capturing its output.
 CommandResult run_command(const std::string& command);
 

@@ -53,6 +53,21 @@ LinkInputKind kind_of(const std::string& path) {
          "a file ending in .ltoir, .cubin, .ptx, .fatbin or .o");
 }
 
+// Declarations plus, per call in command-line order, macros for its symbol and scratch.
+std::string header_text(const Bundle& bundle, const std::vector<Plan>& plans) {
+  std::string text = "// Providers compiled by cuda.coop " + std::string(engine_version()) + " for " + bundle.arch +
+                     " (cache key " + bundle.cache_key.substr(0, 16) + ").\n#pragma once\n#include <cuda/std/cstdint>\n";
+  for (std::size_t i = 0; i < bundle.providers.size(); ++i) {
+    const Provider& provider = bundle.providers[i];
+    const std::string macro = "COOP_PROVIDER_" + std::to_string(i);
+    text += "\n// " + plans[i].facts.operation + ": " + provider.cub_type + "\n" + declaration(provider) + "\n";
+    text += "#define " + macro + " " + provider.symbol + "\n";
+    text += "#define " + macro + "_SCRATCH_BYTES " + std::to_string(provider.scratch_bytes_per_block()) + "\n";
+    text += "#define " + macro + "_SCRATCH_ALIGN " + std::to_string(std::max<std::size_t>(provider.scratch.alignment, 1)) + "\n";
+  }
+  return text;
+}
+
 }  // namespace
 
 int explain(const CallArguments& call, const std::string& arch) {
@@ -71,6 +86,10 @@ int compile(const CompileArguments& arguments) {
   }
   const Bundle bundle = engine.compile(plans, arguments.arch);
   if (!arguments.output.empty()) write_file(arguments.output, bundle.ltoir);
+  if (!arguments.header.empty()) {
+    const std::string text = header_text(bundle, plans);
+    write_file(arguments.header, {text.begin(), text.end()});
+  }
   if (arguments.json) {
     nlohmann::json providers = nlohmann::json::array();
     for (const auto& provider : bundle.providers) providers.push_back(provider_json(provider));
@@ -98,6 +117,7 @@ int compile(const CompileArguments& arguments) {
               << "\n";
   }
   if (!arguments.output.empty()) std::cout << "LTO-IR written to " << arguments.output << "\n";
+  if (!arguments.header.empty()) std::cout << "declarations written to " << arguments.header << "\n";
   if (!bundle.dump_path.empty()) std::cout << "source dumped to " << bundle.dump_path << "\n";
   return 0;
 }

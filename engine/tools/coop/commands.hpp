@@ -13,6 +13,7 @@ struct CompileArguments {
   std::vector<std::string> more_calls;  // --call "<description>"
   std::string arch = "sm_90";
   std::string output;  // -o: LTO-IR file
+  std::string header;  // --header: declarations for a CUDA C++ caller
   bool json = false;
 };
 

@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
   compile->add_option("--call", compile_arguments.more_calls, "Another call in the same bundle, quoted");
   compile->add_option("--arch", compile_arguments.arch, "Target architecture, sm_XX")->capture_default_str();
   compile->add_option("-o,--output", compile_arguments.output, "Write the LTO-IR here");
+  compile->add_option("--header", compile_arguments.header,
+                      "Write a CUDA C++ header declaring the providers (COOP_PROVIDER_<n> names the n-th call)");
   compile->add_flag("--json", compile_arguments.json, "Print the result as JSON");
 
   coop::cli::LinkArguments link_arguments;
@@ -56,9 +58,17 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    const int status = app.exit(error);
-    return status == 0 ? 0 : 2;
+    std::cerr << "coop: " << error.what();
+    if (app.get_subcommands().empty()) {
+      std::cerr << " (given: '" << (argc > 1 ? argv[1] : "") << "'; expected one of: explain, compile, link, cache, doctor)";
+    }
+    std::cerr << "; see coop --help\n";
+    return 2;
   }
   try {
     if (*explain) return coop::cli::explain(explain_call, explain_arch);

@@ -1,0 +1,181 @@
+#include "coop/compile.hpp"
+
+#include <chrono>
+#include <regex>
+
+#include "coop/error.hpp"
+#include "nvrtc_api.hpp"
+
+namespace coop {
+namespace {
+
+// Owns one nvrtcProgram; every failing NVRTC call names the step that failed.
+class Program {
+ public:
+  Program(nvrtc::Api& api, const std::string& source, const std::string& name) : api_(api) {
+    check(api_.create_program(&program_, source.c_str(), name.c_str(), 0, nullptr, nullptr),
+          "nvrtcCreateProgram");
+  }
+  ~Program() { api_.destroy_program(&program_); }
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  void add_name_expression(const std::string& expression) {
+    check(api_.add_name_expression(program_, expression.c_str()), "nvrtcAddNameExpression");
+  }
+
+  nvrtc::Result compile(const std::vector<std::string>& options) {
+    std::vector<const char*> arguments;
+    for (const std::string& option : options) arguments.push_back(option.c_str());
+    return api_.compile_program(program_, static_cast<int>(arguments.size()), arguments.data());
+  }
+
+  std::string log() {
+    std::size_t size = 0;
+    check(api_.get_program_log_size(program_, &size), "nvrtcGetProgramLogSize");
+    std::string text(size, '\0');
+    check(api_.get_program_log(program_, text.data()), "nvrtcGetProgramLog");
+    while (!text.empty() && (text.back() == '\0' || text.back() == '\n')) text.pop_back();
+    return text;
+  }
+
+  std::vector<char> ltoir() {
+    std::size_t size = 0;
+    check(api_.get_ltoir_size(program_, &size), "nvrtcGetLTOIRSize");
+    std::vector<char> bytes(size);
+    check(api_.get_ltoir(program_, bytes.data()), "nvrtcGetLTOIR");
+    return bytes;
+  }
+
+  std::string lowered_name(const std::string& expression) {
+    const char* lowered = nullptr;
+    check(api_.get_lowered_name(program_, expression.c_str(), &lowered), "nvrtcGetLoweredName");
+    return lowered != nullptr ? lowered : "";
+  }
+
+  // NVRTC only reports a too-small PCH heap after the fact; growing it now lets the next compile
+  // with the same headers create the PCH instead of failing to again.
+  void grow_pch_heap_if_exhausted() {
+    if (api_.get_pch_create_status(program_) != nvrtc::kErrorPchCreateHeapExhausted) return;
+    std::size_t required = 0;
+    check(api_.get_pch_heap_size_required(program_, &required), "nvrtcGetPCHHeapSizeRequired");
+    check(api_.set_pch_heap_size(required), "nvrtcSetPCHHeapSize");
+  }
+
+ private:
+  void check(nvrtc::Result result, const char* step) const {
+    if (result != nvrtc::kSuccess) {
+      throw Error(ErrorKind::ProviderCompile, std::string(step) + " failed: " + api_.describe(result));
+    }
+  }
+
+  nvrtc::Api& api_;
+  nvrtc::Program program_ = nullptr;
+};
+
+std::string join(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& word : words) text += (text.empty() ? "" : " ") + word;
+  return text;
+}
+
+Error compile_failure(const nvrtc::Api& api, nvrtc::Result result, const CompileRequest& request,
+                      const std::vector<std::string>& options, const std::string& log) {
+  const std::string where =
+      request.dump_path.empty() ? "not dumped; set CUDA_COOP_SOURCE_DUMP_DIR to keep it" : request.dump_path;
+  return Error(ErrorKind::ProviderCompile, "NVRTC could not compile the generated source for " +
+                                               request.arch + " (" + api.describe(result) + ")\n" + log +
+                                               "\nNVRTC options: " + join(options) +
+                                               "\ngenerated source: " + where);
+}
+
+// The emitter's probe `&coop_probe::layout<sizeof(T), alignof(T)>` names a variable template
+// instance; NVRTC lowers it to _ZN...ILy<bytes>ELy<align>EEE (Ly: unsigned long long literal).
+Layout parse_layout(const std::string& probe, const std::string& lowered) {
+  static const std::regex pattern("_ZN.+ILy([0-9]+)ELy([0-9]+)EEE");
+  std::smatch match;
+  if (!std::regex_match(lowered, match, pattern)) {
+    throw Error(ErrorKind::ProviderCompile,
+                "NVRTC lowered the layout probe `" + probe + "` to `" + lowered +
+                    "`; expected a namespaced variable template instance with exactly two unsigned long long "
+                    "arguments, _ZN...ILy<bytes>ELy<alignment>EEE");
+  }
+  return {std::stoull(match[1]), std::stoull(match[2])};
+}
+
+}  // namespace
+
+struct Compiler::Impl {
+  Toolkit toolkit;
+  nvrtc::Api& api;
+  PchPolicy policy;
+  int compiles = 0;  // guarded by api.compile_mutex
+
+  bool wants_pch() const {
+    if (!api.has_pch()) return false;
+    switch (policy) {
+      case PchPolicy::Never: return false;
+      case PchPolicy::Always: return true;
+      case PchPolicy::AfterFirst: return compiles > 0;
+    }
+    return false;
+  }
+};
+
+Compiler::Compiler(const Toolkit& toolkit, PchPolicy policy)
+    : impl_(std::make_unique<Impl>(Impl{toolkit, nvrtc::Api::load(toolkit.nvrtc_library), policy})) {}
+
+Compiler::~Compiler() = default;
+
+std::vector<std::string> Compiler::options(const std::string& arch, bool pch) const {
+  parse_arch(arch, "compile");
+  // -rdc and -dlto: the bundle is LTO-IR whose extern "C" wrappers the kernel resolves at link
+  // time, so CUB inlines across the call.
+  std::vector<std::string> options = {"-std=c++17",
+                                      "-rdc=true",
+                                      "-dlto",
+                                      "-arch=" + arch,
+                                      "-I" + impl_->toolkit.cccl_include,
+                                      "-I" + impl_->toolkit.cuda_include};
+  if (pch) options.push_back("-pch");
+  return options;
+}
+
+CompileResult Compiler::compile(const CompileRequest& request) {
+  parse_arch(request.arch, "compile");
+  const std::lock_guard lock(impl_->api.compile_mutex);
+  const auto start = std::chrono::steady_clock::now();
+  CompileResult result;
+  result.used_pch = impl_->wants_pch();
+  ++impl_->compiles;
+
+  // Naming the program after the dumped file makes NVRTC's diagnostics point at a file that exists.
+  Program program(impl_->api, request.source,
+                  request.dump_path.empty() ? "coop_bundle.cu" : request.dump_path);
+  for (const std::string& probe : request.layout_probes) {
+    if (!probe.empty()) program.add_name_expression(probe);
+  }
+  const std::vector<std::string> options = this->options(request.arch, result.used_pch);
+  const nvrtc::Result status = program.compile(options);
+  result.log = program.log();
+  if (status != nvrtc::kSuccess) throw compile_failure(impl_->api, status, request, options, result.log);
+  if (result.used_pch) program.grow_pch_heap_if_exhausted();
+
+  result.ltoir = program.ltoir();
+  for (const std::string& probe : request.layout_probes) {
+    result.layouts.push_back(probe.empty() ? Layout{} : parse_layout(probe, program.lowered_name(probe)));
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+int parse_arch(const std::string& arch, const std::string& call) {
+  static const std::regex pattern("sm_([0-9]{2,3})");
+  std::smatch match;
+  if (!std::regex_match(arch, match, pattern)) {
+    reject(ErrorKind::InvalidArgument, call, "arch", "'" + arch + "'", "sm_<major><minor>, e.g. sm_90");
+  }
+  return std::stoi(match[1]);
+}
+
+}  // namespace coop

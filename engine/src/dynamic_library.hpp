@@ -1,0 +1,40 @@
+// dynamic_library: a shared library opened at run time, so the engine works with whichever
+// NVRTC and nvJitLink the toolkit search finds instead of the one present at link time.
+#pragma once
+
+#include <string>
+#include <utility>
+
+namespace coop {
+
+class DynamicLibrary {
+ public:
+  // Throws coop::Error(Toolkit) with dlerror()'s text.
+  static DynamicLibrary open(const std::string& path);
+
+  DynamicLibrary(DynamicLibrary&& other) noexcept;
+  DynamicLibrary& operator=(DynamicLibrary&& other) noexcept;
+  DynamicLibrary(const DynamicLibrary&) = delete;
+  DynamicLibrary& operator=(const DynamicLibrary&) = delete;
+  ~DynamicLibrary();
+
+  const std::string& path() const { return path_; }
+
+  // nullptr when the library does not export `name`.
+  void* find(const std::string& name) const;
+
+  // Throws coop::Error(Toolkit) naming the library and the symbol.
+  template <typename Function>
+  Function symbol(const std::string& name) const {
+    return reinterpret_cast<Function>(require(name));
+  }
+
+ private:
+  DynamicLibrary(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {}
+  void* require(const std::string& name) const;
+
+  std::string path_;
+  void* handle_ = nullptr;
+};
+
+}  // namespace coop

@@ -1,0 +1,59 @@
+#include "nvrtc_api.hpp"
+
+#include <map>
+#include <memory>
+
+#include "coop/error.hpp"
+
+namespace coop::nvrtc {
+namespace {
+
+template <typename Function>
+Function optional_symbol(const DynamicLibrary& library, const std::string& name) {
+  return reinterpret_cast<Function>(library.find(name));
+}
+
+}  // namespace
+
+Api::Api(DynamicLibrary opened)
+    : library(std::move(opened)),
+      get_error_string(library.symbol<decltype(get_error_string)>("nvrtcGetErrorString")),
+      create_program(library.symbol<decltype(create_program)>("nvrtcCreateProgram")),
+      destroy_program(library.symbol<decltype(destroy_program)>("nvrtcDestroyProgram")),
+      compile_program(library.symbol<decltype(compile_program)>("nvrtcCompileProgram")),
+      get_program_log_size(library.symbol<decltype(get_program_log_size)>("nvrtcGetProgramLogSize")),
+      get_program_log(library.symbol<decltype(get_program_log)>("nvrtcGetProgramLog")),
+      get_ltoir_size(library.symbol<decltype(get_ltoir_size)>("nvrtcGetLTOIRSize")),
+      get_ltoir(library.symbol<decltype(get_ltoir)>("nvrtcGetLTOIR")),
+      add_name_expression(library.symbol<decltype(add_name_expression)>("nvrtcAddNameExpression")),
+      get_lowered_name(library.symbol<decltype(get_lowered_name)>("nvrtcGetLoweredName")),
+      get_pch_create_status(
+          optional_symbol<decltype(get_pch_create_status)>(library, "nvrtcGetPCHCreateStatus")),
+      get_pch_heap_size_required(
+          optional_symbol<decltype(get_pch_heap_size_required)>(library, "nvrtcGetPCHHeapSizeRequired")),
+      set_pch_heap_size(optional_symbol<decltype(set_pch_heap_size)>(library, "nvrtcSetPCHHeapSize")) {
+  const auto nvrtc_version = library.symbol<Result (*)(int*, int*)>("nvrtcVersion");
+  if (nvrtc_version(&major, &minor) != kSuccess) {
+    throw Error(ErrorKind::Toolkit, "nvrtcVersion failed in " + library.path());
+  }
+}
+
+Api& Api::load(const std::string& path) {
+  static std::mutex mutex;
+  // Never destroyed: a Compiler held by a static (the Python module's engine) may still compile
+  // while static destructors run, and must not find its library unloaded.
+  static auto* loaded = new std::map<std::string, std::unique_ptr<Api>>();
+  const std::lock_guard lock(mutex);
+  std::unique_ptr<Api>& api = (*loaded)[path];
+  if (api == nullptr) api = std::make_unique<Api>(DynamicLibrary::open(path));
+  return *api;
+}
+
+std::string Api::version() const { return std::to_string(major) + "." + std::to_string(minor); }
+
+std::string Api::describe(Result result) const {
+  const char* text = get_error_string(result);
+  return text != nullptr ? text : "NVRTC result " + std::to_string(result);
+}
+
+}  // namespace coop::nvrtc

@@ -1,0 +1,247 @@
+#include "coop/toolkit.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <tuple>
+
+#include "coop/digest.hpp"
+#include "coop/error.hpp"
+#include "nvjitlink_api.hpp"
+#include "nvrtc_api.hpp"
+
+namespace coop {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDefaultToolkit = "/usr/local/cuda";
+constexpr const char* kCcclMarker = "cub/block/block_load.cuh";
+constexpr const char* kCudaMarker = "cuda_fp16.h";
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+std::vector<std::string> split_paths(const std::string& list) {
+  std::vector<std::string> paths;
+  std::stringstream stream(list);
+  std::string path;
+  while (std::getline(stream, path, ':')) {
+    if (!path.empty()) paths.push_back(path);
+  }
+  return paths;
+}
+
+// Directories that may hold each piece, in the order they are preferred.
+struct Places {
+  std::vector<fs::path> libraries;
+  std::vector<fs::path> cuda_includes;
+  std::vector<fs::path> cccl_includes;
+};
+
+void add_toolkit(Places& places, const fs::path& root) {
+  places.libraries.insert(places.libraries.end(), {root / "lib64", root / "lib"});
+  places.cuda_includes.push_back(root / "include");
+  places.cccl_includes.insert(places.cccl_includes.end(), {root / "include" / "cccl", root / "include"});
+}
+
+// CUDA 13 wheels share one <root>/cu13 tree; CUDA 12 wheels have one directory per component.
+std::vector<fs::path> wheel_toolkit_dirs(const fs::path& root) {
+  static const std::regex pattern("cu([0-9]+)");
+  std::vector<std::pair<int, fs::path>> found;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(root, error)) {
+    std::smatch match;
+    const std::string name = entry.path().filename().string();
+    if (std::regex_match(name, match, pattern)) found.emplace_back(std::stoi(match[1]), entry.path());
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<fs::path> dirs;
+  for (auto& [major, dir] : found) dirs.push_back(std::move(dir));
+  return dirs;
+}
+
+void add_wheels(Places& places, const fs::path& root) {
+  for (const fs::path& dir : wheel_toolkit_dirs(root)) add_toolkit(places, dir);
+  places.libraries.insert(places.libraries.end(), {root / "cuda_nvrtc" / "lib", root / "nvjitlink" / "lib"});
+  places.cuda_includes.push_back(root / "cuda_runtime" / "include");
+  places.cccl_includes.push_back(root / "cuda_cccl" / "include");
+}
+
+Places candidate_places(const ToolkitSearch& search) {
+  Places places;
+  if (!search.cuda_home.empty()) add_toolkit(places, search.cuda_home);
+  for (const std::string& root : search.wheel_roots) add_wheels(places, root);
+  add_toolkit(places, kDefaultToolkit);
+  if (!search.cccl_root.empty()) places.cccl_includes = {search.cccl_root};
+  return places;
+}
+
+// The highest libNAME.so.N in `dir` (numerically: .so.13 beats .so.9), else libNAME.so.
+std::optional<fs::path> find_library(const fs::path& dir, const std::string& name) {
+  const std::regex pattern("lib" + name + "\\.so\\.([0-9]+)");
+  std::optional<std::pair<int, fs::path>> best;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    std::smatch match;
+    const std::string file = entry.path().filename().string();
+    if (!std::regex_match(file, match, pattern) || !fs::is_regular_file(entry.path(), error)) continue;
+    const int major = std::stoi(match[1]);
+    if (!best || major > best->first) best.emplace(major, entry.path());
+  }
+  if (best) return best->second;
+  const fs::path plain = dir / ("lib" + name + ".so");
+  if (fs::is_regular_file(plain, error)) return plain;
+  return std::nullopt;
+}
+
+std::string join(const std::vector<fs::path>& paths) {
+  std::string text;
+  for (const fs::path& path : paths) text += (text.empty() ? "" : ", ") + path.string();
+  return text;
+}
+
+// Collects what could not be found, so one error names every missing piece at once.
+class Lookup {
+ public:
+  std::string library(const std::vector<fs::path>& dirs, const std::string& name) {
+    for (const fs::path& dir : dirs) {
+      if (auto found = find_library(dir, name)) return fs::absolute(*found).lexically_normal().string();
+    }
+    missing_.push_back("lib" + name + ".so.N: looked in " + join(dirs));
+    return "";
+  }
+
+  std::string directory_with(const std::vector<fs::path>& dirs, const std::string& marker,
+                             const std::string& what) {
+    std::error_code error;
+    for (const fs::path& dir : dirs) {
+      if (fs::is_regular_file(dir / marker, error)) return fs::absolute(dir).lexically_normal().string();
+    }
+    missing_.push_back(what + " (" + marker + "): looked in " + join(dirs));
+    return "";
+  }
+
+  void throw_if_missing(const ToolkitSearch& search) const {
+    if (missing_.empty()) return;
+    std::string message = "cannot locate the CUDA toolkit pieces the engine needs:\n";
+    for (const std::string& line : missing_) message += "  " + line + "\n";
+    if (!search.cccl_root.empty()) {
+      message += "The CCCL header root was given explicitly (cccl_root or CUDA_COOP_CCCL_ROOT = " +
+                 search.cccl_root + "); it must hold " + kCcclMarker + ".\n";
+    }
+    message +=
+        "Set CUDA_HOME or CUDA_PATH to a CUDA toolkit, CUDA_COOP_CCCL_ROOT to a directory holding cub/,\n"
+        "or install the NVIDIA CUDA wheels (the Python layer passes their site-packages/nvidia directories\n"
+        "through CUDA_COOP_WHEEL_ROOTS).";
+    throw Error(ErrorKind::Toolkit, message);
+  }
+
+ private:
+  std::vector<std::string> missing_;
+};
+
+// CUB_VERSION is MMMmmmpp.
+std::string read_cccl_version(const fs::path& cccl_include) {
+  const fs::path header = cccl_include / "cub" / "version.cuh";
+  std::ifstream in(header);
+  const std::regex pattern(R"(^\s*#\s*define\s+CUB_VERSION\s+([0-9]+))");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch match;
+    if (!std::regex_search(line, match, pattern)) continue;
+    const long version = std::stol(match[1]);
+    return std::to_string(version / 100000) + "." + std::to_string(version / 100 % 1000) + "." +
+           std::to_string(version % 100);
+  }
+  throw Error(ErrorKind::Toolkit, "cannot read CUB_VERSION from " + header.string());
+}
+
+using FileStamp = std::tuple<std::string, long long, long long>;  // relative path, size, mtime (ns)
+
+void stamp(const fs::path& file, const std::string& relative, std::vector<FileStamp>& stamps) {
+  struct stat info {};
+  if (::stat(file.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return;
+  const long long mtime = static_cast<long long>(info.st_mtim.tv_sec) * 1000000000LL + info.st_mtim.tv_nsec;
+  stamps.emplace_back(relative, static_cast<long long>(info.st_size), mtime);
+}
+
+void stamp_tree(const fs::path& base, const std::string& sub, const std::string& label,
+                std::vector<FileStamp>& stamps) {
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(base / sub, error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->is_regular_file(error)) {
+      stamp(it->path(), label + it->path().lexically_relative(base).string(), stamps);
+    }
+  }
+}
+
+// Size and modification time stand in for the bytes: reading some 2000 headers would cost far more
+// than stat-ing them, and any reinstall or edit changes one or the other.
+std::string digest_headers(const fs::path& cccl_include, const fs::path& cuda_include) {
+  std::vector<FileStamp> stamps;
+  for (const char* sub : {"cub", "cuda", "nv", "thrust"}) stamp_tree(cccl_include, sub, "cccl:", stamps);
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(cuda_include, error)) {
+    stamp(entry.path(), "cuda:" + entry.path().filename().string(), stamps);
+  }
+  stamp_tree(cuda_include, "crt", "cuda:", stamps);
+  std::sort(stamps.begin(), stamps.end());
+  Sha256 digest;
+  for (const auto& [path, size, mtime] : stamps) {
+    digest.field(path).field(std::to_string(size)).field(std::to_string(mtime));
+  }
+  return digest.hex();
+}
+
+std::string toolkit_identity(const Toolkit& toolkit) {
+  return Sha256()
+      .field(toolkit.nvrtc_library)
+      .field(toolkit.nvrtc_version)
+      .field(toolkit.nvjitlink_version)
+      .field(toolkit.cccl_version)
+      .field(toolkit.header_digest)
+      .field(toolkit.cuda_include)
+      .field(toolkit.cccl_include)
+      .hex();
+}
+
+}  // namespace
+
+ToolkitSearch ToolkitSearch::from_environment() {
+  ToolkitSearch search;
+  search.cccl_root = environment("CUDA_COOP_CCCL_ROOT");
+  search.cuda_home = environment("CUDA_HOME");
+  if (search.cuda_home.empty()) search.cuda_home = environment("CUDA_PATH");
+  search.wheel_roots = split_paths(environment("CUDA_COOP_WHEEL_ROOTS"));
+  return search;
+}
+
+Toolkit Toolkit::locate(const ToolkitSearch& search) {
+  const Places places = candidate_places(search);
+  Lookup lookup;
+  Toolkit toolkit;
+  toolkit.nvrtc_library = lookup.library(places.libraries, "nvrtc");
+  toolkit.nvjitlink_library = lookup.library(places.libraries, "nvJitLink");
+  toolkit.cuda_include = lookup.directory_with(places.cuda_includes, kCudaMarker, "CUDA headers");
+  toolkit.cccl_include = lookup.directory_with(places.cccl_includes, kCcclMarker, "CCCL headers");
+  lookup.throw_if_missing(search);
+
+  toolkit.nvrtc_version = nvrtc::Api::load(toolkit.nvrtc_library).version();
+  toolkit.nvjitlink_version = nvjitlink::Api::load(toolkit.nvjitlink_library).version();
+  toolkit.cccl_version = read_cccl_version(toolkit.cccl_include);
+  toolkit.header_digest = digest_headers(toolkit.cccl_include, toolkit.cuda_include);
+  toolkit.identity = toolkit_identity(toolkit);
+  return toolkit;
+}
+
+}  // namespace coop

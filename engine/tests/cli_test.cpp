@@ -1,0 +1,106 @@
+// The coop command as a user meets it: what it prints, and how it refuses bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace coop {
+namespace {
+
+testing::CommandResult coop(const std::string& arguments, const std::string& environment = "") {
+  return testing::run_command(environment + " " + COOP_TOOL + " " + arguments);
+}
+
+TEST(Cli, ExplainPrintsThePlanAndTheGeneratedSource) {
+  const auto result = coop("explain load --group block:128 --dtype int32 --items 2 --algorithm direct");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* expected :
+       {"cub: ::cub::BlockLoad<::cuda::std::int32_t, 128, 2, ::cub::BLOCK_LOAD_DIRECT, 1, 1>::Load", "scratch: none",
+        "reuse barrier: none", "#include <cub/block/block_load.cuh>", "extern \"C\" __device__ int coop_load_"}) {
+    EXPECT_NE(result.output.find(expected), std::string::npos) << expected << "\n" << result.output;
+  }
+}
+
+TEST(Cli, ExplainMarksRuntimeOptions) {
+  const auto result =
+      coop("explain load --group warp:8 --block 64 --dtype float32 --items 4 --algorithm transpose --valid-items "
+           "--oob-default --offset 16");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("valid_items: RUNTIME"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("oob_default: RUNTIME"), std::string::npos);
+  EXPECT_NE(result.output.find("offset: STATIC 16"), std::string::npos);
+  EXPECT_NE(result.output.find("::cub::WarpLoad<float, 4, ::cub::WARP_LOAD_TRANSPOSE, 8>"), std::string::npos);
+  EXPECT_NE(result.output.find("scratch: 8 x sizeof"), std::string::npos);
+}
+
+TEST(Cli, CompileBundlesSeveralCallsAndReportsLayouts) {
+  testing::TempDir dir;
+  const std::string ltoir = (dir.path() / "bundle.ltoir").string();
+  const auto result = coop("compile load --group block:32,4 --dtype int64 --items 4 --algorithm transpose "
+                           "--call \"store --group block:32,4 --dtype int64 --items 4 --algorithm striped\" "
+                           "--arch sm_90 --json -o " + ltoir,
+                           "CUDA_COOP_ENABLE_CACHE=0");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto report = nlohmann::json::parse(result.output);
+  ASSERT_EQ(report["providers"].size(), 2u);
+  EXPECT_EQ(report["providers"][0]["scratch_alignment"], 16);
+  EXPECT_GT(report["providers"][0]["scratch_bytes"].get<int>(), 0);
+  EXPECT_EQ(report["providers"][1]["scratch_bytes"], 0);
+  EXPECT_EQ(report["ltoir_bytes"].get<std::size_t>(), testing::read_bytes(ltoir).size());
+}
+
+struct BadInput {
+  std::string arguments;
+  std::string names;  // what the message must contain
+};
+
+class CliRejects : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliRejects, WithStatusTwoAndOneMessage) {
+  const auto result = coop(GetParam().arguments);
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find(GetParam().names), std::string::npos) << result.output;
+  EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1) << result.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadCalls, CliRejects,
+    ::testing::Values(BadInput{"explain load --dtype int33", "'--dtype' = 'int33' is not allowed; expected one of: bool"},
+                      BadInput{"explain lod", "'operation' = 'lod' is not allowed; expected one of: load, store"},
+                      BadInput{"explain load --algorithm blocked", "'algorithm' = 'blocked'"},
+                      BadInput{"explain load --items 0", "'items_per_thread' = 0"},
+                      BadInput{"explain load --group block:0", "'block' = (0,1,1)"},
+                      BadInput{"explain load --group block:1025", "at most 1024 threads"},
+                      BadInput{"explain load --group warp:12 --block 64", "'warp width' = 12"},
+                      BadInput{"explain load --group warp --block 48", "whole warps"},
+                      BadInput{"explain load --oob-default", "'oob_default' = given without valid_items"},
+                      BadInput{"explain store --group block:100 --algorithm warp_transpose", "whole warps"},
+                      BadInput{"explain load --group blk:4", "'group' = 'blk:4'"},
+                      BadInput{"compile load --arch compute_90", "'arch' = 'compute_90'"},
+                      BadInput{"compile load --call \"store --dtype half\"", "'--dtype' = 'half'"},
+                      BadInput{"explain load --items many", "--items"},
+                      BadInput{"frobnicate", "frobnicate"}));
+
+TEST(Cli, CacheStatsAndClear) {
+  testing::TempDir dir;
+  const std::string env = "XDG_CACHE_HOME=" + dir.path().string();
+  ASSERT_EQ(coop("compile store --group block:64 --dtype int8 --items 3", env).exit_code, 0);
+  const auto stats = coop("cache stats --json", env);
+  ASSERT_EQ(stats.exit_code, 0) << stats.output;
+  EXPECT_EQ(nlohmann::json::parse(stats.output)["entries"], 1);
+  const auto cleared = coop("cache clear", env);
+  EXPECT_NE(cleared.output.find("removed 1 entry"), std::string::npos) << cleared.output;
+  EXPECT_EQ(nlohmann::json::parse(coop("cache stats --json", env).output)["entries"], 0);
+}
+
+TEST(Cli, DoctorNamesTheToolkit) {
+  const auto result = coop("doctor");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* expected : {"NVRTC:", "libnvrtc", "nvJitLink:", "CCCL headers:", "cache:"}) {
+    EXPECT_NE(result.output.find(expected), std::string::npos) << result.output;
+  }
+}
+
+}  // namespace
+}  // namespace coop

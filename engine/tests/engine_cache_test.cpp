@@ -1,0 +1,148 @@
+// The engine's pipeline through its caches: what compiles, what is reused, and
+// what a cache key must (and must not) depend on. Every compile here is real NVRTC.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+
+#include "coop/engine.hpp"
+#include "test_support.hpp"
+
+namespace coop {
+namespace {
+
+namespace fs = std::filesystem;
+
+CallFacts tile_call(const std::string& operation, const std::string& algorithm) {
+  CallFacts facts;
+  facts.operation = operation;
+  facts.group = Group::this_block({128, 1, 1});
+  facts.dtype = DType::Int32;
+  facts.items_per_thread = 2;
+  facts.options["algorithm"] = OptionBinding::fixed(algorithm);
+  return facts;
+}
+
+EngineConfig config_in(const fs::path& cache_dir) { return testing::isolated_engine_config(cache_dir); }
+
+std::vector<Plan> tile_copy(Engine& engine) {
+  return {engine.plan(tile_call("load", "transpose")), engine.plan(tile_call("store", "transpose"))};
+}
+
+TEST(EngineCache, MissThenMemoryHitThenDiskHitInAFreshEngine) {
+  testing::TempDir dir;
+  Engine first(config_in(dir.path()));
+  const Bundle compiled = first.compile(tile_copy(first), "sm_90");
+  EXPECT_EQ(compiled.cache, CacheOutcome::Miss);
+  EXPECT_GT(compiled.compile_seconds, 0.0);
+  EXPECT_FALSE(compiled.ltoir.empty());
+  EXPECT_EQ(first.disk_cache().stats().entries, 1u);
+
+  const Bundle again = first.compile(tile_copy(first), "sm_90");
+  EXPECT_EQ(again.cache, CacheOutcome::MemoryHit);
+  EXPECT_EQ(again.compile_seconds, 0.0);
+
+  Engine second(config_in(dir.path()));  // a new process sees only the disk
+  const Bundle loaded = second.compile(tile_copy(second), "sm_90");
+  EXPECT_EQ(loaded.cache, CacheOutcome::DiskHit);
+  EXPECT_EQ(loaded.compile_seconds, 0.0);
+  EXPECT_EQ(loaded.ltoir, compiled.ltoir);
+  ASSERT_EQ(loaded.providers.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(loaded.providers[i].symbol, compiled.providers[i].symbol);
+    EXPECT_EQ(loaded.providers[i].scratch, compiled.providers[i].scratch);
+    EXPECT_GT(loaded.providers[i].scratch.bytes, 0u);
+  }
+}
+
+TEST(EngineCache, DisabledCacheCompilesEveryNewEngine) {
+  testing::TempDir dir;
+  EngineConfig config = config_in(dir.path());
+  config.cache.enabled = false;
+  Engine engine(config);
+  EXPECT_EQ(engine.compile({engine.plan(tile_call("load", "direct"))}, "sm_90").cache, CacheOutcome::Disabled);
+  EXPECT_EQ(engine.disk_cache().stats().entries, 0u);
+}
+
+TEST(EngineCache, KeyFollowsEverythingThatShapesTheCode) {
+  testing::TempDir dir;
+  Engine engine(config_in(dir.path()));
+  const auto key_of = [&](CallFacts facts, const std::string& arch = "sm_90") {
+    const EmittedSource source = engine.emit({engine.plan(facts)}, arch);
+    return cache_key(source.text, {"-std=c++17"}, arch, engine.toolkit().identity);
+  };
+  const CallFacts base = tile_call("load", "transpose");
+  const std::string key = key_of(base);
+  auto changed = [&](auto edit) {
+    CallFacts facts = base;
+    edit(facts);
+    return key_of(facts);
+  };
+  EXPECT_NE(key, changed([](CallFacts& f) { f.dtype = DType::Float32; }));
+  EXPECT_NE(key, changed([](CallFacts& f) { f.group = Group::this_block({32, 4, 1}); }));
+  EXPECT_NE(key, changed([](CallFacts& f) { f.options["algorithm"] = OptionBinding::fixed("warp_transpose"); }));
+  EXPECT_NE(key, changed([](CallFacts& f) { f.options["valid_items"] = OptionBinding::runtime(); }));
+  EXPECT_NE(key, changed([](CallFacts& f) { f.options["valid_items"] = OptionBinding::fixed("7"); }));
+  EXPECT_NE(key, key_of(base, "sm_100"));
+  // A runtime operand's value is not part of the call's facts at all: two
+  // launches with different tail counts share one provider.
+  CallFacts tail_a = base, tail_b = base;
+  tail_a.options["valid_items"] = OptionBinding::runtime();
+  tail_b.options["valid_items"] = OptionBinding::runtime();
+  tail_b.where = "another call site";
+  EXPECT_EQ(key_of(tail_a), key_of(tail_b));
+}
+
+TEST(EngineCache, HeaderIdentityChangesTheKey) {
+  testing::TempDir dir;
+  Engine engine(config_in(dir.path()));
+  const fs::path headers = dir.path() / "cccl";
+  fs::create_directories(headers);
+  for (const char* tree : {"cub", "cuda", "nv", "thrust"}) {
+    fs::create_directory_symlink(fs::path(engine.toolkit().cccl_include) / tree, headers / tree);
+  }
+  EngineConfig other_config = config_in(dir.path());
+  other_config.toolkit.cccl_root = headers.string();
+  Engine other(other_config);
+  EXPECT_NE(engine.toolkit().identity, other.toolkit().identity);
+  const std::vector<Plan> plans = {engine.plan(tile_call("store", "direct"))};
+  const Bundle here = engine.compile(plans, "sm_90");
+  const Bundle there = other.compile(plans, "sm_90");
+  EXPECT_NE(here.cache_key, there.cache_key);
+  EXPECT_EQ(there.cache, CacheOutcome::Miss);
+}
+
+TEST(EngineCache, SourceIsDumpedOnHitsToo) {
+  testing::TempDir dir;
+  EngineConfig config = config_in(dir.path() / "cache");
+  config.backend = "test";
+  config.source_dump_dir = (dir.path() / "dumps").string();
+  Engine engine(config);
+  const Bundle miss = engine.compile({engine.plan(tile_call("load", "striped"))}, "sm_90");
+  fs::remove_all(dir.path() / "dumps");
+  Engine fresh(config);
+  const Bundle hit = fresh.compile({fresh.plan(tile_call("load", "striped"))}, "sm_90");
+  EXPECT_EQ(hit.cache, CacheOutcome::DiskHit);
+  ASSERT_FALSE(hit.dump_path.empty());
+  EXPECT_EQ(fs::path(hit.dump_path).filename().string(), "cuda_coop_test_" + miss.cache_key.substr(0, 16) + ".cu");
+  EXPECT_EQ(testing::read_text(hit.dump_path), miss.source);
+}
+
+TEST(EngineCache, TwoProcessesCompilingAtOnceLeaveOneValidEntry) {
+  testing::TempDir dir;
+  const std::string command = "XDG_CACHE_HOME=" + dir.path().string() + " CUDA_COOP_ENABLE_CACHE=1 " + COOP_TOOL +
+                              " compile load --group block:64 --dtype float64 --items 3 --algorithm transpose --json";
+  auto first = std::async(std::launch::async, [&] { return testing::run_command(command); });
+  auto second = std::async(std::launch::async, [&] { return testing::run_command(command); });
+  const auto a = first.get(), b = second.get();
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  const CacheStats stats = DiskCache(CacheConfig{true, (dir.path() / "cccl" / "coop").string()}).stats();
+  EXPECT_EQ(stats.entries, 1u);
+  const auto third = testing::run_command(command);
+  EXPECT_NE(third.output.find("\"cache\": \"disk hit\""), std::string::npos) << third.output;
+}
+
+}  // namespace
+}  // namespace coop

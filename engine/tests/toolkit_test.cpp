@@ -1,0 +1,175 @@
+// Toolkit location against the real CUDA install of the test machine, plus small fake trees
+// (a CCCL root, a wheel root) that hold only what the search looks for.
+#include "coop/toolkit.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <regex>
+
+#include "coop/error.hpp"
+#include "test_support.hpp"
+
+namespace coop {
+namespace {
+
+namespace fs = std::filesystem;
+using coop::testing::TempDir;
+using coop::testing::write_text;
+
+// Sets an environment variable for one test and puts the old value back.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnvironment() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+const Toolkit& installed() {
+  static const Toolkit toolkit = Toolkit::locate(ToolkitSearch::from_environment());
+  return toolkit;
+}
+
+// Just what the search checks for: the marker header and CUB's version macro.
+fs::path write_fake_cccl(const fs::path& root, const std::string& cub_version) {
+  fs::create_directories(root / "cub" / "block");
+  write_text(root / "cub" / "version.cuh", "#pragma once\n#define CUB_VERSION " + cub_version + "\n");
+  write_text(root / "cub" / "block" / "block_load.cuh", "#pragma once\n");
+  return root;
+}
+
+std::string normal(const fs::path& path) { return path.lexically_normal().string(); }
+
+bool is_sha256(const std::string& text) { return std::regex_match(text, std::regex("[0-9a-f]{64}")); }
+
+TEST(Toolkit, LocatesTheInstalledToolkit) {
+  const Toolkit& toolkit = installed();
+  EXPECT_TRUE(std::regex_match(fs::path(toolkit.nvrtc_library).filename().string(),
+                               std::regex(R"(libnvrtc\.so\.\d+)")))
+      << toolkit.nvrtc_library;
+  EXPECT_TRUE(fs::is_regular_file(toolkit.nvjitlink_library)) << toolkit.nvjitlink_library;
+  EXPECT_TRUE(fs::is_regular_file(fs::path(toolkit.cuda_include) / "cuda_fp16.h"));
+  EXPECT_TRUE(fs::is_regular_file(fs::path(toolkit.cccl_include) / "cub" / "block" / "block_load.cuh"));
+  EXPECT_TRUE(std::regex_match(toolkit.nvrtc_version, std::regex(R"(\d+\.\d+)"))) << toolkit.nvrtc_version;
+  EXPECT_TRUE(std::regex_match(toolkit.nvjitlink_version, std::regex(R"(\d+\.\d+)")))
+      << toolkit.nvjitlink_version;
+  EXPECT_TRUE(std::regex_match(toolkit.cccl_version, std::regex(R"(\d+\.\d+\.\d+)"))) << toolkit.cccl_version;
+  EXPECT_TRUE(is_sha256(toolkit.header_digest));
+  EXPECT_TRUE(is_sha256(toolkit.identity));
+}
+
+TEST(Toolkit, IdentityIsStableAcrossLookups) {
+  const Toolkit again = Toolkit::locate(ToolkitSearch::from_environment());
+  EXPECT_EQ(again.header_digest, installed().header_digest);
+  EXPECT_EQ(again.identity, installed().identity);
+}
+
+TEST(Toolkit, SearchReadsTheEnvironment) {
+  const ScopedEnvironment cccl("CUDA_COOP_CCCL_ROOT", "/opt/cccl");
+  const ScopedEnvironment home("CUDA_HOME", "");
+  const ScopedEnvironment path("CUDA_PATH", "/opt/cuda-path");
+  const ScopedEnvironment wheels("CUDA_COOP_WHEEL_ROOTS", "/site/a/nvidia::/site/b/nvidia");
+  const ToolkitSearch search = ToolkitSearch::from_environment();
+  EXPECT_EQ(search.cccl_root, "/opt/cccl");
+  EXPECT_EQ(search.cuda_home, "/opt/cuda-path");
+  EXPECT_EQ(search.wheel_roots, (std::vector<std::string>{"/site/a/nvidia", "/site/b/nvidia"}));
+}
+
+TEST(Toolkit, CcclRootFromTheEnvironmentWins) {
+  const Toolkit& reference = installed();  // before the override
+  const TempDir scratch;
+  const fs::path cccl = write_fake_cccl(scratch.path() / "cccl", "300102");
+  const ScopedEnvironment override_root("CUDA_COOP_CCCL_ROOT", cccl.string());
+  const Toolkit toolkit = Toolkit::locate(ToolkitSearch::from_environment());
+  EXPECT_EQ(toolkit.cccl_include, normal(cccl));
+  EXPECT_EQ(toolkit.cccl_version, "3.1.2");
+  EXPECT_EQ(toolkit.nvrtc_library, reference.nvrtc_library);
+  EXPECT_NE(toolkit.header_digest, reference.header_digest);
+  EXPECT_NE(toolkit.identity, reference.identity);
+}
+
+TEST(Toolkit, CcclRootWithoutCubIsRejected) {
+  const TempDir scratch;
+  const std::string absent = (scratch.path() / "absent").string();
+  const ScopedEnvironment override_root("CUDA_COOP_CCCL_ROOT", absent);
+  try {
+    Toolkit::locate(ToolkitSearch::from_environment());
+    FAIL() << "an explicit CCCL root without cub/ must not fall back to another one";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Toolkit);
+    const std::string message = error.what();
+    EXPECT_NE(message.find(absent), std::string::npos) << message;
+    EXPECT_NE(message.find("cub/block/block_load.cuh"), std::string::npos) << message;
+    EXPECT_NE(message.find("CUDA_COOP_CCCL_ROOT"), std::string::npos) << message;
+    EXPECT_NE(message.find("CUDA_HOME"), std::string::npos) << message;
+  }
+}
+
+TEST(Toolkit, HeaderDigestFollowsHeaderEdits) {
+  const TempDir scratch;
+  ToolkitSearch search;
+  search.cccl_root = write_fake_cccl(scratch.path() / "cccl", "300001").string();
+  const Toolkit before = Toolkit::locate(search);
+  write_text(scratch.path() / "cccl" / "cub" / "block" / "block_load.cuh", "#pragma once\n// edited\n");
+  const Toolkit edited = Toolkit::locate(search);
+  fs::create_directories(scratch.path() / "cccl" / "thrust");
+  write_text(scratch.path() / "cccl" / "thrust" / "new.h", "");
+  const Toolkit added = Toolkit::locate(search);
+  EXPECT_NE(before.header_digest, edited.header_digest);
+  EXPECT_NE(edited.header_digest, added.header_digest);
+  EXPECT_NE(before.identity, edited.identity);
+}
+
+// CUDA 13 wheels put every component under site-packages/nvidia/cu13.
+TEST(Toolkit, FindsTheCuda13WheelLayout) {
+  const TempDir scratch;
+  const fs::path cu13 = scratch.path() / "nvidia" / "cu13";
+  fs::create_directories(cu13 / "lib");
+  fs::create_directories(cu13 / "include");
+  fs::create_symlink(installed().nvrtc_library, cu13 / "lib" / "libnvrtc.so.13");
+  fs::create_symlink(installed().nvjitlink_library, cu13 / "lib" / "libnvJitLink.so.13");
+  write_text(cu13 / "include" / "cuda_fp16.h", "");
+  write_fake_cccl(cu13 / "include" / "cccl", "300001");
+
+  ToolkitSearch search;
+  search.wheel_roots = {(scratch.path() / "nvidia").string()};
+  const Toolkit toolkit = Toolkit::locate(search);
+  EXPECT_EQ(toolkit.nvrtc_library, normal(cu13 / "lib" / "libnvrtc.so.13"));
+  EXPECT_EQ(toolkit.nvjitlink_library, normal(cu13 / "lib" / "libnvJitLink.so.13"));
+  EXPECT_EQ(toolkit.cuda_include, normal(cu13 / "include"));
+  EXPECT_EQ(toolkit.cccl_include, normal(cu13 / "include" / "cccl"));
+  EXPECT_EQ(toolkit.nvrtc_version, installed().nvrtc_version);
+}
+
+TEST(Toolkit, PrefersTheHighestLibraryMajorNumerically) {
+  const TempDir scratch;
+  const fs::path lib = scratch.path() / "cuda" / "lib64";
+  fs::create_directories(lib);
+  write_text(lib / "libnvrtc.so.9", "not a library: picking it would fail to load");
+  fs::create_symlink(installed().nvrtc_library, lib / "libnvrtc.so.13");
+
+  ToolkitSearch search;
+  search.cuda_home = (scratch.path() / "cuda").string();
+  const Toolkit toolkit = Toolkit::locate(search);
+  EXPECT_EQ(toolkit.nvrtc_library, normal(lib / "libnvrtc.so.13"));
+  EXPECT_EQ(toolkit.nvjitlink_library, installed().nvjitlink_library);
+}
+
+}  // namespace
+}  // namespace coop

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what the engine needs on a fresh Debian/Ubuntu machine with the CUDA
+# toolkit, builds it, and puts the `coop` tool on PATH. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ libssl-dev nlohmann-json3-dev libcli11-dev libgtest-dev clang-format)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
+if [[ ! -x "$CUDA_HOME/bin/nvcc" ]]; then
+  echo "setup: no CUDA toolkit at $CUDA_HOME (nvcc, NVRTC, nvJitLink and the CCCL headers are needed); set CUDA_HOME" >&2
+  exit 1
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"
+cmake --install build --prefix "${COOP_PREFIX:-/usr/local}" >/dev/null
+echo "setup: coop installed at $(command -v coop)"
