@@ -66,15 +66,13 @@ std::string home_directory() {
 }
 
 bool is_lower_hex(std::string_view text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  return std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 bool is_key(std::string_view text) { return text.size() == kKeySize && is_lower_hex(text); }
 
 [[noreturn]] void fail(const std::string& what, const fs::path& path, std::error_code error) {
-  throw Error(ErrorKind::Cache,
-              "coop cache: cannot " + what + " '" + path.string() + "': " + error.message());
+  throw Error(ErrorKind::Cache, "coop cache: cannot " + what + " '" + path.string() + "': " + error.message());
 }
 
 std::error_code last_error(int value = errno) { return {value, std::generic_category()}; }
@@ -102,8 +100,7 @@ std::optional<CachedCompile> decode_checked(const nlohmann::json& header, std::s
   CachedCompile value;
   value.ltoir.assign(ltoir.begin(), ltoir.end());
   for (const nlohmann::json& layout : layouts) {
-    value.layouts.push_back(
-        {layout.at("bytes").get<std::size_t>(), layout.at("alignment").get<std::size_t>()});
+    value.layouts.push_back({layout.at("bytes").get<std::size_t>(), layout.at("alignment").get<std::size_t>()});
   }
   return value;
 }
@@ -232,8 +229,8 @@ CacheConfig CacheConfig::from_environment() {
   return config;
 }
 
-std::string cache_key(const std::string& source, const std::vector<std::string>& options,
-                      const std::string& arch, const std::string& toolkit_identity) {
+std::string cache_key(const std::string& source, const std::vector<std::string>& options, const std::string& arch,
+                      const std::string& toolkit_identity) {
   Sha256 digest;
   // The option count keeps the option list's end unambiguous against the fields after it.
   digest.field(engine_version()).field(source).field(std::to_string(options.size()));

@@ -4,9 +4,12 @@ namespace coop {
 
 const char* to_string(Binding binding) {
   switch (binding) {
-    case Binding::Omitted: return "OMITTED";
-    case Binding::Static: return "STATIC";
-    case Binding::Runtime: return "RUNTIME";
+    case Binding::Omitted:
+      return "OMITTED";
+    case Binding::Static:
+      return "STATIC";
+    case Binding::Runtime:
+      return "RUNTIME";
   }
   return "?";
 }

@@ -13,8 +13,7 @@ namespace {
 class Program {
  public:
   Program(nvrtc::Api& api, const std::string& source, const std::string& name) : api_(api) {
-    check(api_.create_program(&program_, source.c_str(), name.c_str(), 0, nullptr, nullptr),
-          "nvrtcCreateProgram");
+    check(api_.create_program(&program_, source.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
   }
   ~Program() { api_.destroy_program(&program_); }
   Program(const Program&) = delete;
@@ -83,10 +82,9 @@ Error compile_failure(const nvrtc::Api& api, nvrtc::Result result, const Compile
                       const std::vector<std::string>& options, const std::string& log) {
   const std::string where =
       request.dump_path.empty() ? "not dumped; set CUDA_COOP_SOURCE_DUMP_DIR to keep it" : request.dump_path;
-  return Error(ErrorKind::ProviderCompile, "NVRTC could not compile the generated source for " +
-                                               request.arch + " (" + api.describe(result) + ")\n" + log +
-                                               "\nNVRTC options: " + join(options) +
-                                               "\ngenerated source: " + where);
+  return Error(ErrorKind::ProviderCompile, "NVRTC could not compile the generated source for " + request.arch + " (" +
+                                               api.describe(result) + ")\n" + log +
+                                               "\nNVRTC options: " + join(options) + "\ngenerated source: " + where);
 }
 
 // The emitter's probe `&coop_probe::layout<sizeof(T), alignof(T)>` names a variable template
@@ -114,9 +112,12 @@ struct Compiler::Impl {
   bool wants_pch() const {
     if (!api.has_pch()) return false;
     switch (policy) {
-      case PchPolicy::Never: return false;
-      case PchPolicy::Always: return true;
-      case PchPolicy::AfterFirst: return compiles > 0;
+      case PchPolicy::Never:
+        return false;
+      case PchPolicy::Always:
+        return true;
+      case PchPolicy::AfterFirst:
+        return compiles > 0;
     }
     return false;
   }
@@ -150,8 +151,7 @@ CompileResult Compiler::compile(const CompileRequest& request) {
   ++impl_->compiles;
 
   // Naming the program after the dumped file makes NVRTC's diagnostics point at a file that exists.
-  Program program(impl_->api, request.source,
-                  request.dump_path.empty() ? "coop_bundle.cu" : request.dump_path);
+  Program program(impl_->api, request.source, request.dump_path.empty() ? "coop_bundle.cu" : request.dump_path);
   for (const std::string& probe : request.layout_probes) {
     if (!probe.empty()) program.add_name_expression(probe);
   }

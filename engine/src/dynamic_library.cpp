@@ -14,8 +14,7 @@ DynamicLibrary DynamicLibrary::open(const std::string& path) {
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* reason = ::dlerror();
-    throw Error(ErrorKind::Toolkit,
-                "cannot load " + path + ": " + (reason != nullptr ? reason : "dlopen failed"));
+    throw Error(ErrorKind::Toolkit, "cannot load " + path + ": " + (reason != nullptr ? reason : "dlopen failed"));
   }
   return DynamicLibrary(path, handle);
 }

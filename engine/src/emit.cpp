@@ -71,11 +71,15 @@ std::string operand_parameter(const Plan& plan, const OperandSpec& operand) {
   const std::string type = element_type(plan);
   const std::string items = std::to_string(plan.facts.items_per_thread);
   switch (operand.role) {
-    case OperandRole::SourceArray: return "const " + type + "* " + operand.name;
-    case OperandRole::DestinationArray: return type + "* " + operand.name;
-    case OperandRole::PayloadIn: return "const " + type + " (&" + operand.name + ")[" + items + "]";
+    case OperandRole::SourceArray:
+      return "const " + type + "* " + operand.name;
+    case OperandRole::DestinationArray:
+      return type + "* " + operand.name;
+    case OperandRole::PayloadIn:
+      return "const " + type + " (&" + operand.name + ")[" + items + "]";
     case OperandRole::PayloadOut:
-    case OperandRole::PayloadInOut: return type + " (&" + operand.name + ")[" + items + "]";
+    case OperandRole::PayloadInOut:
+      return type + " (&" + operand.name + ")[" + items + "]";
   }
   return {};
 }
@@ -191,8 +195,8 @@ EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context) {
       << "namespace coop_probe {\ntemplate <unsigned long long Bytes, unsigned long long Align>\n"
       << "__device__ char layout;\n}  // namespace coop_probe\n\n";
 
-  std::map<std::string, std::string> aliases;    // CUB type -> alias
-  std::map<std::string, Names> emitted;          // plan key -> names
+  std::map<std::string, std::string> aliases;  // CUB type -> alias
+  std::map<std::string, Names> emitted;        // plan key -> names
   for (const auto& plan : plans) {
     auto [alias, new_alias] = aliases.try_emplace(plan.cub_type, "coop_spec_" + std::to_string(aliases.size()));
     if (new_alias) out << "using " << alias->second << " = " << plan.cub_type << ";\n\n";
@@ -207,10 +211,10 @@ EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context) {
       emit_wrapper(out, plan, names->second);
     }
     result.symbols.push_back(names->second.symbol);
-    result.layout_probes.push_back(plan.needs_scratch ? "&coop_probe::layout<sizeof(" + alias->second +
-                                                            "::TempStorage), alignof(" + alias->second +
-                                                            "::TempStorage)>"
-                                                      : "");
+    result.layout_probes.push_back(plan.needs_scratch
+                                       ? "&coop_probe::layout<sizeof(" + alias->second + "::TempStorage), alignof(" +
+                                             alias->second + "::TempStorage)>"
+                                       : "");
   }
   result.text = out.str();
   return result;

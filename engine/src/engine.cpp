@@ -1,5 +1,6 @@
 #include "coop/engine.hpp"
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -7,7 +8,6 @@
 #include <mutex>
 #include <optional>
 #include <random>
-#include <unistd.h>
 
 namespace coop {
 namespace {
@@ -36,7 +36,8 @@ std::string dump_source(const std::string& directory, const std::string& backend
   namespace fs = std::filesystem;
   fs::create_directories(directory);
   const fs::path path = fs::path(directory) / ("cuda_coop_" + backend + "_" + key.substr(0, 16) + ".cu");
-  const fs::path temp = path.string() + "." + std::to_string(::getpid()) + "." + std::to_string(std::random_device{}()) + ".tmp";
+  const fs::path temp =
+      path.string() + "." + std::to_string(::getpid()) + "." + std::to_string(std::random_device{}()) + ".tmp";
   std::ofstream(temp, std::ios::binary) << text;
   fs::rename(temp, path);
   return path.string();
@@ -46,10 +47,14 @@ std::string dump_source(const std::string& directory, const std::string& backend
 
 const char* to_string(CacheOutcome outcome) {
   switch (outcome) {
-    case CacheOutcome::Miss: return "miss";
-    case CacheOutcome::MemoryHit: return "memory hit";
-    case CacheOutcome::DiskHit: return "disk hit";
-    case CacheOutcome::Disabled: return "disabled (compiled)";
+    case CacheOutcome::Miss:
+      return "miss";
+    case CacheOutcome::MemoryHit:
+      return "memory hit";
+    case CacheOutcome::DiskHit:
+      return "disk hit";
+    case CacheOutcome::Disabled:
+      return "disabled (compiled)";
   }
   return "?";
 }
@@ -149,8 +154,8 @@ Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) 
   }
   if (log_enabled("compile") || log_enabled("cache")) {
     std::cerr << "[cuda.coop compile] " << plans.size() << " plan(s), key " << bundle.cache_key.substr(0, 16) << ", "
-              << to_string(bundle.cache) << ", " << bundle.compile_seconds << " s"
-              << (bundle.used_pch ? " (pch)" : "") << "\n";
+              << to_string(bundle.cache) << ", " << bundle.compile_seconds << " s" << (bundle.used_pch ? " (pch)" : "")
+              << "\n";
   }
   return bundle;
 }

@@ -4,13 +4,20 @@ namespace coop {
 
 const char* to_string(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::InvalidGroup: return "InvalidGroupError";
-    case ErrorKind::UnsupportedOperation: return "UnsupportedOperationError";
-    case ErrorKind::InvalidArgument: return "InvalidArgumentError";
-    case ErrorKind::ProviderCompile: return "ProviderCompileError";
-    case ErrorKind::Toolkit: return "ToolkitError";
-    case ErrorKind::Link: return "LinkError";
-    case ErrorKind::Cache: return "CacheError";
+    case ErrorKind::InvalidGroup:
+      return "InvalidGroupError";
+    case ErrorKind::UnsupportedOperation:
+      return "UnsupportedOperationError";
+    case ErrorKind::InvalidArgument:
+      return "InvalidArgumentError";
+    case ErrorKind::ProviderCompile:
+      return "ProviderCompileError";
+    case ErrorKind::Toolkit:
+      return "ToolkitError";
+    case ErrorKind::Link:
+      return "LinkError";
+    case ErrorKind::Cache:
+      return "CacheError";
   }
   return "Error";
 }

@@ -12,14 +12,18 @@ namespace {
 
 nvjitlink::InputType input_type(LinkInputKind kind) {
   switch (kind) {
-    case LinkInputKind::LtoIr: return nvjitlink::InputType::LtoIr;
-    case LinkInputKind::Cubin: return nvjitlink::InputType::Cubin;
-    case LinkInputKind::Ptx: return nvjitlink::InputType::Ptx;
-    case LinkInputKind::Fatbin: return nvjitlink::InputType::Fatbin;
-    case LinkInputKind::Object: return nvjitlink::InputType::Object;
+    case LinkInputKind::LtoIr:
+      return nvjitlink::InputType::LtoIr;
+    case LinkInputKind::Cubin:
+      return nvjitlink::InputType::Cubin;
+    case LinkInputKind::Ptx:
+      return nvjitlink::InputType::Ptx;
+    case LinkInputKind::Fatbin:
+      return nvjitlink::InputType::Fatbin;
+    case LinkInputKind::Object:
+      return nvjitlink::InputType::Object;
   }
-  throw Error(ErrorKind::InvalidArgument,
-              "link: unknown LinkInputKind " + std::to_string(static_cast<int>(kind)));
+  throw Error(ErrorKind::InvalidArgument, "link: unknown LinkInputKind " + std::to_string(static_cast<int>(kind)));
 }
 
 // Owns one nvJitLinkHandle; a failing step throws with nvJitLink's error log.
@@ -28,8 +32,7 @@ class Linker {
   Linker(const nvjitlink::Api& api, const std::vector<std::string>& options) : api_(api) {
     std::vector<const char*> arguments;
     for (const std::string& option : options) arguments.push_back(option.c_str());
-    check(api_.create(&handle_, static_cast<std::uint32_t>(arguments.size()), arguments.data()),
-          "create the linker");
+    check(api_.create(&handle_, static_cast<std::uint32_t>(arguments.size()), arguments.data()), "create the linker");
   }
   ~Linker() {
     if (handle_ != nullptr) api_.destroy(&handle_);
@@ -38,8 +41,7 @@ class Linker {
   Linker& operator=(const Linker&) = delete;
 
   void add(const LinkInput& input) {
-    check(api_.add_data(handle_, input_type(input.kind), input.bytes.data(), input.bytes.size(),
-                        input.name.c_str()),
+    check(api_.add_data(handle_, input_type(input.kind), input.bytes.data(), input.bytes.size(), input.name.c_str()),
           "add " + input.name);
   }
 
@@ -83,9 +85,8 @@ std::vector<std::string> link_options(const std::vector<LinkInput>& inputs, cons
   parse_arch(arch, "link");
   std::vector<std::string> options = {"-arch=" + arch};
   // LTO-IR inputs are only optimized together, CUB inlined into the kernel, under -lto.
-  const bool any_ltoir = std::any_of(inputs.begin(), inputs.end(), [](const LinkInput& input) {
-    return input.kind == LinkInputKind::LtoIr;
-  });
+  const bool any_ltoir = std::any_of(inputs.begin(), inputs.end(),
+                                     [](const LinkInput& input) { return input.kind == LinkInputKind::LtoIr; });
   if (any_ltoir) options.push_back("-lto");
   return options;
 }

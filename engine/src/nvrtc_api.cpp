@@ -27,8 +27,7 @@ Api::Api(DynamicLibrary opened)
       get_ltoir(library.symbol<decltype(get_ltoir)>("nvrtcGetLTOIR")),
       add_name_expression(library.symbol<decltype(add_name_expression)>("nvrtcAddNameExpression")),
       get_lowered_name(library.symbol<decltype(get_lowered_name)>("nvrtcGetLoweredName")),
-      get_pch_create_status(
-          optional_symbol<decltype(get_pch_create_status)>(library, "nvrtcGetPCHCreateStatus")),
+      get_pch_create_status(optional_symbol<decltype(get_pch_create_status)>(library, "nvrtcGetPCHCreateStatus")),
       get_pch_heap_size_required(
           optional_symbol<decltype(get_pch_heap_size_required)>(library, "nvrtcGetPCHHeapSizeRequired")),
       set_pch_heap_size(optional_symbol<decltype(set_pch_heap_size)>(library, "nvrtcSetPCHHeapSize")) {

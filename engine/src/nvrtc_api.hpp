@@ -34,8 +34,8 @@ struct Api {
   std::mutex compile_mutex;
 
   const char* (*get_error_string)(Result);
-  Result (*create_program)(Program*, const char* source, const char* name, int header_count,
-                           const char* const* headers, const char* const* include_names);
+  Result (*create_program)(Program*, const char* source, const char* name, int header_count, const char* const* headers,
+                           const char* const* include_names);
   Result (*destroy_program)(Program*);
   Result (*compile_program)(Program, int option_count, const char* const* options);
   Result (*get_program_log_size)(Program, std::size_t*);

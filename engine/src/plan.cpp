@@ -67,7 +67,8 @@ void check_payload_literal(const CallFacts& facts, const std::string& name, cons
   }
   if (dtype.is_floating) {
     if (!is_number(text)) {
-      reject(ErrorKind::InvalidArgument, facts.call_name(), name, quoted(text), "a number for " + std::string(dtype.name));
+      reject(ErrorKind::InvalidArgument, facts.call_name(), name, quoted(text),
+             "a number for " + std::string(dtype.name));
     }
     return;
   }
@@ -151,26 +152,40 @@ const AlgorithmSpec& resolve_algorithm(const CallFacts& facts, const OperationSp
 
 std::string template_argument(TemplateArg arg, const CallFacts& facts, const AlgorithmSpec& algorithm) {
   switch (arg) {
-    case TemplateArg::DType: return std::string(info(facts.dtype).cpp);
-    case TemplateArg::BlockDimX: return std::to_string(facts.group.block.x);
-    case TemplateArg::BlockDimY: return std::to_string(facts.group.block.y);
-    case TemplateArg::BlockDimZ: return std::to_string(facts.group.block.z);
-    case TemplateArg::ItemsPerThread: return std::to_string(facts.items_per_thread);
-    case TemplateArg::Algorithm: return algorithm.cub_enum;
-    case TemplateArg::LogicalWarpThreads: return std::to_string(facts.group.width);
+    case TemplateArg::DType:
+      return std::string(info(facts.dtype).cpp);
+    case TemplateArg::BlockDimX:
+      return std::to_string(facts.group.block.x);
+    case TemplateArg::BlockDimY:
+      return std::to_string(facts.group.block.y);
+    case TemplateArg::BlockDimZ:
+      return std::to_string(facts.group.block.z);
+    case TemplateArg::ItemsPerThread:
+      return std::to_string(facts.items_per_thread);
+    case TemplateArg::Algorithm:
+      return algorithm.cub_enum;
+    case TemplateArg::LogicalWarpThreads:
+      return std::to_string(facts.group.width);
   }
   return {};
 }
 
 const char* template_argument_name(TemplateArg arg) {
   switch (arg) {
-    case TemplateArg::DType: return "T";
-    case TemplateArg::BlockDimX: return "BLOCK_DIM_X";
-    case TemplateArg::BlockDimY: return "BLOCK_DIM_Y";
-    case TemplateArg::BlockDimZ: return "BLOCK_DIM_Z";
-    case TemplateArg::ItemsPerThread: return "ITEMS_PER_THREAD";
-    case TemplateArg::Algorithm: return "ALGORITHM";
-    case TemplateArg::LogicalWarpThreads: return "LOGICAL_WARP_THREADS";
+    case TemplateArg::DType:
+      return "T";
+    case TemplateArg::BlockDimX:
+      return "BLOCK_DIM_X";
+    case TemplateArg::BlockDimY:
+      return "BLOCK_DIM_Y";
+    case TemplateArg::BlockDimZ:
+      return "BLOCK_DIM_Z";
+    case TemplateArg::ItemsPerThread:
+      return "ITEMS_PER_THREAD";
+    case TemplateArg::Algorithm:
+      return "ALGORITHM";
+    case TemplateArg::LogicalWarpThreads:
+      return "LOGICAL_WARP_THREADS";
   }
   return "?";
 }
@@ -201,7 +216,8 @@ std::string canonical_key(const Plan& plan) {
   key += ";block=" + std::to_string(facts.group.block.x) + "," + std::to_string(facts.group.block.y) + "," +
          std::to_string(facts.group.block.z);
   if (facts.group.kind == GroupKind::Warp) key += ";width=" + std::to_string(facts.group.width);
-  key += ";dtype=" + std::string(info(facts.dtype).name) + ";items_per_thread=" + std::to_string(facts.items_per_thread);
+  key +=
+      ";dtype=" + std::string(info(facts.dtype).name) + ";items_per_thread=" + std::to_string(facts.items_per_thread);
   key += ";algorithm=" + plan.algorithm->name;
   for (const auto& option : plan.operation->options) {
     if (option.name == "algorithm") continue;
@@ -216,9 +232,12 @@ std::string canonical_key(const Plan& plan) {
 
 const char* to_string(Barrier barrier) {
   switch (barrier) {
-    case Barrier::None: return "none";
-    case Barrier::Block: return "block (__syncthreads)";
-    case Barrier::Warp: return "warp (__syncwarp over the logical warp)";
+    case Barrier::None:
+      return "none";
+    case Barrier::Block:
+      return "block (__syncthreads)";
+    case Barrier::Warp:
+      return "warp (__syncwarp over the logical warp)";
   }
   return "?";
 }
@@ -255,7 +274,8 @@ Plan plan(const CallFacts& facts) {
 
   result.needs_scratch = result.algorithm->needs_scratch;
   result.scratch_instances = result.needs_scratch ? facts.group.instances() : 0;
-  if (result.needs_scratch) result.reuse_barrier = facts.group.kind == GroupKind::Block ? Barrier::Block : Barrier::Warp;
+  if (result.needs_scratch)
+    result.reuse_barrier = facts.group.kind == GroupKind::Block ? Barrier::Block : Barrier::Warp;
   result.abi = abi_of(result);
   result.key = canonical_key(result);
   result.digest = sha256_hex(result.key);
@@ -272,8 +292,10 @@ std::string Plan::describe() const {
   for (const auto& option : operation->options) {
     const OptionBinding bound = facts.option(option.name);
     std::string shown = to_string(bound.binding);
-    if (option.name == "algorithm") shown = "STATIC " + algorithm->name;
-    else if (bound.binding == Binding::Static) shown += " " + bound.value;
+    if (option.name == "algorithm")
+      shown = "STATIC " + algorithm->name;
+    else if (bound.binding == Binding::Static)
+      shown += " " + bound.value;
     text += "  " + option.name + ": " + shown + "\n";
   }
   text += "abi: int symbol(void* ret";
@@ -281,8 +303,10 @@ std::string Plan::describe() const {
     text += ", " + (param.kind == AbiKind::Pointer ? param.cpp_type + "* " : param.cpp_type + " ") + param.name;
   }
   text += ")\n";
-  text += "scratch: " + (needs_scratch ? std::to_string(scratch_instances) + " x sizeof(" + cub_type + "::TempStorage)"
-                                       : std::string("none")) + "\n";
+  text += "scratch: " +
+          (needs_scratch ? std::to_string(scratch_instances) + " x sizeof(" + cub_type + "::TempStorage)"
+                         : std::string("none")) +
+          "\n";
   text += "reuse barrier: " + std::string(to_string(reuse_barrier)) + "\n";
   return text;
 }

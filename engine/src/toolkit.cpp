@@ -120,8 +120,7 @@ class Lookup {
     return "";
   }
 
-  std::string directory_with(const std::vector<fs::path>& dirs, const std::string& marker,
-                             const std::string& what) {
+  std::string directory_with(const std::vector<fs::path>& dirs, const std::string& marker, const std::string& what) {
     std::error_code error;
     for (const fs::path& dir : dirs) {
       if (fs::is_regular_file(dir / marker, error)) return fs::absolute(dir).lexically_normal().string();
@@ -135,8 +134,8 @@ class Lookup {
     std::string message = "cannot locate the CUDA toolkit pieces the engine needs:\n";
     for (const std::string& line : missing_) message += "  " + line + "\n";
     if (!search.cccl_root.empty()) {
-      message += "The CCCL header root was given explicitly (cccl_root or CUDA_COOP_CCCL_ROOT = " +
-                 search.cccl_root + "); it must hold " + kCcclMarker + ".\n";
+      message += "The CCCL header root was given explicitly (cccl_root or CUDA_COOP_CCCL_ROOT = " + search.cccl_root +
+                 "); it must hold " + kCcclMarker + ".\n";
     }
     message +=
         "Set CUDA_HOME or CUDA_PATH to a CUDA toolkit, CUDA_COOP_CCCL_ROOT to a directory holding cub/,\n"
@@ -177,8 +176,7 @@ void stamp(const fs::path& file, const std::string& relative, std::vector<FileSt
 void stamp_tree(const fs::path& base, const std::string& sub, const std::string& label,
                 std::vector<FileStamp>& stamps) {
   std::error_code error;
-  for (fs::recursive_directory_iterator it(base / sub, error), end; !error && it != end;
-       it.increment(error)) {
+  for (fs::recursive_directory_iterator it(base / sub, error), end; !error && it != end; it.increment(error)) {
     if (it->is_regular_file(error)) {
       stamp(it->path(), label + it->path().lexically_relative(base).string(), stamps);
     }

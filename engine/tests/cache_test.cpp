@@ -35,9 +35,7 @@ CachedCompile sample(std::size_t size = 4096, char salt = 0) {
   return value;
 }
 
-std::string key_for(const std::string& source) {
-  return cache_key(source, {"-arch=sm_90"}, "sm_90", "toolkit");
-}
+std::string key_for(const std::string& source) { return cache_key(source, {"-arch=sm_90"}, "sm_90", "toolkit"); }
 
 DiskCache disk_cache(const TempDir& dir, bool enabled = true) {
   return DiskCache(CacheConfig{enabled, (dir.path() / "cache").string()});
@@ -121,8 +119,7 @@ TEST(DiskCache, MissOnAbsentEntry) {
 TEST(DiskCache, RejectsMalformedKey) {
   TempDir dir;
   const DiskCache cache = disk_cache(dir);
-  for (const std::string& key :
-       std::vector<std::string>{"", "../escape", std::string(64, 'A'), std::string(63, 'a')}) {
+  for (const std::string& key : std::vector<std::string>{"", "../escape", std::string(64, 'A'), std::string(63, 'a')}) {
     try {
       cache.load(key);
       ADD_FAILURE() << "accepted key '" << key << "'";
@@ -190,21 +187,20 @@ const std::string kLayoutsObject = R"("layouts":{"a":{"alignment":16,"bytes":464
 
 INSTANTIATE_TEST_SUITE_P(
     DiskCache, Corruption,
-    ::testing::Values(
-        Damage{"TruncatedToHalf", [](std::vector<char>& bytes) { bytes.resize(bytes.size() / 2); }},
-        Damage{"LastByteLost", [](std::vector<char>& bytes) { bytes.pop_back(); }},
-        Damage{"Empty", [](std::vector<char>& bytes) { bytes.clear(); }},
-        Damage{"LtoirByteFlipped",
-               [](std::vector<char>& bytes) { bytes[bytes.size() - kChecksumSize - 100] ^= 1; }},
-        Damage{"HeaderByteFlipped", [](std::vector<char>& bytes) { bytes[30] ^= 1; }},
-        Damage{"ChecksumByteFlipped", [](std::vector<char>& bytes) { bytes.back() ^= 1; }},
-        Damage{"Garbage", [](std::vector<char>& bytes) { bytes.assign(5000, '\x5a'); }},
-        resealed_edit("OtherFormatVersion", "coop-cache-entry 1", "coop-cache-entry 0"),
-        resealed_edit("SizeMismatch", R"("ltoir_size":4096)", R"("ltoir_size":4095)"),
-        resealed_edit("JsonParseError", R"("layouts":[)", R"("layouts":{)"),
-        resealed_edit("JsonWrongType", R"("bytes":4640)", R"("bytes":"x")"),
-        resealed_edit("LayoutsNotAnArray", kLayoutsArray, kLayoutsObject),
-        resealed_edit("HeaderLineUnended", "}\n", "}")),
+    ::testing::Values(Damage{"TruncatedToHalf", [](std::vector<char>& bytes) { bytes.resize(bytes.size() / 2); }},
+                      Damage{"LastByteLost", [](std::vector<char>& bytes) { bytes.pop_back(); }},
+                      Damage{"Empty", [](std::vector<char>& bytes) { bytes.clear(); }},
+                      Damage{"LtoirByteFlipped",
+                             [](std::vector<char>& bytes) { bytes[bytes.size() - kChecksumSize - 100] ^= 1; }},
+                      Damage{"HeaderByteFlipped", [](std::vector<char>& bytes) { bytes[30] ^= 1; }},
+                      Damage{"ChecksumByteFlipped", [](std::vector<char>& bytes) { bytes.back() ^= 1; }},
+                      Damage{"Garbage", [](std::vector<char>& bytes) { bytes.assign(5000, '\x5a'); }},
+                      resealed_edit("OtherFormatVersion", "coop-cache-entry 1", "coop-cache-entry 0"),
+                      resealed_edit("SizeMismatch", R"("ltoir_size":4096)", R"("ltoir_size":4095)"),
+                      resealed_edit("JsonParseError", R"("layouts":[)", R"("layouts":{)"),
+                      resealed_edit("JsonWrongType", R"("bytes":4640)", R"("bytes":"x")"),
+                      resealed_edit("LayoutsNotAnArray", kLayoutsArray, kLayoutsObject),
+                      resealed_edit("HeaderLineUnended", "}\n", "}")),
     [](const ::testing::TestParamInfo<Damage>& info) { return info.param.name; });
 
 TEST(DiskCache, EntryUnderAnotherKeyIsAMiss) {
@@ -237,8 +233,7 @@ TEST(DiskCache, StoreFailureIsACacheErrorNamingThePath) {
     FAIL() << "store into a path under a regular file succeeded";
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::Cache);
-    EXPECT_NE(std::string(error.what()).find((dir.path() / "file").string()), std::string::npos)
-        << error.what();
+    EXPECT_NE(std::string(error.what()).find((dir.path() / "file").string()), std::string::npos) << error.what();
   }
   EXPECT_EQ(cache.load(key_for("unwritable")), std::nullopt);
 }

@@ -23,9 +23,9 @@ TEST(Cli, ExplainPrintsThePlanAndTheGeneratedSource) {
 }
 
 TEST(Cli, ExplainMarksRuntimeOptions) {
-  const auto result =
-      coop("explain load --group warp:8 --block 64 --dtype float32 --items 4 --algorithm transpose --valid-items "
-           "--oob-default --offset 16");
+  const auto result = coop(
+      "explain load --group warp:8 --block 64 --dtype float32 --items 4 --algorithm transpose --valid-items "
+      "--oob-default --offset 16");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("valid_items: RUNTIME"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("oob_default: RUNTIME"), std::string::npos);
@@ -37,10 +37,12 @@ TEST(Cli, ExplainMarksRuntimeOptions) {
 TEST(Cli, CompileBundlesSeveralCallsAndReportsLayouts) {
   testing::TempDir dir;
   const std::string ltoir = (dir.path() / "bundle.ltoir").string();
-  const auto result = coop("compile load --group block:32,4 --dtype int64 --items 4 --algorithm transpose "
-                           "--call \"store --group block:32,4 --dtype int64 --items 4 --algorithm striped\" "
-                           "--arch sm_90 --json -o " + ltoir,
-                           "CUDA_COOP_ENABLE_CACHE=0");
+  const auto result = coop(
+      "compile load --group block:32,4 --dtype int64 --items 4 --algorithm transpose "
+      "--call \"store --group block:32,4 --dtype int64 --items 4 --algorithm striped\" "
+      "--arch sm_90 --json -o " +
+          ltoir,
+      "CUDA_COOP_ENABLE_CACHE=0");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const auto report = nlohmann::json::parse(result.output);
   ASSERT_EQ(report["providers"].size(), 2u);
@@ -66,7 +68,8 @@ TEST_P(CliRejects, WithStatusTwoAndOneMessage) {
 
 INSTANTIATE_TEST_SUITE_P(
     BadCalls, CliRejects,
-    ::testing::Values(BadInput{"explain load --dtype int33", "'--dtype' = 'int33' is not allowed; expected one of: bool"},
+    ::testing::Values(BadInput{"explain load --dtype int33",
+                               "'--dtype' = 'int33' is not allowed; expected one of: bool"},
                       BadInput{"explain lod", "'operation' = 'lod' is not allowed; expected one of: load, store"},
                       BadInput{"explain load --algorithm blocked", "'algorithm' = 'blocked'"},
                       BadInput{"explain load --items 0", "'items_per_thread' = 0"},
@@ -79,8 +82,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"explain load --group blk:4", "'group' = 'blk:4'"},
                       BadInput{"compile load --arch compute_90", "'arch' = 'compute_90'"},
                       BadInput{"compile load --call \"store --dtype half\"", "'--dtype' = 'half'"},
-                      BadInput{"explain load --items many", "--items"},
-                      BadInput{"frobnicate", "frobnicate"}));
+                      BadInput{"explain load --items many", "--items"}, BadInput{"frobnicate", "frobnicate"}));
 
 TEST(Cli, CacheStatsAndClear) {
   testing::TempDir dir;

@@ -31,8 +31,7 @@ extern "C" __device__ void coop_block_load(const int* src, int* items, void* tem
 }
 )") + kProbeDeclaration;
 
-constexpr const char* kBlockLoadProbe =
-    "&coop_probe::layout<sizeof(Load::TempStorage), alignof(Load::TempStorage)>";
+constexpr const char* kBlockLoadProbe = "&coop_probe::layout<sizeof(Load::TempStorage), alignof(Load::TempStorage)>";
 
 const std::string kSmallSource = std::string(R"(
 struct Triple { double values[3]; };
@@ -127,12 +126,8 @@ TEST(Compile, PchPolicyDecidesPerCompile) {
 
 TEST(Compile, OptionsAreTheDocumentedMinimum) {
   const Compiler compiler(toolkit(), PchPolicy::Never);
-  const std::vector<std::string> expected = {"-std=c++17",
-                                             "-rdc=true",
-                                             "-dlto",
-                                             "-arch=sm_90",
-                                             "-I" + toolkit().cccl_include,
-                                             "-I" + toolkit().cuda_include};
+  const std::vector<std::string> expected = {
+      "-std=c++17", "-rdc=true", "-dlto", "-arch=sm_90", "-I" + toolkit().cccl_include, "-I" + toolkit().cuda_include};
   EXPECT_EQ(compiler.options("sm_90", false), expected);
   std::vector<std::string> with_pch = expected;
   with_pch.push_back("-pch");
@@ -148,8 +143,7 @@ TEST(Compile, ArchMustBeSmWithTwoOrThreeDigits) {
       ADD_FAILURE() << "accepted '" << bad << "'";
     } catch (const Error& error) {
       EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
-      EXPECT_NE(std::string(error.what()).find("sm_<major><minor>, e.g. sm_90"), std::string::npos)
-          << error.what();
+      EXPECT_NE(std::string(error.what()).find("sm_<major><minor>, e.g. sm_90"), std::string::npos) << error.what();
     }
   }
   CompileRequest request = small_request();

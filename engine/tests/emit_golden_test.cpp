@@ -38,7 +38,8 @@ std::vector<GoldenCase> golden_cases() {
              {{"valid_items", runtime}, {"oob_default", runtime}, {"offset", runtime}})}},
       {"load_striped_partial_static",
        {call("load", Group::this_block({96, 1, 1}), DType::Float16, 7, "striped",
-             {{"valid_items", OptionBinding::fixed("500")}, {"oob_default", OptionBinding::fixed("-inf")},
+             {{"valid_items", OptionBinding::fixed("500")},
+              {"oob_default", OptionBinding::fixed("-inf")},
               {"offset", OptionBinding::fixed("3")}})}},
       {"store_warp_transpose_timesliced",
        {call("store", Group::this_block({64, 2, 1}), DType::Int64, 3, "warp_transpose_timesliced",
@@ -106,9 +107,9 @@ TEST(Emit, SymbolsEncodeSpecializationAndIdentity) {
 
 TEST(Emit, ProbesOnlyForScratch) {
   const Group block = Group::this_block({128, 1, 1});
-  const EmittedSource source =
-      emit(plans_of({call("load", block, DType::Int32, 2, "direct"), call("load", block, DType::Int32, 2, "transpose")}),
-           kContext);
+  const EmittedSource source = emit(
+      plans_of({call("load", block, DType::Int32, 2, "direct"), call("load", block, DType::Int32, 2, "transpose")}),
+      kContext);
   EXPECT_EQ(source.layout_probes[0], "");
   EXPECT_EQ(source.layout_probes[1],
             "&coop_probe::layout<sizeof(coop_spec_1::TempStorage), alignof(coop_spec_1::TempStorage)>");

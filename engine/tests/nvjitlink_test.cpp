@@ -46,8 +46,8 @@ LinkInput nvcc_kernel_object(const TempDir& scratch) {
   const auto source = scratch.path() / "kernel.cu";
   const auto object = scratch.path() / "kernel.o";
   write_text(source, kKernelSource);
-  const auto nvcc = run_command(std::string(COOP_NVCC) + " -dlto -rdc=true -arch=sm_90 -c " +
-                                source.string() + " -o " + object.string());
+  const auto nvcc = run_command(std::string(COOP_NVCC) + " -dlto -rdc=true -arch=sm_90 -c " + source.string() + " -o " +
+                                object.string());
   EXPECT_EQ(nvcc.exit_code, 0) << nvcc.output;
   return {LinkInputKind::Object, read_bytes(object), "kernel.o"};
 }

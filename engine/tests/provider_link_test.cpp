@@ -23,13 +23,17 @@ std::string kernel_source(const Bundle& bundle) {
   const std::size_t scratch = std::max(load.scratch_bytes_per_block(), store.scratch_bytes_per_block());
   return "#include <cuda/std/cstdint>\n" + declaration(load) + "\n" + declaration(store) + "\n" +
          "extern \"C\" __global__ void tile_copy(float* source, float* destination, long long valid) {\n"
-         "  __shared__ __align__(" + std::to_string(load.scratch.alignment) + ") unsigned char scratch[" +
-         std::to_string(scratch) + "];\n"
+         "  __shared__ __align__(" +
+         std::to_string(load.scratch.alignment) + ") unsigned char scratch[" + std::to_string(scratch) +
+         "];\n"
          "  float items[4];\n  int status = 0;\n"
          "  long long offset = blockIdx.x * 512LL;\n" +
-         "  " + load.symbol + "(&status, source, items, valid, -1.0f, offset, scratch);\n"
+         "  " + load.symbol +
+         "(&status, source, items, valid, -1.0f, offset, scratch);\n"
          "  __syncthreads();\n"
-         "  " + store.symbol + "(&status, destination, items, valid, offset, scratch);\n"
+         "  " +
+         store.symbol +
+         "(&status, destination, items, valid, offset, scratch);\n"
          "}\n";
 }
 
@@ -37,16 +41,17 @@ std::vector<char> nvcc_fatbin(const std::string& source, const Toolkit& toolkit,
   const auto cu = dir.path() / "kernel.cu";
   const auto fatbin = dir.path() / "kernel.fatbin";
   testing::write_text(cu, source);
-  const auto result = testing::run_command(std::string(COOP_NVCC) + " -std=c++17 -arch=sm_90 -rdc=true -dlto -fatbin -I" +
-                                           toolkit.cccl_include + " " + cu.string() + " -o " + fatbin.string());
+  const auto result =
+      testing::run_command(std::string(COOP_NVCC) + " -std=c++17 -arch=sm_90 -rdc=true -dlto -fatbin -I" +
+                           toolkit.cccl_include + " " + cu.string() + " -o " + fatbin.string());
   EXPECT_EQ(result.exit_code, 0) << result.output;
   return testing::read_bytes(fatbin);
 }
 
 Bundle tile_copy_bundle(Engine& engine) {
   const auto runtime = OptionBinding::runtime();
-  return engine.compile({engine.plan(call("load", "transpose", {{"valid_items", runtime}, {"oob_default", runtime},
-                                                                 {"offset", runtime}})),
+  return engine.compile({engine.plan(call("load", "transpose",
+                                          {{"valid_items", runtime}, {"oob_default", runtime}, {"offset", runtime}})),
                          engine.plan(call("store", "warp_transpose", {{"valid_items", runtime}, {"offset", runtime}}))},
                         "sm_90");
 }
@@ -56,12 +61,14 @@ TEST(ProviderLink, NvccKernelLinksWithGeneratedProviders) {
   Engine engine(testing::isolated_engine_config(dir.path() / "cache"));
   const Bundle bundle = tile_copy_bundle(engine);
   const std::vector<char> kernel = nvcc_fatbin(kernel_source(bundle), engine.toolkit(), dir);
-  const LinkResult linked = link(engine.toolkit(),
-                                 {{LinkInputKind::Fatbin, kernel, "kernel.fatbin"},
-                                  {LinkInputKind::LtoIr, bundle.ltoir, "providers.ltoir"}},
-                                 "sm_90");
+  const LinkResult linked =
+      link(engine.toolkit(),
+           {{LinkInputKind::Fatbin, kernel, "kernel.fatbin"}, {LinkInputKind::LtoIr, bundle.ltoir, "providers.ltoir"}},
+           "sm_90");
   ASSERT_GE(linked.cubin.size(), 4u);
-  EXPECT_EQ(std::string(linked.cubin.data(), 4), "\x7f" "ELF");
+  EXPECT_EQ(std::string(linked.cubin.data(), 4),
+            "\x7f"
+            "ELF");
 }
 
 TEST(ProviderLink, MissingProviderIsALinkErrorNamingTheSymbol) {
@@ -76,8 +83,8 @@ TEST(ProviderLink, MissingProviderIsALinkErrorNamingTheSymbol) {
   }
   const std::vector<char> kernel = nvcc_fatbin(source, engine.toolkit(), dir);
   try {
-    link(engine.toolkit(), {{LinkInputKind::Fatbin, kernel, "kernel.fatbin"}, {LinkInputKind::LtoIr, bundle.ltoir, "p"}},
-         "sm_90");
+    link(engine.toolkit(),
+         {{LinkInputKind::Fatbin, kernel, "kernel.fatbin"}, {LinkInputKind::LtoIr, bundle.ltoir, "p"}}, "sm_90");
     FAIL() << "linked a call to a provider that does not exist";
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::Link);
@@ -96,8 +103,12 @@ TEST(ProviderLink, BundlesSharingASpecializationNeverCollide) {
                              declaration(with_store.providers[0]) + "\n" +
                              "extern \"C\" __global__ void twice(float* a, float* b) {\n"
                              "  float items[4]; int status;\n"
-                             "  " + alone.providers[0].symbol + "(&status, a, items);\n"
-                             "  " + with_store.providers[0].symbol + "(&status, b, items);\n"
+                             "  " +
+                             alone.providers[0].symbol +
+                             "(&status, a, items);\n"
+                             "  " +
+                             with_store.providers[0].symbol +
+                             "(&status, b, items);\n"
                              "  a[threadIdx.x] = items[0];\n}\n";
   const std::vector<char> kernel = nvcc_fatbin(source, engine.toolkit(), dir);
   const LinkResult linked = link(engine.toolkit(),

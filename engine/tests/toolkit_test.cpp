@@ -60,15 +60,13 @@ bool is_sha256(const std::string& text) { return std::regex_match(text, std::reg
 
 TEST(Toolkit, LocatesTheInstalledToolkit) {
   const Toolkit& toolkit = installed();
-  EXPECT_TRUE(std::regex_match(fs::path(toolkit.nvrtc_library).filename().string(),
-                               std::regex(R"(libnvrtc\.so\.\d+)")))
+  EXPECT_TRUE(std::regex_match(fs::path(toolkit.nvrtc_library).filename().string(), std::regex(R"(libnvrtc\.so\.\d+)")))
       << toolkit.nvrtc_library;
   EXPECT_TRUE(fs::is_regular_file(toolkit.nvjitlink_library)) << toolkit.nvjitlink_library;
   EXPECT_TRUE(fs::is_regular_file(fs::path(toolkit.cuda_include) / "cuda_fp16.h"));
   EXPECT_TRUE(fs::is_regular_file(fs::path(toolkit.cccl_include) / "cub" / "block" / "block_load.cuh"));
   EXPECT_TRUE(std::regex_match(toolkit.nvrtc_version, std::regex(R"(\d+\.\d+)"))) << toolkit.nvrtc_version;
-  EXPECT_TRUE(std::regex_match(toolkit.nvjitlink_version, std::regex(R"(\d+\.\d+)")))
-      << toolkit.nvjitlink_version;
+  EXPECT_TRUE(std::regex_match(toolkit.nvjitlink_version, std::regex(R"(\d+\.\d+)"))) << toolkit.nvjitlink_version;
   EXPECT_TRUE(std::regex_match(toolkit.cccl_version, std::regex(R"(\d+\.\d+\.\d+)"))) << toolkit.cccl_version;
   EXPECT_TRUE(is_sha256(toolkit.header_digest));
   EXPECT_TRUE(is_sha256(toolkit.identity));

@@ -37,8 +37,8 @@ struct CacheStats {
 
 // Key = digest of (engine version, emitted source, compiler options, arch,
 // toolkit identity). Runtime operand values never reach it: they are not in the source.
-std::string cache_key(const std::string& source, const std::vector<std::string>& options,
-                      const std::string& arch, const std::string& toolkit_identity);
+std::string cache_key(const std::string& source, const std::vector<std::string>& options, const std::string& arch,
+                      const std::string& toolkit_identity);
 
 class DiskCache {
  public:

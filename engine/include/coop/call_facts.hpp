@@ -33,7 +33,7 @@ struct CallFacts {
   DType dtype = DType::Int32;
   int items_per_thread = 1;
   std::map<std::string, OptionBinding> options;  // absent means OMITTED
-  std::string where;  // the user's function, file and line; only for messages
+  std::string where;                             // the user's function, file and line; only for messages
 
   OptionBinding option(const std::string& name) const;
   std::string call_name() const;  // "load" or "load (copy_tile, kernel.py:12)"

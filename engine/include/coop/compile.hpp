@@ -28,9 +28,9 @@ enum class PchPolicy {
 
 struct CompileRequest {
   std::string source;
-  std::string arch;  // "sm_90"
+  std::string arch;                        // "sm_90"
   std::vector<std::string> layout_probes;  // "" entries are skipped
-  std::string dump_path;  // where the source was written, for error messages
+  std::string dump_path;                   // where the source was written, for error messages
 };
 
 struct CompileResult {

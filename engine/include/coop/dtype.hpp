@@ -10,9 +10,18 @@ namespace coop {
 
 enum class DType {
   Bool,
-  Int8, Int16, Int32, Int64,
-  UInt8, UInt16, UInt32, UInt64,
-  Float16, BFloat16, Float32, Float64,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64,
 };
 
 struct DTypeInfo {

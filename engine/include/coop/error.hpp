@@ -29,7 +29,7 @@ class Error : public std::runtime_error {
 };
 
 // "<call>: argument '<argument>' = <value> is not allowed; expected <expected>".
-[[noreturn]] void reject(ErrorKind kind, const std::string& call, const std::string& argument,
-                         const std::string& value, const std::string& expected);
+[[noreturn]] void reject(ErrorKind kind, const std::string& call, const std::string& argument, const std::string& value,
+                         const std::string& expected);
 
 }  // namespace coop

@@ -26,8 +26,8 @@ struct Group {
   static Group this_block(Dim3 block);
   static Group this_warp(Dim3 block, int width = kWarpThreads);
 
-  int threads() const;    // threads cooperating in one instance of the group
-  int instances() const;  // group instances in one block (1 for a block)
+  int threads() const;           // threads cooperating in one instance of the group
+  int instances() const;         // group instances in one block (1 for a block)
   std::string describe() const;  // "block(128,1,1)" / "warp(8 lanes) in block(128,1,1)"
   friend bool operator==(const Group&, const Group&) = default;
 };

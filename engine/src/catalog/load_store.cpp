@@ -6,11 +6,11 @@
 namespace coop::catalog_families {
 namespace {
 
-const std::vector<TemplateArg> kBlockTemplate = {TemplateArg::DType,     TemplateArg::BlockDimX,
+const std::vector<TemplateArg> kBlockTemplate = {TemplateArg::DType,          TemplateArg::BlockDimX,
                                                  TemplateArg::ItemsPerThread, TemplateArg::Algorithm,
-                                                 TemplateArg::BlockDimY, TemplateArg::BlockDimZ};
-const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg::ItemsPerThread,
-                                                TemplateArg::Algorithm, TemplateArg::LogicalWarpThreads};
+                                                 TemplateArg::BlockDimY,      TemplateArg::BlockDimZ};
+const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg::ItemsPerThread, TemplateArg::Algorithm,
+                                                TemplateArg::LogicalWarpThreads};
 
 // CUB's block and warp algorithms of one direction ("LOAD" or "STORE").
 std::vector<AlgorithmSpec> block_algorithms(const std::string& direction) {

@@ -31,7 +31,8 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
   facts.operation = arguments.operation;
   facts.group = parse_group(arguments.group, parse_dim3(arguments.block, command, "--block"), command);
   const auto dtype = parse_dtype(arguments.dtype);
-  if (!dtype) reject(ErrorKind::InvalidArgument, command, "--dtype", "'" + arguments.dtype + "'", "one of: " + dtype_names());
+  if (!dtype)
+    reject(ErrorKind::InvalidArgument, command, "--dtype", "'" + arguments.dtype + "'", "one of: " + dtype_names());
   facts.dtype = *dtype;
   facts.items_per_thread = arguments.items;
   if (arguments.algorithm) facts.options["algorithm"] = OptionBinding::fixed(*arguments.algorithm);

@@ -56,14 +56,16 @@ LinkInputKind kind_of(const std::string& path) {
 // Declarations plus, per call in command-line order, macros for its symbol and scratch.
 std::string header_text(const Bundle& bundle, const std::vector<Plan>& plans) {
   std::string text = "// Providers compiled by cuda.coop " + std::string(engine_version()) + " for " + bundle.arch +
-                     " (cache key " + bundle.cache_key.substr(0, 16) + ").\n#pragma once\n#include <cuda/std/cstdint>\n";
+                     " (cache key " + bundle.cache_key.substr(0, 16) +
+                     ").\n#pragma once\n#include <cuda/std/cstdint>\n";
   for (std::size_t i = 0; i < bundle.providers.size(); ++i) {
     const Provider& provider = bundle.providers[i];
     const std::string macro = "COOP_PROVIDER_" + std::to_string(i);
     text += "\n// " + plans[i].facts.operation + ": " + provider.cub_type + "\n" + declaration(provider) + "\n";
     text += "#define " + macro + " " + provider.symbol + "\n";
     text += "#define " + macro + "_SCRATCH_BYTES " + std::to_string(provider.scratch_bytes_per_block()) + "\n";
-    text += "#define " + macro + "_SCRATCH_ALIGN " + std::to_string(std::max<std::size_t>(provider.scratch.alignment, 1)) + "\n";
+    text += "#define " + macro + "_SCRATCH_ALIGN " +
+            std::to_string(std::max<std::size_t>(provider.scratch.alignment, 1)) + "\n";
   }
   return text;
 }
@@ -73,7 +75,8 @@ std::string header_text(const Bundle& bundle, const std::vector<Plan>& plans) {
 int explain(const CallArguments& call, const std::string& arch) {
   Engine engine = make_engine();
   const Plan plan = engine.plan(to_call_facts(call, "coop explain"));
-  std::cout << "== plan ==\n" << plan.describe() << "\n== generated C++ (" << arch << ") ==\n"
+  std::cout << "== plan ==\n"
+            << plan.describe() << "\n== generated C++ (" << arch << ") ==\n"
             << engine.emit({plan}, arch).text;
   return 0;
 }

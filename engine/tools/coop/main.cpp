@@ -14,8 +14,10 @@ int exit_status(coop::ErrorKind kind) {
   switch (kind) {
     case coop::ErrorKind::InvalidArgument:
     case coop::ErrorKind::InvalidGroup:
-    case coop::ErrorKind::UnsupportedOperation: return 2;
-    default: return 1;
+    case coop::ErrorKind::UnsupportedOperation:
+      return 2;
+    default:
+      return 1;
   }
 }
 
@@ -65,7 +67,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     std::cerr << "coop: " << error.what();
     if (app.get_subcommands().empty()) {
-      std::cerr << " (given: '" << (argc > 1 ? argv[1] : "") << "'; expected one of: explain, compile, link, cache, doctor)";
+      std::cerr << " (given: '" << (argc > 1 ? argv[1] : "")
+                << "'; expected one of: explain, compile, link, cache, doctor)";
     }
     std::cerr << "; see coop --help\n";
     return 2;
