@@ -1,0 +1,118 @@
+// Real NVRTC compiles of the whole load/store matrix (support/load_store_matrix.hpp): every
+// algorithm x dtype x block shape or logical-warp width x items per thread, plus the partial-tile
+// and offset overloads. Calls are bundled, one NVRTC call per dtype (timings in the matrix
+// header), and all bundles run in one process so that NVRTC's precompiled header, created by the
+// first compile, serves the rest.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <set>
+
+#include "coop/engine.hpp"
+#include "load_store_matrix.hpp"
+
+namespace coop {
+namespace {
+
+// nvrtcGetLTOIR returns an NVVM LTO-IR container: the 32-bit magic 0x7F4E43ED, little-endian.
+constexpr unsigned char kLtoIrMagic[] = {0xED, 0x43, 0x4E, 0x7F};
+
+bool starts_with_magic(const std::vector<char>& bytes) {
+  if (bytes.size() < sizeof kLtoIrMagic) return false;
+  for (std::size_t i = 0; i < sizeof kLtoIrMagic; ++i) {
+    if (static_cast<unsigned char>(bytes[i]) != kLtoIrMagic[i]) return false;
+  }
+  return true;
+}
+
+bool is_power_of_two(std::size_t value) { return value != 0 && (value & (value - 1)) == 0; }
+
+// Only the transposing algorithms stage the tile in shared memory. Decided from the name, not
+// from the catalog's needs_scratch flag, so the test checks the catalog rather than echoing it.
+bool is_transpose_kind(const std::string& algorithm) { return algorithm.find("transpose") != std::string::npos; }
+
+Engine& engine() {
+  static Engine instance([] {
+    EngineConfig config;
+    config.backend = "compile_matrix_test";
+    config.toolkit = ToolkitSearch::from_environment();
+    config.cache.enabled = false;  // every bundle must really reach NVRTC
+    config.pch = PchPolicy::Always;
+    return config;
+  }());
+  return instance;
+}
+
+void check_provider(const Plan& plan, const Provider& provider, const std::string& source) {
+  const CallFacts& facts = plan.facts;
+  SCOPED_TRACE(facts.operation + " " + facts.group.describe() + " " + std::string(info(facts.dtype).name) + " x " +
+               std::to_string(facts.items_per_thread) + " " + plan.algorithm->name);
+  EXPECT_NE(source.find("extern \"C\" __device__ int " + provider.symbol + "(void* __ret"), std::string::npos)
+      << provider.symbol << " has no extern \"C\" wrapper";
+  EXPECT_EQ(provider.cub_type, plan.cub_type);
+
+  const bool warp = facts.group.kind == GroupKind::Warp;
+  if (is_transpose_kind(facts.option("algorithm").value)) {
+    EXPECT_GT(provider.scratch.bytes, 0u);
+    EXPECT_TRUE(is_power_of_two(provider.scratch.alignment)) << provider.scratch.alignment;
+    EXPECT_EQ(provider.scratch.bytes % provider.scratch.alignment, 0u);
+    // One TempStorage per logical warp of the block, or one for the block.
+    EXPECT_EQ(provider.scratch_instances, warp ? testing::kWarpHostBlock.count() / facts.group.width : 1);
+    EXPECT_EQ(provider.reuse_barrier, warp ? Barrier::Warp : Barrier::Block);
+    EXPECT_EQ(provider.abi.back().name, "temp_storage");
+  } else {
+    EXPECT_EQ(provider.scratch, Layout{});
+    EXPECT_EQ(provider.scratch_instances, 0);
+    EXPECT_EQ(provider.reuse_barrier, Barrier::None);
+    EXPECT_NE(provider.abi.back().name, "temp_storage");
+  }
+}
+
+// Emit merges calls with equal keys; distinct keys make "every call compiled" mean every combination.
+TEST(CompileMatrix, CoversTheRequiredCombinationsOnce) {
+  std::set<std::string> keys;
+  std::size_t calls = 0;
+  for (const auto& bundle : testing::load_store_matrix()) {
+    for (const CallFacts& facts : bundle.calls) {
+      keys.insert(plan(facts).key);
+      ++calls;
+    }
+  }
+  // Per dtype: block 2 x 6 algorithms x 3 shapes x 4 items, warp 2 x 4 x 3 widths x 4 items,
+  // partial (6 + 4 algorithms) x (4 load + 3 store variants).
+  EXPECT_EQ(calls, 6u * (144 + 96 + 70));
+  EXPECT_EQ(keys.size(), calls);
+}
+
+TEST(CompileMatrix, EveryLoadStoreCallCompilesToLtoIr) {
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t calls = 0;
+  double nvrtc_seconds = 0;
+  const std::vector<testing::MatrixBundle> bundles = testing::load_store_matrix();
+  for (const auto& matrix_bundle : bundles) {
+    SCOPED_TRACE("bundle " + matrix_bundle.name);
+    std::vector<Plan> plans;
+    for (const CallFacts& facts : matrix_bundle.calls) plans.push_back(engine().plan(facts));
+    Bundle bundle;
+    try {
+      bundle = engine().compile(plans, "sm_90");
+    } catch (const Error& error) {
+      ADD_FAILURE() << "NVRTC rejected bundle " << matrix_bundle.name << ":\n" << error.what();
+      continue;  // report every failing bundle, not only the first
+    }
+    calls += plans.size();
+    nvrtc_seconds += bundle.compile_seconds;
+    EXPECT_EQ(bundle.cache, CacheOutcome::Disabled);
+    EXPECT_TRUE(starts_with_magic(bundle.ltoir)) << bundle.ltoir.size() << " bytes";
+    ASSERT_EQ(bundle.providers.size(), plans.size());
+    for (std::size_t i = 0; i < plans.size(); ++i) check_provider(plans[i], bundle.providers[i], bundle.source);
+    std::printf("  %-8s %3zu calls  %7zu bytes LTO-IR  %5.1f s%s\n", matrix_bundle.name.c_str(), plans.size(),
+                bundle.ltoir.size(), bundle.compile_seconds, bundle.used_pch ? " (pch)" : "");
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%zu calls in %zu bundles: %.1f s NVRTC, %.1f s wall\n", calls, bundles.size(), nvrtc_seconds, wall);
+}
+
+}  // namespace
+}  // namespace coop

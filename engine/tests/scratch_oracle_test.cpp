@@ -1,0 +1,79 @@
+// An independent oracle for scratch layouts. The engine learns sizeof/alignof of each TempStorage
+// from NVRTC's lowered names of probe variables; here nvcc compiles a plain host program that
+// prints the same two numbers for every distinct scratch-needing CUB specialization of the
+// load/store matrix, and the two must agree exactly. Both read the engine's CCCL headers.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "coop/engine.hpp"
+#include "load_store_matrix.hpp"
+#include "test_support.hpp"
+
+namespace coop {
+namespace {
+
+// One line per specialization, "<index> <sizeof> <alignof>", printed from main() on the host.
+std::string oracle_source(const std::vector<Plan>& plans) {
+  std::set<std::string> headers;
+  for (const Plan& plan : plans) headers.insert(plan.headers.begin(), plan.headers.end());
+  std::ostringstream out;
+  out << "#include <cstdio>\n";
+  for (const std::string& header : headers) out << "#include <" << header << ">\n";
+  out << "\nint main() {\n";
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const std::string storage = "typename " + plans[i].cub_type + "::TempStorage";
+    out << "  std::printf(\"" << i << " %zu %zu\\n\", sizeof(" << storage << "), alignof(" << storage << "));\n";
+  }
+  out << "  return 0;\n}\n";
+  return out.str();
+}
+
+std::string shell_quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
+TEST(ScratchOracle, NvccAgreesWithTheEngineOnEveryTempStorage) {
+  EngineConfig config;
+  config.backend = "scratch_oracle_test";
+  config.toolkit = ToolkitSearch::from_environment();
+  config.cache.enabled = false;  // the layouts must come from NVRTC now, not from an old entry
+  Engine engine(config);
+
+  // Distinct specializations only: partial-tile variants share their full tile's TempStorage.
+  std::vector<Plan> plans;
+  std::set<std::string> seen;
+  for (const auto& bundle : testing::load_store_matrix()) {
+    for (const CallFacts& facts : bundle.calls) {
+      Plan plan = engine.plan(facts);
+      if (plan.needs_scratch && seen.insert(plan.cub_type).second) plans.push_back(std::move(plan));
+    }
+  }
+  // 6 dtypes x 2 operations x 4 items x (3 transposing block algorithms x 3 shapes + 3 warp widths).
+  ASSERT_EQ(plans.size(), 6u * 2 * 4 * (3 * 3 + 3));
+  const Bundle bundle = engine.compile(plans, "sm_90");  // one NVRTC call for all of them
+
+  const testing::TempDir dir;
+  const auto source = dir.path() / "scratch_oracle.cu";
+  const auto program = dir.path() / "scratch_oracle";
+  testing::write_text(source, oracle_source(plans));
+  const Toolkit& toolkit = engine.toolkit();
+  const testing::CommandResult built = testing::run_command(
+      std::string(COOP_NVCC) + " -std=c++17 -arch=sm_90 -I" + shell_quoted(toolkit.cccl_include) + " -I" +
+      shell_quoted(toolkit.cuda_include) + " " + shell_quoted(source) + " -o " + shell_quoted(program));
+  ASSERT_EQ(built.exit_code, 0) << built.output;
+  const testing::CommandResult ran = testing::run_command(shell_quoted(program));
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+
+  std::istringstream lines(ran.output);
+  std::size_t index = 0, bytes = 0, alignment = 0, rows = 0;
+  while (lines >> index >> bytes >> alignment) {
+    ASSERT_EQ(index, rows++) << ran.output;
+    EXPECT_EQ(bundle.providers[index].scratch, (Layout{bytes, alignment}))
+        << plans[index].cub_type << ": engine " << bundle.providers[index].scratch.bytes << "/"
+        << bundle.providers[index].scratch.alignment << ", nvcc " << bytes << "/" << alignment;
+  }
+  EXPECT_EQ(rows, plans.size()) << ran.output;
+}
+
+}  // namespace
+}  // namespace coop
