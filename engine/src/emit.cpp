@@ -98,6 +98,35 @@ std::vector<const OptionSpec*> runtime_options(const Plan& plan) {
   return result;
 }
 
+// The calling thread's x-major rank in the block, from the planned block shape.
+std::string block_rank(const Plan& plan) {
+  const Dim3& block = plan.facts.group.block;
+  return "(threadIdx.x + " + std::to_string(block.x) + "u * (threadIdx.y + " + std::to_string(block.y) +
+         "u * threadIdx.z))";
+}
+
+// CUB's vector width for a vectorized store of this payload (block_store.cuh).
+int store_vector_width(int items) {
+  const int widest = std::min(4, items);
+  const bool power_of_two = (widest & (widest - 1)) == 0;
+  return power_of_two && items % widest == 0 ? widest : 1;
+}
+
+// The full-tile vectorized store writes CUB vectors through the pointer as given.
+void emit_unaligned_fallback(std::ostream& out, const Plan& plan, const std::string& pointer) {
+  const std::string& fallback = plan.algorithm->unaligned_fallback;
+  const int width = store_vector_width(plan.facts.items_per_thread);
+  if (fallback.empty() || width == 1) return;
+  for (const auto& option : plan.operation->options) {
+    if (option.type == OptionType::Count && plan.facts.option(option.name).binding != Binding::Omitted) return;
+  }
+  std::string rank = block_rank(plan);
+  if (plan.facts.group.kind == GroupKind::Warp) rank += " % " + std::to_string(plan.facts.group.width) + "u";
+  out << "  if (reinterpret_cast<::cuda::std::uintptr_t>(" << pointer << ") % alignof(::cub::CubVector<"
+      << element_type(plan) << ", " << width << ">::Type) != 0) {\n    " << fallback << "(static_cast<int>(" << rank
+      << "), " << pointer << ", items);\n    return;\n  }\n";
+}
+
 void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   std::vector<std::string> params;
   for (const auto& operand : plan.operation->operands) params.push_back(operand_parameter(plan, operand));
@@ -112,8 +141,9 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
 
   out << "static __device__ __forceinline__ void " << names.impl << "(";
   for (std::size_t i = 0; i < params.size(); ++i) out << (i ? ", " : "") << params[i];
-  out << ") {\n  " << names.alias << (plan.needs_scratch ? "(temp_storage)" : "()") << "." << plan.operation->method
-      << "(";
+  out << ") {\n";
+  emit_unaligned_fallback(out, plan, arguments.front());
+  out << "  " << names.alias << (plan.needs_scratch ? "(temp_storage)" : "()") << "." << plan.operation->method << "(";
   for (std::size_t i = 0; i < arguments.size(); ++i) out << (i ? ", " : "") << arguments[i];
   out << ");\n}\n\n";
 }
@@ -122,10 +152,7 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
 std::string scratch_instance(const Plan& plan, const Names& names) {
   const std::string storage = "static_cast<" + names.alias + "::TempStorage*>(temp_storage)";
   if (plan.facts.group.kind == GroupKind::Block) return "*" + storage;
-  const Dim3& block = plan.facts.group.block;
-  const std::string rank = "(threadIdx.x + " + std::to_string(block.x) + "u * (threadIdx.y + " +
-                           std::to_string(block.y) + "u * threadIdx.z))";
-  return storage + "[" + rank + " / " + std::to_string(plan.facts.group.width) + "u]";
+  return storage + "[" + block_rank(plan) + " / " + std::to_string(plan.facts.group.width) + "u]";
 }
 
 void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {

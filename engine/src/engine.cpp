@@ -43,6 +43,10 @@ std::string dump_source(const std::string& directory, const std::string& backend
   return path.string();
 }
 
+std::string failure_path(const std::string& backend, const std::string& key) {
+  return (std::filesystem::temp_directory_path() / ("cuda_coop_" + backend + "_" + key.substr(0, 16) + ".cu")).string();
+}
+
 }  // namespace
 
 const char* to_string(CacheOutcome outcome) {
@@ -88,6 +92,22 @@ struct Engine::Impl {
     return *toolkit;
   }
 
+  // A failed compile always leaves its source where the error message says, even
+  // when dumps are off, so the user can read the line NVRTC complains about.
+  CompileResult compile_keeping_failures(const EmittedSource& source, const std::string& key, const std::string& arch,
+                                         const Bundle& bundle) {
+    const bool dumped = !bundle.dump_path.empty();
+    const std::string path = dumped ? bundle.dump_path : failure_path(config.backend, key);
+    try {
+      return compiler->compile({source.text, arch, source.layout_probes, path});
+    } catch (const Error& error) {
+      if (error.kind() == ErrorKind::ProviderCompile && !dumped) {
+        dump_source(std::filesystem::path(path).parent_path().string(), config.backend, key, source.text);
+      }
+      throw;
+    }
+  }
+
   CachedCompile compile_or_load(const EmittedSource& source, const std::string& key, const std::string& arch,
                                 Bundle& bundle) {
     if (auto hit = memory.load(key)) {
@@ -99,7 +119,7 @@ struct Engine::Impl {
       memory.store(key, *hit);
       return *hit;
     }
-    const CompileResult result = compiler->compile({source.text, arch, source.layout_probes, bundle.dump_path});
+    const CompileResult result = compile_keeping_failures(source, key, arch, bundle);
     bundle.cache = disk.config().enabled ? CacheOutcome::Miss : CacheOutcome::Disabled;
     bundle.compile_seconds = result.seconds;
     bundle.used_pch = result.used_pch;

@@ -53,6 +53,10 @@ struct AlgorithmSpec {
   std::string cub_enum;  // "::cub::BLOCK_LOAD_TRANSPOSE"
   bool needs_scratch = false;
   bool needs_whole_warps = false;  // CUB static_asserts a block of whole warps
+  // CUB function doing the same work with scalar accesses. CUB's vectorized
+  // store does not check the pointer's alignment (its load does), so the wrapper
+  // falls back to this when the pointer cannot take CUB's vectors.
+  std::string unaligned_fallback;
 };
 
 // Template argument derivations, in the order the CUB class declares them.

@@ -13,12 +13,16 @@ const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg:
                                                 TemplateArg::LogicalWarpThreads};
 
 // CUB's block and warp algorithms of one direction ("LOAD" or "STORE").
+std::string unaligned_fallback(const std::string& direction) {
+  return direction == "STORE" ? "::cub::StoreDirectBlocked" : "";
+}
+
 std::vector<AlgorithmSpec> block_algorithms(const std::string& direction) {
   const std::string prefix = "::cub::BLOCK_" + direction + "_";
   return {
       {"direct", prefix + "DIRECT", false, false},
       {"striped", prefix + "STRIPED", false, false},
-      {"vectorize", prefix + "VECTORIZE", false, false},
+      {"vectorize", prefix + "VECTORIZE", false, false, unaligned_fallback(direction)},
       {"transpose", prefix + "TRANSPOSE", true, false},
       {"warp_transpose", prefix + "WARP_TRANSPOSE", true, true},
       {"warp_transpose_timesliced", prefix + "WARP_TRANSPOSE_TIMESLICED", true, true},
@@ -30,7 +34,7 @@ std::vector<AlgorithmSpec> warp_algorithms(const std::string& direction) {
   return {
       {"direct", prefix + "DIRECT", false, false},
       {"striped", prefix + "STRIPED", false, false},
-      {"vectorize", prefix + "VECTORIZE", false, false},
+      {"vectorize", prefix + "VECTORIZE", false, false, unaligned_fallback(direction)},
       {"transpose", prefix + "TRANSPOSE", true, false},
   };
 }
