@@ -1,8 +1,10 @@
 #include "build.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "coop/engine.hpp"
 #include "kernel_source.hpp"
@@ -24,9 +27,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string fixed(double value) {
   char text[32];
@@ -46,6 +47,21 @@ std::vector<int> read_selection(const std::string& work_dir) {
   std::vector<int> indices;
   for (int index; in >> index;) indices.push_back(index);
   return indices;
+}
+
+void write_selection(const std::string& work_dir, const std::vector<int>& indices) {
+  std::string text;
+  for (const int index : indices) text += std::to_string(index) + " ";
+  write_bytes(work_dir + "/selected", text + "\n");
+}
+
+int count_built(const std::string& work_dir, const std::vector<int>& selected) {
+  namespace fs = std::filesystem;
+  int done = 0;
+  for (const int index : selected) {
+    if (fs::exists(batch_path(work_dir, index, ".cubin")) || fs::exists(batch_path(work_dir, index, ".error"))) ++done;
+  }
+  return done;
 }
 
 void build_batch(Engine& engine, const Batch& batch, const std::string& arch, const std::string& work_dir) {
@@ -95,10 +111,51 @@ std::string nvcc_path() {
   return configured != nullptr && *configured != '\0' ? configured : COOP_NVCC;
 }
 
-void write_selection(const std::string& work_dir, const std::vector<int>& indices) {
-  std::string text;
-  for (const int index : indices) text += std::to_string(index) + " ";
-  write_bytes(work_dir + "/selected", text + "\n");
+void build_batches(const std::string& work_dir, const std::string& arch, const std::vector<int>& selected, int jobs,
+                   const std::function<bool()>& stop) {
+  write_selection(work_dir, selected);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  jobs = std::clamp(jobs > 0 ? jobs : cores, 1, std::max(1, static_cast<int>(selected.size())));
+  std::cout << "building " << selected.size() << " batches with " << jobs << " worker processes (nvcc " << nvcc_path()
+            << ", arch " << arch << ")" << std::endl;
+  const auto start = Clock::now();
+  std::vector<pid_t> workers;
+  for (int k = 0; k < jobs; ++k) {
+    workers.push_back(
+        spawn_self({"--build-worker", work_dir, arch}, work_dir + "/worker_" + std::to_string(k) + ".log"));
+  }
+  std::vector<bool> running(jobs, true);
+  auto last_report = Clock::now();
+  for (int left = jobs; left > 0;) {
+    for (int k = 0; k < jobs; ++k) {
+      int status = 0;
+      if (!running[k] || !try_wait(workers[k], status)) continue;
+      running[k] = false;
+      --left;
+      if (status != 0) {
+        std::cout << "build worker " << k << " exited with status " << status << "; its log ends with:\n"
+                  << tail(read_text(work_dir + "/worker_" + std::to_string(k) + ".log"), 20) << std::endl;
+      }
+    }
+    if (left > 0 && stop()) {
+      std::cout << "deadline reached while building: stopping the workers" << std::endl;
+      for (int k = 0; k < jobs; ++k) {
+        if (running[k]) ::kill(workers[k], SIGKILL);  // only the workers this process started
+      }
+      for (int k = 0; k < jobs; ++k) {
+        if (running[k]) wait_for(workers[k]);
+      }
+      break;
+    }
+    if (seconds_since(last_report) >= 30) {
+      last_report = Clock::now();
+      std::cout << "  ... " << count_built(work_dir, selected) << "/" << selected.size() << " batches built ("
+                << fixed(seconds_since(start)) << " s)" << std::endl;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::cout << "built " << count_built(work_dir, selected) << "/" << selected.size() << " batches in "
+            << fixed(seconds_since(start)) << " s" << std::endl;
 }
 
 int run_build_worker(const std::string& work_dir, const std::string& arch) {

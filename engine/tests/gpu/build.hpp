@@ -11,6 +11,7 @@
 //   batch_<i>.info         one line of timings
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,11 @@ std::string batch_path(const std::string& work_dir, int index, const std::string
 // The nvcc that compiles the test kernels: $COOP_NVCC, else the one CMake found.
 std::string nvcc_path();
 
-void write_selection(const std::string& work_dir, const std::vector<int>& indices);
+// In the parent: builds `selected` with `jobs` workers (0: one per core), printing
+// progress; kills the workers when `stop()` turns true. Failures are left in the
+// work directory as batch_<i>.error, or as a missing cubin when a worker died.
+void build_batches(const std::string& work_dir, const std::string& arch, const std::vector<int>& selected, int jobs,
+                   const std::function<bool()>& stop);
 
 // A worker's whole life: claims and builds batches until none is left. Returns 0;
 // a batch that fails leaves batch_<i>.error and the worker goes on.

@@ -28,12 +28,22 @@ void write_bits(Bytes& bytes, long long index, int size, std::uint64_t bits) {
 bool acceptable(DType dtype, std::uint64_t bits) {
   int exponent_bits = 0, mantissa_bits = 0;
   switch (dtype) {
-    case DType::Float16: exponent_bits = 5, mantissa_bits = 10; break;
-    case DType::BFloat16: exponent_bits = 8, mantissa_bits = 7; break;
-    case DType::Float32: exponent_bits = 8, mantissa_bits = 23; break;
-    case DType::Float64: exponent_bits = 11, mantissa_bits = 52; break;
-    case DType::Bool: return bits <= 1;
-    default: return true;
+    case DType::Float16:
+      exponent_bits = 5, mantissa_bits = 10;
+      break;
+    case DType::BFloat16:
+      exponent_bits = 8, mantissa_bits = 7;
+      break;
+    case DType::Float32:
+      exponent_bits = 8, mantissa_bits = 23;
+      break;
+    case DType::Float64:
+      exponent_bits = 11, mantissa_bits = 52;
+      break;
+    case DType::Bool:
+      return bits <= 1;
+    default:
+      return true;
   }
   const std::uint64_t exponent = (bits >> mantissa_bits) & ((1ULL << exponent_bits) - 1);
   const std::uint64_t mantissa = bits & ((1ULL << mantissa_bits) - 1);
@@ -53,9 +63,12 @@ std::uint64_t random_element(DType dtype, std::mt19937_64& random) {
 double half_to_double(std::uint64_t bits) {
   const int sign = (bits >> 15) & 1, exponent = (bits >> 10) & 31, mantissa = bits & 0x3FF;
   double magnitude = 0;
-  if (exponent == 0) magnitude = std::ldexp(mantissa, -24);
-  else if (exponent == 31) magnitude = mantissa ? NAN : INFINITY;
-  else magnitude = std::ldexp(1024 + mantissa, exponent - 25);
+  if (exponent == 0)
+    magnitude = std::ldexp(mantissa, -24);
+  else if (exponent == 31)
+    magnitude = mantissa ? NAN : INFINITY;
+  else
+    magnitude = std::ldexp(1024 + mantissa, exponent - 25);
   return sign ? -magnitude : magnitude;
 }
 
@@ -67,7 +80,9 @@ std::string format_value(DType dtype, std::uint64_t bits) {
   double value = 0;
   bool floating = true;
   switch (dtype) {
-    case DType::Float16: value = half_to_double(bits); break;
+    case DType::Float16:
+      value = half_to_double(bits);
+      break;
     case DType::BFloat16: {
       const std::uint32_t widened = static_cast<std::uint32_t>(bits) << 16;
       float f;
@@ -82,8 +97,11 @@ std::string format_value(DType dtype, std::uint64_t bits) {
       value = f;
       break;
     }
-    case DType::Float64: std::memcpy(&value, &bits, 8); break;
-    default: floating = false;
+    case DType::Float64:
+      std::memcpy(&value, &bits, 8);
+      break;
+    default:
+      floating = false;
   }
   if (floating) {
     std::snprintf(text + length, sizeof text - length, " (%.9g)", value);
@@ -106,8 +124,8 @@ class Findings {
   void compare(std::uint64_t expected, std::uint64_t got, const Where& where) {
     if (expected == got) return;
     if (count_++ == 0) {
-      first_ = where() + ": expected " + format_value(config_.dtype, expected) + ", got " +
-               format_value(config_.dtype, got);
+      first_ =
+          where() + ": expected " + format_value(config_.dtype, expected) + ", got " + format_value(config_.dtype, got);
     }
   }
 
@@ -135,7 +153,7 @@ long long guard_elements(const Config& config) { return config.group_tile() + 64
 
 HostCase make_case(const Config& config) {
   const int size = element_size(config);
-  const long long total = config.elements() + guard_elements(config);
+  const long long total = config.shift() + config.elements() + guard_elements(config);
   HostCase host;
   host.source.resize(total * size);
   std::mt19937_64 random(0xC00DULL * 1000003ULL + static_cast<std::uint64_t>(config.id));
@@ -153,6 +171,7 @@ std::vector<std::string> verify(const Config& config, const HostCase& host, cons
   const int threads = config.block_threads();
   const int group_threads = config.group_threads();
   const long long group_tile = config.group_tile();
+  const long long shift = config.shift();
   const std::optional<std::uint64_t> oob = oob_default_bits(config);
   std::vector<std::string> lines;
   if (destination.size() != host.destination.size() || dump.size() != host.dump.size()) {
@@ -173,12 +192,12 @@ std::vector<std::string> verify(const Config& config, const HostCase& host, cons
         const std::uint64_t got = read_bits(dump, slot, size);
         const auto where = [&] {
           return "block " + std::to_string(block) + " thread " + std::to_string(rank) + " item " +
-                                  std::to_string(item) + " (group " + std::to_string(group) + " lane " +
-                                  std::to_string(lane) + ", tile index " + std::to_string(index) + ", valid_items " +
-                                  std::to_string(valid) + (index < valid ? ")" : ", beyond valid: oob_default)");
+                 std::to_string(item) + " (group " + std::to_string(group) + " lane " + std::to_string(lane) +
+                 ", tile index " + std::to_string(index) + ", valid_items " + std::to_string(valid) +
+                 (index < valid ? ")" : ", beyond valid: oob_default)");
         };
         if (index < valid) {
-          load.compare(read_bits(host.source, instance * group_tile + index, size), got, where);
+          load.compare(read_bits(host.source, shift + instance * group_tile + index, size), got, where);
         } else if (oob) {
           load.compare(*oob, got, where);
         }
@@ -192,21 +211,24 @@ std::vector<std::string> verify(const Config& config, const HostCase& host, cons
   const long long instances = 1LL * config.grid * config.instances();
   for (long long instance = 0; instance < instances; ++instance) {
     for (long long index = 0; index < group_tile; ++index) {
-      const long long element = instance * group_tile + index;
+      const long long element = shift + instance * group_tile + index;
       const bool written = index < host.valid[instance];
       const std::uint64_t expected = read_bits(written ? host.source : host.destination, element, size);
       store.compare(expected, read_bits(destination, element, size), [&] {
-        return "element " + std::to_string(element) + " (group instance " + std::to_string(instance) +
-               ", tile index " + std::to_string(index) + ", valid_items " + std::to_string(host.valid[instance]) +
+        return "element " + std::to_string(element) + " (group instance " + std::to_string(instance) + ", tile index " +
+               std::to_string(index) + ", valid_items " + std::to_string(host.valid[instance]) +
                (written ? ")" : ", beyond valid: sentinel)");
       });
     }
   }
-  const long long total = config.elements() + guard_elements(config);
-  for (long long element = config.elements(); element < total; ++element) {
+  // Nothing is written outside the tiles: not before the first, not after the last.
+  const long long end = shift + config.elements();
+  auto untouched = [&](long long element, const char* where) {
     store.compare(read_bits(host.destination, element, size), read_bits(destination, element, size),
-                  [&] { return "element " + std::to_string(element) + " (after the last tile: sentinel)"; });
-  }
+                  [&] { return "element " + std::to_string(element) + " (" + where + " the tiles: sentinel)"; });
+  };
+  for (long long element = 0; element < shift; ++element) untouched(element, "before");
+  for (long long element = end; element < end + guard_elements(config); ++element) untouched(element, "after");
   store.report(lines);
   return lines;
 }

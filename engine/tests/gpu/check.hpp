@@ -13,9 +13,9 @@ namespace coop::gpu_test {
 using Bytes = std::vector<unsigned char>;
 
 struct HostCase {
-  Bytes source;       // elements + guard, random (fixed seed per config)
-  Bytes destination;  // elements + guard, all sentinel
-  Bytes dump;         // [block][thread rank][item], all dump sentinel
+  Bytes source;                     // elements + guard, random (fixed seed per config)
+  Bytes destination;                // elements + guard, all sentinel
+  Bytes dump;                       // [block][thread rank][item], all dump sentinel
   std::vector<std::int64_t> valid;  // valid_items per group instance
   std::uint64_t oob_param = 0;      // bits of the kernel's oob operand
 };

@@ -21,7 +21,8 @@ std::string describe_result(int code) {
   const char* text = nullptr;
   cuGetErrorName(static_cast<CUresult>(code), &name);
   cuGetErrorString(static_cast<CUresult>(code), &text);
-  if (name == nullptr && code == CUDA_ERROR_STUB_LIBRARY) name = "CUDA_ERROR_STUB_LIBRARY (the toolkit's stub libcuda, no driver)";
+  if (name == nullptr && code == CUDA_ERROR_STUB_LIBRARY)
+    name = "CUDA_ERROR_STUB_LIBRARY (the toolkit's stub libcuda, no driver)";
   return std::string(name != nullptr ? name : "CUresult") + " (" + std::to_string(code) + ")" +
          (text != nullptr ? std::string(": ") + text : std::string());
 }
@@ -107,8 +108,8 @@ std::uint64_t Device::ensure(Buffer& buffer, std::size_t bytes) {
   return buffer.pointer;
 }
 
-void Device::run(const Config& config, const HostCase& host, const std::vector<std::int64_t>& valid,
-                 Bytes& destination, Bytes& dump, double timeout_seconds) {
+void Device::run(const Config& config, const HostCase& host, const std::vector<std::int64_t>& valid, Bytes& destination,
+                 Bytes& dump, double timeout_seconds) {
   if (module_ == nullptr) throw DeviceError("no module loaded", CUDA_ERROR_INVALID_HANDLE);
   CUfunction function = nullptr;
   check(cuModuleGetFunction(&function, static_cast<CUmodule>(module_), config.kernel_name().c_str()),
@@ -119,8 +120,7 @@ void Device::run(const Config& config, const HostCase& host, const std::vector<s
   CUdeviceptr dump_pointer = ensure(dump_, host.dump.size());
   CUdeviceptr valid_pointer = ensure(valid_, valid.size() * sizeof(std::int64_t));
   check(cuMemcpyHtoD(source, host.source.data(), host.source.size()), "copy the source in");
-  check(cuMemcpyHtoD(destination_pointer, host.destination.data(), host.destination.size()),
-        "copy the destination in");
+  check(cuMemcpyHtoD(destination_pointer, host.destination.data(), host.destination.size()), "copy the destination in");
   check(cuMemcpyHtoD(dump_pointer, host.dump.data(), host.dump.size()), "copy the dump in");
   check(cuMemcpyHtoD(valid_pointer, valid.data(), valid.size() * sizeof(std::int64_t)), "copy the valid list in");
 

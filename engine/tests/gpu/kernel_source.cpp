@@ -67,6 +67,7 @@ void emit_kernel(std::ostream& out, const Config& config, const Provider& load, 
       << "  constexpr unsigned kInstances = " << config.instances() << "u;\n"
       << "  constexpr long long kGroupTile = " << config.group_tile() << "LL;\n"
       << "  constexpr long long kBlockTile = " << config.block_tile() << "LL;\n"
+      << "  constexpr long long kShift = " << config.shift() << "LL;  // elements before the first tile\n"
       << "  const T* src = static_cast<const T*>(source);\n"
       << "  T* dst = static_cast<T*>(destination);\n"
       << "  T* dump = static_cast<T*>(dump_items);\n"
@@ -76,9 +77,9 @@ void emit_kernel(std::ostream& out, const Config& config, const Provider& load, 
       << "  const long long block_base = static_cast<long long>(blockIdx.x) * kBlockTile;\n";
   if (config.has_offset()) {
     out << "  // The block's tile offset arrives as the RUNTIME offset; the pointer is the group's tile in block 0.\n"
-        << "  const long long tile_base = group * kGroupTile;\n";
+        << "  const long long tile_base = kShift + group * kGroupTile;\n";
   } else {
-    out << "  const long long tile_base = block_base + group * kGroupTile;\n";
+    out << "  const long long tile_base = kShift + block_base + group * kGroupTile;\n";
   }
   out << "  const ::cuda::std::int64_t offset = block_base;\n"
       << "  const ::cuda::std::int64_t valid_items = valid_list[blockIdx.x * kInstances + group];\n"
@@ -89,14 +90,12 @@ void emit_kernel(std::ostream& out, const Config& config, const Provider& load, 
   }
   out << "  T items[kItems] = {};\n"
       << "  int ret = 0;\n"
-      << call(config, load)
-      << "  for (int i = 0; i < kItems; ++i) {\n"
+      << call(config, load) << "  for (int i = 0; i < kItems; ++i) {\n"
       << "    dump[(static_cast<long long>(blockIdx.x) * kThreads + rank) * kItems + i] = items[i];\n"
       << "  }\n"
       << "  // The store reuses the load's scratch (reuse barrier: " << to_string(load.reuse_barrier) << ").\n"
       << "  __syncthreads();\n"
-      << call(config, store)
-      << "  (void)ret;\n"
+      << call(config, store) << "  (void)ret;\n"
       << "}\n\n";
 }
 

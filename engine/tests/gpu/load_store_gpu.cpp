@@ -7,16 +7,13 @@
 //
 // One line per batch, then the trap check, then the last line: "N passed, N failed".
 // The exit status is 0 only when nothing failed.
-#include <signal.h>
-#include <stdlib.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include "build.hpp"
 #include "check.hpp"
@@ -24,6 +21,7 @@
 #include "device.hpp"
 #include "matrix.hpp"
 #include "process.hpp"
+#include "rejections.hpp"
 #include "trap_check.hpp"
 
 namespace fs = std::filesystem;
@@ -51,8 +49,8 @@ struct Options {
   bool list = false;
   std::string work_dir;
   std::string keep_failures;
-  double timeout = 30;   // per launch
-  double deadline = 0;   // whole run; 0: none
+  double timeout = 30;  // per launch
+  double deadline = 0;  // whole run; 0: none
 };
 
 [[noreturn]] void usage(const std::string& problem) {
@@ -70,16 +68,26 @@ Options parse(int argc, char** argv) {
       if (i + 1 >= argc) usage(flag + " needs a value");
       return argv[++i];
     };
-    if (flag == "--filter") options.filter = value();
-    else if (flag == "--jobs") options.jobs = std::stoi(value());
-    else if (flag == "--arch") options.arch = value();
-    else if (flag == "--compile-only") options.compile_only = true;
-    else if (flag == "--list") options.list = true;
-    else if (flag == "--work-dir") options.work_dir = value();
-    else if (flag == "--keep-failures") options.keep_failures = value();
-    else if (flag == "--timeout") options.timeout = std::stod(value());
-    else if (flag == "--deadline") options.deadline = std::stod(value());
-    else usage("unknown argument " + flag);
+    if (flag == "--filter")
+      options.filter = value();
+    else if (flag == "--jobs")
+      options.jobs = std::stoi(value());
+    else if (flag == "--arch")
+      options.arch = value();
+    else if (flag == "--compile-only")
+      options.compile_only = true;
+    else if (flag == "--list")
+      options.list = true;
+    else if (flag == "--work-dir")
+      options.work_dir = value();
+    else if (flag == "--keep-failures")
+      options.keep_failures = value();
+    else if (flag == "--timeout")
+      options.timeout = std::stod(value());
+    else if (flag == "--deadline")
+      options.deadline = std::stod(value());
+    else
+      usage("unknown argument " + flag);
   }
   return options;
 }
@@ -102,107 +110,6 @@ bool past_deadline(const Options& options, double reserve = 0) {
   return options.deadline > 0 && elapsed() > options.deadline - reserve;
 }
 
-// Host-only checks that the engine refuses what CUB cannot do or what leaves the tile.
-void check_rejections(Tally& tally) {
-  struct Case {
-    std::string name;
-    CallFacts facts;
-    ErrorKind expected;
-  };
-  auto facts = [](Group group, const std::string& algorithm, std::map<std::string, OptionBinding> options = {}) {
-    CallFacts result;
-    result.operation = "load";
-    result.group = group;
-    result.dtype = DType::Int32;
-    result.items_per_thread = 2;
-    result.options = std::move(options);
-    result.options["algorithm"] = OptionBinding::fixed(algorithm);
-    return result;
-  };
-  const std::vector<Case> cases = {
-      {"block warp_transpose in block(48,1,1)", facts(Group::this_block({48, 1, 1}), "warp_transpose"),
-       ErrorKind::InvalidGroup},
-      {"block warp_transpose_timesliced in block(48,1,1)",
-       facts(Group::this_block({48, 1, 1}), "warp_transpose_timesliced"), ErrorKind::InvalidGroup},
-      {"warp(16) in block(48,1,1)", facts(Group::this_warp({48, 1, 1}, 16), "direct"), ErrorKind::InvalidGroup},
-      {"STATIC valid_items = tile + 1", facts(Group::this_block({128, 1, 1}), "direct", {{"valid_items", OptionBinding::fixed("257")}}),
-       ErrorKind::InvalidArgument},
-  };
-  int ok = 0;
-  for (const Case& item : cases) {
-    try {
-      coop::plan(item.facts);
-      std::cout << "  FAIL engine accepted " << item.name << "\n";
-    } catch (const Error& error) {
-      if (error.kind() == item.expected) {
-        ++ok;
-      } else {
-        std::cout << "  FAIL " << item.name << ": rejected as " << to_string(error.kind()) << ", expected "
-                  << to_string(item.expected) << ": " << error.what() << "\n";
-      }
-    }
-  }
-  std::cout << (ok == static_cast<int>(cases.size()) ? "[ok]   " : "[FAIL] ") << "engine rejections: " << ok << "/"
-            << cases.size() << " as expected\n";
-  tally.passed += ok;
-  tally.failed += static_cast<long long>(cases.size()) - ok;
-}
-
-int count_built(const std::string& work_dir, const std::vector<int>& selected) {
-  int done = 0;
-  for (const int index : selected) {
-    if (fs::exists(batch_path(work_dir, index, ".cubin")) || fs::exists(batch_path(work_dir, index, ".error"))) ++done;
-  }
-  return done;
-}
-
-// Starts the workers and waits for them, printing progress now and then.
-void build_all(const Options& options, const std::string& work_dir, const std::string& arch,
-               const std::vector<int>& selected) {
-  write_selection(work_dir, selected);
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int jobs = std::clamp(options.jobs > 0 ? options.jobs : cores, 1, static_cast<int>(selected.size()));
-  std::cout << "building " << selected.size() << " batches with " << jobs << " worker processes (nvcc "
-            << nvcc_path() << ", arch " << arch << ")" << std::endl;
-  const double start = elapsed();
-  std::vector<pid_t> workers;
-  for (int k = 0; k < jobs; ++k) {
-    workers.push_back(spawn_self({"--build-worker", work_dir, arch}, work_dir + "/worker_" + std::to_string(k) + ".log"));
-  }
-  std::vector<bool> running(jobs, true);
-  double last_report = elapsed();
-  for (int left = jobs; left > 0;) {
-    for (int k = 0; k < jobs; ++k) {
-      int status = 0;
-      if (!running[k] || !try_wait(workers[k], status)) continue;
-      running[k] = false;
-      --left;
-      if (status != 0) {
-        std::cout << "build worker " << k << " exited with status " << status << "; its log ends with:\n"
-                  << tail(read_text(work_dir + "/worker_" + std::to_string(k) + ".log"), 20) << std::endl;
-      }
-    }
-    if (left > 0 && past_deadline(options, kRunReserveSeconds)) {
-      std::cout << "deadline reached while building: stopping the workers" << std::endl;
-      for (int k = 0; k < jobs; ++k) {
-        if (running[k]) ::kill(workers[k], SIGKILL);
-      }
-      for (int k = 0; k < jobs; ++k) {
-        if (running[k]) wait_for(workers[k]);
-      }
-      break;
-    }
-    if (elapsed() - last_report >= 30) {
-      last_report = elapsed();
-      std::cout << "  ... " << count_built(work_dir, selected) << "/" << selected.size() << " batches built ("
-                << fixed(elapsed() - start) << " s)" << std::endl;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  std::cout << "built " << count_built(work_dir, selected) << "/" << selected.size() << " batches in "
-            << fixed(elapsed() - start) << " s" << std::endl;
-}
-
 void keep_artifacts(const Options& options, const std::string& work_dir, int index) {
   if (options.keep_failures.empty()) return;
   std::error_code error;
@@ -219,8 +126,7 @@ void keep_artifacts(const Options& options, const std::string& work_dir, int ind
 constexpr int kDetailedFailuresPerBatch = 6;
 
 // Runs (or, compiling only, accounts for) one batch and prints its line.
-void run_batch(const Options& options, Device* device, const std::string& work_dir, const Batch& batch,
-               Tally& tally) {
+void run_batch(const Options& options, Device* device, const std::string& work_dir, const Batch& batch, Tally& tally) {
   const long long count = static_cast<long long>(batch.configs.size());
   const std::string label = "batch " + std::to_string(batch.index) + " " + batch.title;
   const std::string info_path = batch_path(work_dir, batch.index, ".info");
@@ -259,11 +165,12 @@ void run_batch(const Options& options, Device* device, const std::string& work_d
     } catch (const DeviceError& error) {
       findings = {error.what()};
     } catch (const HangError& error) {
-      std::cout << "[FAIL] " << label << ": " << config.describe() << ": " << error.what()
-                << "\nstopping: the context cannot be trusted after a hang" << std::endl;
+      std::cout << "[FAIL] " << label << ": " << passed << "/" << count << " passed, then " << config.describe() << ": "
+                << error.what() << std::endl;
+      tally.passed += passed;
       tally.failed += count - passed;
       keep_artifacts(options, work_dir, batch.index);
-      std::exit(finish(tally));
+      throw;
     }
     if (findings.empty()) {
       ++passed;
@@ -275,8 +182,8 @@ void run_batch(const Options& options, Device* device, const std::string& work_d
   }
   tally.passed += passed;
   tally.failed += count - passed;
-  std::cout << (passed == count ? "[ok]   " : "[FAIL] ") << label << ": " << passed << "/" << count << " passed"
-            << info << "\n";
+  std::cout << (passed == count ? "[ok]   " : "[FAIL] ") << label << ": " << passed << "/" << count << " passed" << info
+            << "\n";
   for (std::size_t i = 0; i < details.size() && i < kDetailedFailuresPerBatch; ++i) std::cout << details[i] << "\n";
   if (details.size() > kDetailedFailuresPerBatch) {
     std::cout << "  ... and " << details.size() - kDetailedFailuresPerBatch << " more failing configs\n";
@@ -348,8 +255,14 @@ int run(const Options& options) {
             << " batches" << (options.filter.empty() ? "" : " matching '" + options.filter + "'") << std::endl;
 
   Tally tally;
-  check_rejections(tally);
-  if (selected.empty()) return finish(tally);
+  const RejectionResult rejections = check_rejections();
+  tally.passed += rejections.passed;
+  tally.failed += rejections.failed;
+  if (selected.empty()) {
+    std::cout << "[FAIL] no batch matches '" << options.filter << "' (--list shows them)\n";
+    tally.failed += 1;
+    return finish(tally);
+  }
 
   std::unique_ptr<Device> device;
   std::string arch = options.arch;
@@ -368,12 +281,26 @@ int run(const Options& options) {
 
   const std::string work_dir = make_work_dir(options);
   std::cout << "work directory: " << work_dir << std::endl;
-  build_all(options, work_dir, arch, selected);
+  build_batches(work_dir, arch, selected, options.jobs, [&] { return past_deadline(options, kRunReserveSeconds); });
 
   const double run_start = elapsed();
-  for (const int index : selected) run_batch(options, device.get(), work_dir, batches[index], tally);
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    try {
+      run_batch(options, device.get(), work_dir, batches[selected[i]], tally);
+    } catch (const HangError&) {
+      // A kernel that never finishes leaves nothing to trust: count the rest as failed and stop.
+      long long rest = 0;
+      for (std::size_t j = i + 1; j < selected.size(); ++j) rest += batches[selected[j]].configs.size();
+      std::cout << "stopping after a hang; " << rest << " configurations not run" << std::endl;
+      tally.failed += rest + 1;  // and the trap check
+      std::cout << "load_store_gpu: work directory kept: " << work_dir << "\n";
+      std::cout << std::flush;
+      std::_Exit(finish(tally));
+    }
+  }
   if (device) {
     std::cout << "ran " << configs << " configurations in " << fixed(elapsed() - run_start) << " s" << std::endl;
+    device.reset();  // the trap check's process needs the GPU even in exclusive-process compute mode
     check_traps(options, work_dir, batches, selected, tally);
   }
 

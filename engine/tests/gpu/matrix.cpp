@@ -17,7 +17,7 @@ const std::vector<Dim3> kBlocks = {{128, 1, 1}, {32, 4, 1}, {96, 1, 1}, {40, 1, 
 const std::vector<int> kItems = {1, 2, 4, 7};
 const std::vector<int> kWarpWidths = {8, 16, 32};
 const std::vector<TileCase> kTileCases = {TileCase::Full, TileCase::RuntimePartial, TileCase::StaticPartial,
-                                          TileCase::RuntimeOffset};
+                                          TileCase::RuntimeOffset, TileCase::Unaligned};
 constexpr int kGrid = 6;
 
 std::string shape(const Dim3& block) {
@@ -53,12 +53,18 @@ std::string static_oob_literal(DType dtype) {
 
 std::uint64_t static_oob_bits(DType dtype) {
   switch (dtype) {
-    case DType::Bool: return 1;
-    case DType::Float16: return 0xC100;      // -2.5
-    case DType::BFloat16: return 0xC020;     // -2.5
-    case DType::Float32: return 0xC0200000;  // -2.5f
-    case DType::Float64: return 0xC004000000000000ULL;
-    default: break;
+    case DType::Bool:
+      return 1;
+    case DType::Float16:
+      return 0xC100;  // -2.5
+    case DType::BFloat16:
+      return 0xC020;  // -2.5
+    case DType::Float32:
+      return 0xC0200000;  // -2.5f
+    case DType::Float64:
+      return 0xC004000000000000ULL;
+    default:
+      break;
   }
   if (info(dtype).name.front() == 'u') return 7;
   return static_cast<std::uint64_t>(-7LL) & mask(dtype);
@@ -74,7 +80,9 @@ CallFacts facts(const Config& config, const std::string& operation) {
   result.options["algorithm"] = OptionBinding::fixed(config.algorithm);
   const bool load = operation == "load";
   switch (config.tile_case) {
-    case TileCase::Full: break;
+    case TileCase::Full:
+    case TileCase::Unaligned:
+      break;
     case TileCase::RuntimePartial:
       result.options["valid_items"] = OptionBinding::runtime();
       if (load) result.options["oob_default"] = OptionBinding::runtime();
@@ -116,10 +124,16 @@ void add_configs(Batch& batch, GroupKind kind, const std::string& algorithm, DTy
 
 const char* to_string(TileCase tile_case) {
   switch (tile_case) {
-    case TileCase::Full: return "full";
-    case TileCase::RuntimePartial: return "runtime-partial";
-    case TileCase::StaticPartial: return "static-partial";
-    case TileCase::RuntimeOffset: return "runtime-offset";
+    case TileCase::Full:
+      return "full";
+    case TileCase::RuntimePartial:
+      return "runtime-partial";
+    case TileCase::StaticPartial:
+      return "static-partial";
+    case TileCase::RuntimeOffset:
+      return "runtime-offset";
+    case TileCase::Unaligned:
+      return "full-unaligned";
   }
   return "?";
 }
@@ -147,8 +161,8 @@ std::vector<Batch> test_batches() {
     }
     for (const int width : kWarpWidths) {
       for (const auto& algorithm : kWarpAlgorithms) {
-        Batch batch{static_cast<int>(batches.size()), "warp(" + std::to_string(width) + ") " + algorithm + " " + type,
-                    {}};
+        Batch batch{
+            static_cast<int>(batches.size()), "warp(" + std::to_string(width) + ") " + algorithm + " " + type, {}};
         add_configs(batch, GroupKind::Warp, algorithm, dtype, width, next_id);
         if (!batch.configs.empty()) batches.push_back(std::move(batch));
       }
@@ -165,8 +179,12 @@ std::vector<std::int64_t> valid_items_per_instance(const Config& config) {
   const int count = config.grid * config.instances();
   std::vector<std::int64_t> valid(count, tile);
   switch (config.tile_case) {
-    case TileCase::Full: break;
-    case TileCase::StaticPartial: std::fill(valid.begin(), valid.end(), static_valid_items(config)); break;
+    case TileCase::Full:
+    case TileCase::Unaligned:
+      break;
+    case TileCase::StaticPartial:
+      std::fill(valid.begin(), valid.end(), static_valid_items(config));
+      break;
     case TileCase::RuntimePartial:
       // A value per instance, so a wrapper that ignored its operand would show.
       for (int k = 0; k < count; ++k) {
@@ -196,12 +214,18 @@ std::optional<std::uint64_t> oob_default_bits(const Config& config) {
 
 std::uint64_t runtime_oob_bits(DType dtype) {
   switch (dtype) {
-    case DType::Bool: return 1;
-    case DType::Float16: return 0x3D00;      // 1.25
-    case DType::BFloat16: return 0x3FA0;     // 1.25
-    case DType::Float32: return 0x3FA00000;  // 1.25f
-    case DType::Float64: return 0x3FF4000000000000ULL;
-    default: return 0x5A5A5A5A5A5A5A5AULL & mask(dtype);
+    case DType::Bool:
+      return 1;
+    case DType::Float16:
+      return 0x3D00;  // 1.25
+    case DType::BFloat16:
+      return 0x3FA0;  // 1.25
+    case DType::Float32:
+      return 0x3FA00000;  // 1.25f
+    case DType::Float64:
+      return 0x3FF4000000000000ULL;
+    default:
+      return 0x5A5A5A5A5A5A5A5AULL & mask(dtype);
   }
 }
 

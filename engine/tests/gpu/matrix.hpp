@@ -20,6 +20,7 @@ enum class TileCase {
   RuntimePartial,  // valid_items RUNTIME (a different value per group instance), oob_default RUNTIME
   StaticPartial,   // valid_items STATIC, oob_default STATIC
   RuntimeOffset,   // offset RUNTIME = the block's tile offset, valid_items RUNTIME (full tiles but the last block)
+  Unaligned,       // no options, every tile one element past an aligned address (no CUB vector fits)
 };
 const char* to_string(TileCase tile_case);
 
@@ -40,12 +41,11 @@ struct Config {
   int instances() const { return block_threads() / group_threads(); }  // groups per block
   long long group_tile() const { return 1LL * group_threads() * items; }
   long long block_tile() const { return 1LL * block_threads() * items; }
-  long long elements() const { return block_tile() * grid; }
+  long long elements() const { return block_tile() * grid; }                    // in all tiles
+  long long shift() const { return tile_case == TileCase::Unaligned ? 1 : 0; }  // elements before the first tile
   bool striped() const { return algorithm == "striped"; }  // else blocked, for load and store alike
-  bool has_valid_items() const { return tile_case != TileCase::Full; }
-  bool has_oob_default() const {
-    return tile_case == TileCase::RuntimePartial || tile_case == TileCase::StaticPartial;
-  }
+  bool has_valid_items() const { return tile_case != TileCase::Full && tile_case != TileCase::Unaligned; }
+  bool has_oob_default() const { return tile_case == TileCase::RuntimePartial || tile_case == TileCase::StaticPartial; }
   bool has_offset() const { return tile_case == TileCase::RuntimeOffset; }
   std::string kernel_name() const { return "coop_gpu_test_" + std::to_string(id); }
   std::string describe() const;  // "block(32,4,1) direct float16 x7 runtime-partial"

@@ -58,8 +58,8 @@ int run_trap_child(const std::string& work_dir, long long value, double timeout_
 
 TrapOutcome check_trap(const std::string& work_dir, long long value, double timeout_seconds) {
   const std::string log = work_dir + "/trap_" + std::to_string(value) + ".log";
-  const int status = wait_for(
-      spawn_self({"--trap-check", work_dir, std::to_string(value), std::to_string(timeout_seconds)}, log));
+  const int status =
+      wait_for(spawn_self({"--trap-check", work_dir, std::to_string(value), std::to_string(timeout_seconds)}, log));
   TrapOutcome outcome;
   outcome.ok = status == 0;
   outcome.detail = tail(read_text(log), 8);
