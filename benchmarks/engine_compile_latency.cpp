@@ -144,7 +144,8 @@ int main(int argc, char** argv) {
   for (const auto& row : rows) {
     const double value = median(row.samples);
     std::printf("%-56s %12.4f %14.3f\n", row.name.c_str(), value, value / reference);
-    report.push_back({{"scenario", row.name}, {"seconds", value}, {"ratio", value / reference}, {"samples", row.samples}});
+    report.push_back(
+        {{"scenario", row.name}, {"seconds", value}, {"ratio", value / reference}, {"samples", row.samples}});
   }
   if (!json_path.empty()) std::ofstream(json_path) << report.dump(2) << "\n";
   return 0;
