@@ -2,6 +2,9 @@
 // NVRTC and nvJitLink the toolkit search finds instead of the one present at link time.
 #pragma once
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -36,5 +39,18 @@ class DynamicLibrary {
   std::string path_;
   void* handle_ = nullptr;
 };
+
+// The process's one `Api` (a table of a library's entry points) per library path.
+// Never destroyed: a Compiler held by a static (the Python module's engine) may
+// still call into the library while static destructors run.
+template <typename Api>
+Api& load_once(const std::string& path) {
+  static std::mutex mutex;
+  static auto* loaded = new std::map<std::string, std::unique_ptr<Api>>();
+  const std::lock_guard lock(mutex);
+  std::unique_ptr<Api>& api = (*loaded)[path];
+  if (api == nullptr) api = std::make_unique<Api>(DynamicLibrary::open(path));
+  return *api;
+}
 
 }  // namespace coop

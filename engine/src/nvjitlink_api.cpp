@@ -40,15 +40,7 @@ Api::Api(DynamicLibrary opened) : library(std::move(opened)) {
   get_info_log = versioned<decltype(get_info_log)>("nvJitLinkGetInfoLog");
 }
 
-const Api& Api::load(const std::string& path) {
-  static std::mutex mutex;
-  // Leaked on purpose, like NVRTC's: nothing is gained by unloading at exit.
-  static auto* loaded = new std::map<std::string, std::unique_ptr<Api>>();
-  const std::lock_guard lock(mutex);
-  std::unique_ptr<Api>& api = (*loaded)[path];
-  if (api == nullptr) api = std::make_unique<Api>(DynamicLibrary::open(path));
-  return *api;
-}
+const Api& Api::load(const std::string& path) { return load_once<Api>(path); }
 
 std::string Api::version() const { return std::to_string(major) + "." + std::to_string(minor); }
 

@@ -37,16 +37,7 @@ Api::Api(DynamicLibrary opened)
   }
 }
 
-Api& Api::load(const std::string& path) {
-  static std::mutex mutex;
-  // Never destroyed: a Compiler held by a static (the Python module's engine) may still compile
-  // while static destructors run, and must not find its library unloaded.
-  static auto* loaded = new std::map<std::string, std::unique_ptr<Api>>();
-  const std::lock_guard lock(mutex);
-  std::unique_ptr<Api>& api = (*loaded)[path];
-  if (api == nullptr) api = std::make_unique<Api>(DynamicLibrary::open(path));
-  return *api;
-}
+Api& Api::load(const std::string& path) { return load_once<Api>(path); }
 
 std::string Api::version() const { return std::to_string(major) + "." + std::to_string(minor); }
 
