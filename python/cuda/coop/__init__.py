@@ -1,0 +1,100 @@
+"""cuda.coop: CUB's cooperative primitives inside Python GPU kernels.
+
+Every primitive takes the participating group first, then its data operands
+(positional-only), then options (keyword-only). Calling one on the host raises
+CoopCompilerContextRequiredError; inside a kernel compiled by a registered kernel
+compiler each call becomes an inlined CUB specialization.
+"""
+
+from ._core.api.counting import (
+    flag_heads,
+    flag_heads_and_tails,
+    flag_tails,
+    histogram,
+    run_length_decode,
+    subtract_left,
+    subtract_right,
+)
+from ._core.api.data_movement import (
+    exchange,
+    load,
+    shuffle_down,
+    shuffle_offset,
+    shuffle_rotate,
+    shuffle_up,
+    store,
+)
+from ._core.api.groups import GroupDescriptor, this_block, this_warp
+from ._core.api.reductions import (
+    broadcast,
+    exclusive_scan,
+    exclusive_sum,
+    inclusive_scan,
+    inclusive_sum,
+    reduce,
+    segmented_reduce,
+    sum,
+)
+from ._core.api.sorting import merge_sort, radix_rank, radix_sort
+from ._core.api.storage import TempStorage, ThreadData
+from ._core.errors import (
+    CoopCompilerContextRequiredError,
+    CoopError,
+    EscapingGroupDescriptorError,
+    IncompatibleCompilerError,
+    InvalidArgumentError,
+    InvalidGroupError,
+    PayloadInferenceError,
+    ProviderCompileError,
+    ToolkitError,
+    UnsupportedOperationError,
+)
+from ._core.registration import auto_register as _auto_register
+from ._core.registration import explain, register
+
+__all__ = [
+    "CoopCompilerContextRequiredError",
+    "CoopError",
+    "EscapingGroupDescriptorError",
+    "GroupDescriptor",
+    "IncompatibleCompilerError",
+    "InvalidArgumentError",
+    "InvalidGroupError",
+    "PayloadInferenceError",
+    "ProviderCompileError",
+    "TempStorage",
+    "ThreadData",
+    "ToolkitError",
+    "UnsupportedOperationError",
+    "broadcast",
+    "exchange",
+    "exclusive_scan",
+    "exclusive_sum",
+    "explain",
+    "flag_heads",
+    "flag_heads_and_tails",
+    "flag_tails",
+    "histogram",
+    "inclusive_scan",
+    "inclusive_sum",
+    "load",
+    "merge_sort",
+    "radix_rank",
+    "radix_sort",
+    "reduce",
+    "register",
+    "run_length_decode",
+    "segmented_reduce",
+    "shuffle_down",
+    "shuffle_offset",
+    "shuffle_rotate",
+    "shuffle_up",
+    "store",
+    "subtract_left",
+    "subtract_right",
+    "sum",
+    "this_block",
+    "this_warp",
+]
+
+_auto_register()

@@ -1,0 +1,1 @@
+"""Backend-neutral core: API markers, argument rules, errors and registration."""

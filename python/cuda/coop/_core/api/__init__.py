@@ -1,0 +1,1 @@
+"""The common API: group-first primitives, positional-only operands, keyword-only options."""

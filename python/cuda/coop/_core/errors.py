@@ -1,0 +1,63 @@
+"""The errors of cuda.coop. Every message names the call, the argument, the value
+given and what was expected; compile-time errors also name the user's function,
+file and line."""
+
+from __future__ import annotations
+
+
+class CoopError(Exception):
+    """Base class of every cuda.coop error."""
+
+
+class CoopCompilerContextRequiredError(CoopError, TypeError):
+    """A cooperative primitive was called on the host instead of inside a kernel."""
+
+
+class InvalidGroupError(CoopError, ValueError):
+    """A bad group shape, incomplete warps, a bad partition or a group mismatch."""
+
+
+class PayloadInferenceError(CoopError, TypeError):
+    """A payload's dtype or extent is unknown or conflicting."""
+
+
+class UnsupportedOperationError(CoopError, NotImplementedError):
+    """A family x group x dtype x option combination that is not supported."""
+
+
+class EscapingGroupDescriptorError(CoopError, TypeError):
+    """A group descriptor is returned, stored or passed to a runtime call."""
+
+
+class ProviderCompileError(CoopError, RuntimeError):
+    """NVRTC rejected a generated provider; the message holds its log and source path."""
+
+
+class IncompatibleCompilerError(CoopError, ImportError):
+    """The installed kernel compiler is a version cuda.coop does not support."""
+
+
+class InvalidArgumentError(CoopError, ValueError):
+    """An option or operand value outside what the primitive allows."""
+
+
+class ToolkitError(CoopError, RuntimeError):
+    """NVRTC, nvJitLink or the CUDA/CCCL headers could not be found or used."""
+
+
+# The engine reports errors by kind; each kind has one public class.
+_ENGINE_KINDS = {
+    "InvalidGroup": InvalidGroupError,
+    "UnsupportedOperation": UnsupportedOperationError,
+    "InvalidArgument": InvalidArgumentError,
+    "ProviderCompile": ProviderCompileError,
+    "Toolkit": ToolkitError,
+    "Link": ToolkitError,
+    "Cache": ToolkitError,
+}
+
+
+def from_engine_error(error: Exception) -> CoopError:
+    """The public error for an engine error (which carries `.kind`)."""
+    kind = getattr(error, "kind", None)
+    return _ENGINE_KINDS.get(kind, CoopError)(str(error))

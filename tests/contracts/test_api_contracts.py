@@ -1,0 +1,124 @@
+"""The public API as ../shared/API.md promises it, checked without any compiler."""
+
+import inspect
+import subprocess
+import sys
+
+import pytest
+
+from cuda import coop
+from cuda.coop._core.markers import all_markers, marker_of
+
+# Signatures exactly as API.md writes them: group first, operands positional-only, options keyword-only.
+SIGNATURES = {
+    "load": "(group, source, items, /, *, algorithm='direct', valid_items=None, oob_default=None, offset=None, "
+    "temp_storage=None)",
+    "store": "(group, destination, items, /, *, algorithm='direct', valid_items=None, offset=None, temp_storage=None)",
+    "exchange": "(group, items, /, *, conversion, output=None, ranks=None, valid_flags=None, temp_storage=None)",
+    "shuffle_offset": "(group, value, /, *, distance=1)",
+    "shuffle_rotate": "(group, value, /, *, distance=1)",
+    "shuffle_up": "(group, items, /, *, output=None, block_suffix=None)",
+    "shuffle_down": "(group, items, /, *, output=None, block_prefix=None)",
+    "reduce": "(group, items, op, /, *, valid_items=None, algorithm='warp_reductions')",
+    "sum": "(group, items, /, *, valid_items=None, algorithm='warp_reductions')",
+    "segmented_reduce": "(warp, value, flag, op, /, *, flags='heads')",
+    "inclusive_sum": "(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm='raking')",
+    "exclusive_sum": "(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm='raking')",
+    "inclusive_scan": "(group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, "
+    "prefix_op=None, algorithm='raking')",
+    "exclusive_scan": "(group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, "
+    "prefix_op=None, algorithm='raking')",
+    "broadcast": "(warp, value, src_lane, /)",
+    "radix_sort": "(group, keys, /, *, values=None, descending=False, begin_bit=None, end_bit=None, "
+    "output_layout='blocked')",
+    "radix_rank": "(group, keys, ranks, /, *, begin_bit, end_bit, descending=False, exclusive_digit_prefix=None)",
+    "merge_sort": "(group, keys, compare, /, *, values=None, valid_items=None, oob_default=None)",
+    "histogram": "(group, samples, histogram, /, *, accumulate=False, algorithm='atomic')",
+    "subtract_left": "(group, items, /, op=None, *, output=None, tile_predecessor=None, valid_items=None)",
+    "subtract_right": "(group, items, /, op=None, *, output=None, tile_successor=None, valid_items=None)",
+    "flag_heads": "(group, flags, items, /, op=None, *, tile_predecessor=None)",
+    "flag_tails": "(group, flags, items, /, op=None, *, tile_successor=None)",
+    "flag_heads_and_tails": "(group, head_flags, tail_flags, items, /, op=None, *, tile_predecessor=None, "
+    "tile_successor=None)",
+    "run_length_decode": "(group, run_values, run_lengths, items, /, *, window_offset=0, relative_offsets=None)",
+    "this_block": "()",
+    "this_warp": "()",
+}
+
+IMPLEMENTED = {"this_block", "this_warp", "ThreadData", "TempStorage", "load", "store"}
+
+ERRORS = [
+    "CoopCompilerContextRequiredError",
+    "InvalidGroupError",
+    "PayloadInferenceError",
+    "UnsupportedOperationError",
+    "EscapingGroupDescriptorError",
+    "ProviderCompileError",
+    "IncompatibleCompilerError",
+]
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_signature_matches_the_api(name):
+    signature = inspect.signature(getattr(coop, name)).replace(return_annotation=inspect.Signature.empty)
+    assert str(signature) == SIGNATURES[name]
+
+
+def test_storage_constructors():
+    assert str(inspect.signature(coop.ThreadData)) == "(items_per_thread, dtype=None, *, alignment=None)"
+    assert str(inspect.signature(coop.TempStorage)) == "(*, sharing='reuse')"
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_host_calls_are_refused(name):
+    function = getattr(coop, name)
+    arguments = [None] * sum(
+        p.kind is p.POSITIONAL_ONLY and p.default is p.empty for p in inspect.signature(function).parameters.values()
+    )
+    keywords = {
+        p.name: None for p in inspect.signature(function).parameters.values() if p.kind is p.KEYWORD_ONLY and p.default is p.empty
+    }
+    with pytest.raises(coop.CoopCompilerContextRequiredError, match=rf"coop\.{name}\(\) was called on the host"):
+        function(*arguments, **keywords)
+
+
+@pytest.mark.parametrize("construct", [lambda: coop.ThreadData(4), lambda: coop.TempStorage()])
+def test_storage_on_the_host_is_refused(construct):
+    with pytest.raises(coop.CoopCompilerContextRequiredError):
+        construct()
+
+
+def test_operands_cannot_be_named_and_options_cannot_be_positional():
+    with pytest.raises(TypeError):
+        coop.load(group=None, source=None, items=None)
+    with pytest.raises(TypeError):
+        coop.load(None, None, None, "direct")
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_errors_share_one_base(name):
+    assert issubclass(getattr(coop, name), coop.CoopError)
+
+
+def test_markers_know_which_families_have_landed():
+    markers = all_markers()
+    assert {name for name, info in markers.items() if info.implemented} | {"ThreadData", "TempStorage"} == IMPLEMENTED
+    assert marker_of(coop.load).family == "load_store"
+    assert marker_of(coop.ThreadData).name == "ThreadData"
+    assert set(SIGNATURES) <= set(markers)
+
+
+def test_unknown_backend_names_the_argument():
+    with pytest.raises(coop.InvalidArgumentError, match=r"coop\.register: argument 'name' = 'numba' .*numba-cuda-mlir"):
+        coop.register("numba")
+
+
+def test_importing_loads_no_compiler():
+    code = "import sys; from cuda import coop; print('numba_cuda_mlir' in sys.modules, 'numba' in sys.modules)"
+    output = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert output.split() == ["False", "False"]
+
+
+def test_explain_needs_an_active_backend_kernel():
+    with pytest.raises(coop.InvalidArgumentError, match=r"coop\.explain: argument 'kernel'"):
+        coop.explain(object(), grid=1, block=32)
