@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the engine needs on a fresh Debian/Ubuntu machine with the CUDA
-# toolkit, builds it, and puts the `coop` tool on PATH. Safe to run again.
+# toolkit, builds it, puts the `coop` tool on PATH and installs the cuda.coop
+# Python package with its test and Numba-CUDA-MLIR extras. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,3 +26,10 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
 cmake --install build --prefix "${COOP_PREFIX:-/usr/local}" >/dev/null
 echo "setup: coop installed at $(command -v coop)"
+
+# The Python package. Without build isolation the compile commands stay the same from one
+# install to the next, so build/python-wheel rebuilds only what changed (seconds, not a minute).
+python3 -m pip install --quiet "scikit-build-core>=0.10" "nanobind>=2.0"
+python3 -m pip install --quiet --no-build-isolation --config-settings=build-dir=build/python-wheel \
+  ".[numba-cuda-mlir,test]"
+echo "setup: cuda.coop installed for $(python3 --version)"

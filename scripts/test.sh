@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Every test: style checks, then the engine's unit, golden, compile, link and
-# cache tests (real NVRTC, nvJitLink and nvcc; no GPU needed).
+# cache tests, then the Python package's tests (real NVRTC, nvJitLink and nvcc;
+# no GPU needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/lint.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"
+python3 -m pytest -q tests

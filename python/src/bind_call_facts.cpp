@@ -1,0 +1,139 @@
+// The engine's input: groups, option bindings and CallFacts.
+#include <nanobind/operators.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+
+namespace coop::python {
+namespace {
+
+using namespace nb::literals;
+
+const char* binding_name(Binding binding) {
+  switch (binding) {
+    case Binding::Omitted:
+      return "omitted";
+    case Binding::Static:
+      return "static";
+    case Binding::Runtime:
+      return "runtime";
+  }
+  return "?";
+}
+
+// A launch shape as Python holds it: (x,), (x, y) or (x, y, z).
+Dim3 to_dim3(const std::vector<int>& shape, const std::string& call) {
+  if (shape.empty() || shape.size() > 3) {
+    std::string text;
+    for (const int extent : shape) text += (text.empty() ? "" : ",") + std::to_string(extent);
+    reject(ErrorKind::InvalidGroup, call, "block", "(" + text + ")", "1 to 3 dimensions (x[, y[, z]])");
+  }
+  Dim3 block;
+  block.x = shape[0];
+  if (shape.size() > 1) block.y = shape[1];
+  if (shape.size() > 2) block.z = shape[2];
+  return block;
+}
+
+CallFacts make_facts(std::string operation, Group group, const std::string& dtype, int items_per_thread,
+                     std::map<std::string, OptionBinding> options, std::string where) {
+  CallFacts facts{std::move(operation), group, DType::Int32, items_per_thread, std::move(options), std::move(where)};
+  const auto parsed = parse_dtype(dtype);
+  if (!parsed) reject(ErrorKind::InvalidArgument, facts.call_name(), "dtype", "'" + dtype + "'", dtype_names());
+  facts.dtype = *parsed;
+  return facts;
+}
+
+std::string repr(const OptionBinding& option) {
+  switch (option.binding) {
+    case Binding::Omitted:
+      return "OptionBinding.omitted()";
+    case Binding::Runtime:
+      return "OptionBinding.runtime()";
+    case Binding::Static:
+      return "OptionBinding.fixed(" + nb::cast<std::string>(nb::repr(nb::str(option.value.c_str()))) + ")";
+  }
+  return "OptionBinding(?)";
+}
+
+}  // namespace
+
+void bind_call_facts(nb::module_& module) {
+  nb::class_<Group>(module, "Group", "Which threads cooperate: a block, or logical warps inside a block.")
+      .def_prop_ro(
+          "kind", [](const Group& group) { return to_string(group.kind); }, "\"block\" or \"warp\".")
+      .def_prop_ro(
+          "block", [](const Group& group) { return std::make_tuple(group.block.x, group.block.y, group.block.z); },
+          "The launch's block shape (x, y, z).")
+      .def_prop_ro(
+          "width",
+          [](const Group& group) -> std::optional<int> {
+            if (group.kind == GroupKind::Warp) return group.width;
+            return std::nullopt;
+          },
+          "Lanes per logical warp; None for a block.")
+      .def_prop_ro("threads", &Group::threads, "Threads cooperating in one instance of the group.")
+      .def_prop_ro("instances", &Group::instances, "Group instances in one block.")
+      .def(nb::self == nb::self)
+      .def("__repr__", &Group::describe);
+
+  module.def(
+      "block",
+      [](int x, int y, int z) {
+        return Group::this_block({x, y, z});
+      },
+      "x"_a, "y"_a = 1, "z"_a = 1,
+      "The thread block of shape (x, y, z), threads ranked x-major. Validated when planned.");
+  module.def(
+      "warp", [](const std::vector<int>& block, int width) { return Group::this_warp(to_dim3(block, "warp"), width); },
+      "block"_a, "width"_a = kWarpThreads,
+      "Logical warps of `width` consecutive lanes in a block of shape `block` ((x,), (x, y) or (x, y, z)).");
+
+  nb::class_<OptionBinding>(module, "OptionBinding",
+                            "How an optional argument reaches the call: omitted, a static value, or a runtime operand.")
+      .def_static("omitted", &OptionBinding::omitted, "Not given: selects the CUB overload without it.")
+      .def_static("runtime", &OptionBinding::runtime, "An operand of the generated device call.")
+      .def_static("fixed", &OptionBinding::fixed, "value"_a, "A compile-time value, as its literal text.")
+      .def_prop_ro(
+          "binding", [](const OptionBinding& option) { return binding_name(option.binding); },
+          "\"omitted\", \"static\" or \"runtime\".")
+      .def_prop_ro(
+          "value",
+          [](const OptionBinding& option) -> std::optional<std::string> {
+            if (option.binding == Binding::Static) return option.value;
+            return std::nullopt;
+          },
+          "The literal of a static binding; None otherwise.")
+      .def(nb::self == nb::self)
+      .def("__repr__", [](const OptionBinding& option) { return repr(option); });
+
+  nb::class_<CallFacts>(module, "CallFacts", "What the front end knows about one primitive call.")
+      .def(
+          "__init__",
+          [](CallFacts* self, std::string operation, Group group, const std::string& dtype, int items_per_thread,
+             std::map<std::string, OptionBinding> options, std::string where) {
+            new (self) CallFacts(
+                make_facts(std::move(operation), group, dtype, items_per_thread, std::move(options), std::move(where)));
+          },
+          "operation"_a, "group"_a, "dtype"_a, "items_per_thread"_a,
+          "options"_a = std::map<std::string, OptionBinding>{}, "where"_a = "",
+          "`options` maps option names to bindings (absent means omitted); `where` names the user's "
+          "function, file and line for messages.")
+      .def_ro("operation", &CallFacts::operation)
+      .def_ro("group", &CallFacts::group)
+      .def_prop_ro("dtype", [](const CallFacts& facts) { return std::string(info(facts.dtype).name); })
+      .def_ro("items_per_thread", &CallFacts::items_per_thread)
+      .def_ro("options", &CallFacts::options)
+      .def_ro("where", &CallFacts::where)
+      .def("call_name", &CallFacts::call_name, "\"load\" or \"load (copy_tile, kernel.py:12)\".")
+      .def("__repr__", [](const CallFacts& facts) {
+        return "<CallFacts " + facts.call_name() + ": " + facts.group.describe() + ", " +
+               std::string(info(facts.dtype).name) + " x " + std::to_string(facts.items_per_thread) + ">";
+      });
+}
+
+}  // namespace coop::python

@@ -1,0 +1,111 @@
+// Engine: plan, emit, compile (through the caches) and link. Everything that can
+// take long (locating the toolkit, NVRTC, nvJitLink) runs without the GIL, so
+// other Python threads keep going while a kernel's providers compile.
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+
+namespace coop::python {
+namespace {
+
+using namespace nb::literals;
+
+LinkInputKind link_kind(const std::string& kind, std::size_t index) {
+  if (kind == "ltoir") return LinkInputKind::LtoIr;
+  if (kind == "cubin") return LinkInputKind::Cubin;
+  if (kind == "ptx") return LinkInputKind::Ptx;
+  if (kind == "fatbin") return LinkInputKind::Fatbin;
+  if (kind == "object") return LinkInputKind::Object;
+  reject(ErrorKind::InvalidArgument, "link", "inputs[" + std::to_string(index) + "] kind", "'" + kind + "'",
+         "one of: ltoir, cubin, ptx, fatbin, object");
+}
+
+const Toolkit& located_toolkit(const Engine& engine) {
+  nb::gil_scoped_release release;
+  return engine.toolkit();
+}
+
+nb::bytes link_to_cubin(const Engine& engine, const std::vector<std::pair<std::string, nb::bytes>>& inputs,
+                        const std::string& arch) {
+  std::vector<LinkInput> link_inputs;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto& [kind, bytes] = inputs[i];
+    const char* data = bytes.c_str();
+    link_inputs.push_back({link_kind(kind, i), std::vector<char>(data, data + bytes.size()),
+                           "inputs[" + std::to_string(i) + "] (" + kind + ")"});
+  }
+  LinkResult result;
+  {
+    nb::gil_scoped_release release;
+    result = coop::link(engine.toolkit(), link_inputs, arch);
+  }
+  return nb::bytes(result.cubin.data(), result.cubin.size());
+}
+
+std::map<std::string, std::string> toolkit_fields(const Toolkit& toolkit) {
+  return {{"nvrtc_library", toolkit.nvrtc_library},
+          {"nvjitlink_library", toolkit.nvjitlink_library},
+          {"cuda_include", toolkit.cuda_include},
+          {"cccl_include", toolkit.cccl_include},
+          {"nvrtc_version", toolkit.nvrtc_version},
+          {"nvjitlink_version", toolkit.nvjitlink_version},
+          {"cccl_version", toolkit.cccl_version},
+          {"header_digest", toolkit.header_digest},
+          {"identity", toolkit.identity}};
+}
+
+}  // namespace
+
+void bind_engine(nb::module_& module) {
+  nb::class_<CacheStats>(module, "CacheStats", "The persistent provider cache.")
+      .def_ro("entries", &CacheStats::entries)
+      .def_ro("bytes", &CacheStats::bytes)
+      .def_ro("directory", &CacheStats::directory)
+      .def_ro("enabled", &CacheStats::enabled, "False when CUDA_COOP_ENABLE_CACHE=0.")
+      .def("__repr__", [](const CacheStats& stats) {
+        return "<CacheStats " + stats.directory + ": " + std::to_string(stats.entries) + " entries, " +
+               std::to_string(stats.bytes) + " bytes" + (stats.enabled ? "" : ", disabled") + ">";
+      });
+
+  nb::class_<Engine>(module, "Engine",
+                     "The pipeline: plan -> emit -> compile (memory and disk caches) -> Bundle; and link.\n\n"
+                     "Configured from the environment when created (CUDA_COOP_ENABLE_CACHE, XDG_CACHE_HOME, "
+                     "CUDA_COOP_SOURCE_DUMP_DIR, CUDA_COOP_CCCL_ROOT, CUDA_HOME, CUDA_COOP_PCH). The toolkit is "
+                     "located on first use: planning needs none.")
+      .def(
+          "__init__",
+          [](Engine* self, std::string backend, const std::vector<std::string>& wheel_roots) {
+            EngineConfig config = EngineConfig::from_environment(std::move(backend));
+            auto& roots = config.toolkit.wheel_roots;  // CUDA_COOP_WHEEL_ROOTS stays first: it is explicit
+            roots.insert(roots.end(), wheel_roots.begin(), wheel_roots.end());
+            new (self) Engine(std::move(config));
+          },
+          "backend"_a = "numba_mlir", "wheel_roots"_a = std::vector<std::string>{},
+          "`backend` names dumped sources (cuda_coop_<backend>_<hash>.cu); `wheel_roots` are site-packages/nvidia "
+          "directories searched for NVRTC, nvJitLink and the CUDA and CCCL headers before /usr/local/cuda.")
+      .def_prop_ro("backend", [](const Engine& engine) { return engine.config().backend; })
+      .def("plan", &Engine::plan, "facts"_a,
+           "Validate one call against the catalog; raises EngineError naming the argument that is not allowed.")
+      .def(
+          "emit",
+          [](const Engine& engine, const std::vector<Plan>& plans, const std::string& arch) {
+            return engine.emit(plans, arch).text;
+          },
+          "plans"_a, "arch"_a, nb::call_guard<nb::gil_scoped_release>(),
+          "The CUDA C++ translation unit that compile() would build for `arch` (\"sm_90\").")
+      .def("compile", &Engine::compile, "plans"_a, "arch"_a, nb::call_guard<nb::gil_scoped_release>(),
+           "One NVRTC compile of all plans on a cache miss, none on a memory or disk hit.")
+      .def("link", &link_to_cubin, "inputs"_a, "arch"_a,
+           "nvJitLink (kind, bytes) inputs into a cubin for `arch`; kind is ltoir, cubin, ptx, fatbin or object.")
+      .def_prop_ro(
+          "toolkit", [](const Engine& engine) { return toolkit_fields(located_toolkit(engine)); },
+          "Where NVRTC, nvJitLink and the headers were found, their versions and the toolkit identity.")
+      .def(
+          "cache_stats", [](const Engine& engine) { return engine.disk_cache().stats(); },
+          "Entries and bytes in the persistent cache, its directory, and whether it is enabled.");
+}
+
+}  // namespace coop::python

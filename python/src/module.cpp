@@ -1,0 +1,72 @@
+// cuda.coop._engine: the engine's value types and pipeline for the Python layer.
+// coop::Error becomes EngineError, whose `kind` the Python layer maps to its
+// public error classes.
+#include <nanobind/stl/string.h>
+
+#include <exception>
+#include <string>
+
+#include "bindings.hpp"
+
+namespace coop::python {
+namespace {
+
+// The enumerator's own name: the engine's to_string adds an "Error" suffix meant for the CLI.
+const char* kind_name(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::InvalidGroup:
+      return "InvalidGroup";
+    case ErrorKind::UnsupportedOperation:
+      return "UnsupportedOperation";
+    case ErrorKind::InvalidArgument:
+      return "InvalidArgument";
+    case ErrorKind::ProviderCompile:
+      return "ProviderCompile";
+    case ErrorKind::Toolkit:
+      return "Toolkit";
+    case ErrorKind::Link:
+      return "Link";
+    case ErrorKind::Cache:
+      return "Cache";
+  }
+  return "Unknown";
+}
+
+void bind_errors(nb::module_& module) {
+  const std::string name = nb::cast<std::string>(module.attr("__name__")) + ".EngineError";
+  nb::object type = nb::steal(PyErr_NewExceptionWithDoc(
+      name.c_str(),
+      "A failure reported by the engine. `kind` names the coop::ErrorKind (\"InvalidGroup\", "
+      "\"UnsupportedOperation\", \"InvalidArgument\", \"ProviderCompile\", \"Toolkit\", \"Link\", \"Cache\"); "
+      "the message names the call, the argument, the value and what is allowed.",
+      PyExc_Exception, nullptr));
+  if (!type.is_valid()) throw nb::python_error();
+  module.attr("EngineError") = type;
+  // The module keeps the type alive for as long as the translator can run.
+  nb::register_exception_translator(
+      [](const std::exception_ptr& pointer, void* payload) {
+        try {
+          std::rethrow_exception(pointer);
+        } catch (const Error& error) {
+          nb::handle error_type(static_cast<PyObject*>(payload));
+          nb::object instance = error_type(error.what());
+          instance.attr("kind") = kind_name(error.kind());
+          PyErr_SetObject(error_type.ptr(), instance.ptr());
+        }
+      },
+      type.ptr());
+}
+
+}  // namespace
+}  // namespace coop::python
+
+NB_MODULE(_engine, module) {
+  using namespace coop::python;
+  module.doc() = "The cuda.coop engine: plan CUB calls, generate and compile their providers, link.";
+  bind_errors(module);
+  bind_call_facts(module);
+  bind_plan(module);
+  bind_bundle(module);
+  bind_engine(module);
+  module.def("engine_version", &coop::engine_version, "The engine version baked into cache keys.");
+}

@@ -1,0 +1,234 @@
+"""cuda.coop._engine over the real engine: planning and its errors, NVRTC compiles
+through the disk cache, and a kernel compiled by nvcc linked with the providers by
+nvJitLink. No GPU is needed."""
+
+import importlib.metadata
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from cuda.coop import _engine, _engine_session
+
+ARCH = "sm_90"
+LTOIR_MAGIC = b"\xed\x43\x4e\x7f"
+NVCC = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")
+RUNTIME = _engine.OptionBinding.runtime()
+
+
+def facts(operation, algorithm, group=None, dtype="float32", items=4, **options):
+    bindings = {"algorithm": _engine.OptionBinding.fixed(algorithm), **options}
+    return _engine.CallFacts(operation, group or _engine.block(128), dtype, items, bindings, "copy_tile (kernel.py:12)")
+
+
+@pytest.fixture(scope="module")
+def cache_home(tmp_path_factory):
+    """Every Engine of this module caches under a fresh XDG_CACHE_HOME, read when it is created."""
+    with pytest.MonkeyPatch.context() as patch:
+        home = tmp_path_factory.mktemp("xdg")
+        patch.setenv("XDG_CACHE_HOME", str(home))
+        patch.delenv("CUDA_COOP_ENABLE_CACHE", raising=False)
+        patch.delenv("CUDA_COOP_SOURCE_DUMP_DIR", raising=False)
+        yield home
+
+
+@pytest.fixture(scope="module")
+def tile_copy(cache_home):
+    """A transposing load and store of partial tiles, compiled together: one NVRTC compile."""
+    engine = _engine.Engine("test")
+    plans = [
+        engine.plan(facts("load", "transpose", valid_items=RUNTIME)),
+        engine.plan(facts("store", "transpose", valid_items=RUNTIME)),
+    ]
+    return engine, plans, engine.compile(plans, ARCH)
+
+
+@pytest.fixture(scope="module")
+def kernel_fatbin(tile_copy, tmp_path_factory):
+    """A CUDA C++ tile copy calling the providers through their declarations, as nvcc's LTO-IR."""
+    if not os.access(NVCC, os.X_OK):
+        pytest.skip(f"no nvcc at {NVCC}")
+    engine, _, bundle = tile_copy
+    load, store = bundle.providers
+    assert [param.name for param in load.abi] == ["source", "items", "valid_items", "temp_storage"]
+    assert [param.name for param in store.abi] == ["destination", "items", "valid_items", "temp_storage"]
+    source = f"""#include <cuda/std/cstdint>
+{load.declaration()}
+{store.declaration()}
+extern "C" __global__ void tile_copy(float* source, float* destination, long long valid) {{
+  __shared__ __align__({max(load.scratch_alignment, store.scratch_alignment)})
+      unsigned char scratch[{max(load.scratch_bytes_per_block, store.scratch_bytes_per_block)}];
+  float items[4];
+  int status = 0;
+  {load.symbol}(&status, source, items, valid, scratch);
+  __syncthreads();  // the store reuses the load's scratch
+  {store.symbol}(&status, destination, items, valid, scratch);
+}}
+"""
+    work = tmp_path_factory.mktemp("kernel")
+    (work / "kernel.cu").write_text(source)
+    include = "-I" + engine.toolkit["cccl_include"]
+    command = [NVCC, "-std=c++17", f"-arch={ARCH}", "-rdc=true", "-dlto", "-fatbin", include, "kernel.cu"]
+    subprocess.run([*command, "-o", "kernel.fatbin"], cwd=work, check=True, capture_output=True)
+    return (work / "kernel.fatbin").read_bytes()
+
+
+def test_plan_describes_the_specialization_and_its_abi():
+    plan = _engine.Engine("test").plan(facts("load", "transpose", dtype="int32", items=2, valid_items=RUNTIME))
+    assert (plan.operation, plan.family, plan.method, plan.algorithm) == ("load", "load_store", "Load", "transpose")
+    assert plan.cub_type == "::cub::BlockLoad<::cuda::std::int32_t, 128, 2, ::cub::BLOCK_LOAD_TRANSPOSE, 1, 1>"
+    assert plan.template_arguments[:4] == [
+        ("T", "::cuda::std::int32_t"),
+        ("BLOCK_DIM_X", "128"),
+        ("ITEMS_PER_THREAD", "2"),
+        ("ALGORITHM", "::cub::BLOCK_LOAD_TRANSPOSE"),
+    ]
+    assert "cub/block/block_load.cuh" in plan.headers
+    assert [(param.name, param.kind) for param in plan.abi] == [
+        ("source", "pointer"),
+        ("items", "pointer"),
+        ("valid_items", "value"),
+        ("temp_storage", "pointer"),
+    ]
+    assert plan.abi[2].cpp_type == "::cuda::std::int64_t"
+    assert (plan.needs_scratch, plan.scratch_instances, plan.reuse_barrier) == (True, 1, "block")
+    assert (plan.dtype, plan.items_per_thread, plan.group_kind, plan.tile_capacity) == ("int32", 2, "block", 256)
+    assert "valid_items=RUNTIME" in plan.key and len(plan.digest) == 64
+    assert "BLOCK_LOAD_TRANSPOSE" in plan.describe()
+    assert plan.facts.options["valid_items"] == RUNTIME
+
+
+def test_warp_plan_has_one_scratch_per_logical_warp():
+    group = _engine.warp((128, 1, 1), 8)
+    assert (group.kind, group.block, group.width, group.threads, group.instances) == ("warp", (128, 1, 1), 8, 8, 16)
+    plan = _engine.Engine("test").plan(facts("load", "transpose", group=group))
+    assert (plan.group_kind, plan.scratch_instances, plan.reuse_barrier) == ("warp", 16, "warp")
+    assert plan.cub_type.startswith("::cub::WarpLoad<")
+
+
+def test_option_bindings():
+    static = _engine.OptionBinding.fixed("transpose")
+    assert (static.binding, static.value) == ("static", "transpose")
+    assert (RUNTIME.binding, RUNTIME.value) == ("runtime", None)
+    assert _engine.OptionBinding.omitted().binding == "omitted"
+    assert static == _engine.OptionBinding.fixed("transpose") and static != RUNTIME
+
+
+@pytest.mark.parametrize(
+    "make_facts, kind, named",
+    [
+        (lambda: facts("load", "sideways"), "UnsupportedOperation", "'algorithm' = 'sideways'"),
+        (lambda: facts("sort", "direct"), "UnsupportedOperation", "'operation' = 'sort'"),
+        (lambda: facts("load", "direct", group=_engine.block(2048)), "InvalidGroup", "'block' = (2048,1,1)"),
+        (lambda: facts("load", "direct", group=_engine.warp((20,), 8)), "InvalidGroup", "'block'"),
+        (lambda: facts("load", "direct", items=0), "InvalidArgument", "'items_per_thread' = 0"),
+        (lambda: facts("load", "direct", dtype="int128"), "InvalidArgument", "'dtype' = 'int128'"),
+        (lambda: _engine.warp((1, 2, 3, 4)), "InvalidGroup", "'block' = (1,2,3,4)"),
+    ],
+)
+def test_invalid_call_raises_engine_error_naming_the_argument(make_facts, kind, named):
+    with pytest.raises(_engine.EngineError) as raised:
+        _engine.Engine("test").plan(make_facts())
+    assert raised.value.kind == kind
+    assert named in str(raised.value)
+    assert isinstance(raised.value, Exception)
+
+
+def test_compile_returns_ltoir_and_scratch_layouts(tile_copy):
+    _, plans, bundle = tile_copy
+    assert bundle.ltoir.startswith(LTOIR_MAGIC)
+    assert (bundle.arch, bundle.cache, len(bundle.providers)) == (ARCH, "miss", 2)
+    assert bundle.compile_seconds > 0
+    for plan, provider in zip(plans, bundle.providers):
+        assert provider.cub_type == plan.cub_type
+        assert provider.scratch_bytes > 0 and provider.scratch_alignment > 0
+        assert provider.scratch_bytes_per_block == provider.scratch_bytes * provider.scratch_instances
+        assert provider.reuse_barrier == "block"
+        assert provider.declaration().startswith(f'extern "C" __device__ int {provider.symbol}(void* ret, ')
+        assert provider.symbol in bundle.source
+
+
+def test_emit_is_the_source_compile_builds(tile_copy):
+    engine, plans, bundle = tile_copy
+    assert engine.emit(plans, ARCH) == bundle.source
+
+
+def test_a_new_engine_reads_the_disk_cache(tile_copy, cache_home):
+    engine, plans, first = tile_copy
+    assert engine.compile(plans, ARCH).cache == "memory_hit"
+    fresh = _engine.Engine("test")
+    second = fresh.compile(plans, ARCH)
+    assert (second.cache, second.compile_seconds, second.cache_key) == ("disk_hit", 0, first.cache_key)
+    assert second.ltoir == first.ltoir
+    assert [p.scratch_bytes for p in second.providers] == [p.scratch_bytes for p in first.providers]
+    stats = fresh.cache_stats()
+    assert stats.enabled and stats.entries >= 1 and stats.bytes > len(first.ltoir)
+    assert stats.directory.startswith(str(cache_home))
+
+
+def test_nvcc_kernel_links_with_the_providers(tile_copy, kernel_fatbin):
+    engine, _, bundle = tile_copy
+    cubin = engine.link([("fatbin", kernel_fatbin), ("ltoir", bundle.ltoir)], ARCH)
+    assert cubin.startswith(b"\x7fELF")
+
+
+def test_link_without_the_providers_names_the_missing_symbol(tile_copy, kernel_fatbin):
+    engine, _, bundle = tile_copy
+    with pytest.raises(_engine.EngineError) as raised:
+        engine.link([("fatbin", kernel_fatbin)], ARCH)
+    assert raised.value.kind == "Link"
+    assert bundle.providers[0].symbol in str(raised.value)
+
+
+def test_link_rejects_an_unknown_input_kind(tile_copy):
+    engine, _, bundle = tile_copy
+    with pytest.raises(_engine.EngineError) as raised:
+        engine.link([("ltoir", bundle.ltoir), ("elf", b"")], ARCH)
+    assert raised.value.kind == "InvalidArgument"
+    assert "inputs[1] kind" in str(raised.value)
+
+
+def test_compile_releases_the_gil(cache_home, monkeypatch):
+    # With the disk cache off a fresh engine must run NVRTC; this thread keeps waking up meanwhile.
+    monkeypatch.setenv("CUDA_COOP_ENABLE_CACHE", "0")
+    engine = _engine.Engine("test")
+    plan = engine.plan(facts("load", "warp_transpose", dtype="int64"))
+    assert engine.toolkit["nvrtc_version"]  # located beforehand, so only NVRTC runs in the worker
+    result = {}
+    worker = threading.Thread(target=lambda: result.update(bundle=engine.compile([plan], ARCH)))
+    wakeups = 0
+    worker.start()
+    while worker.is_alive():
+        wakeups += 1
+        time.sleep(0.001)
+    worker.join()
+    bundle = result["bundle"]
+    assert bundle.cache == "disabled" and bundle.compile_seconds > 0.2
+    # Holding the GIL through NVRTC would leave this thread a handful of wake-ups at most.
+    assert wakeups > 50
+
+
+def test_engine_version_is_the_package_version():
+    assert _engine.engine_version() == importlib.metadata.version("cuda-coop")
+
+
+def test_session_engine_is_created_once_across_threads(monkeypatch):
+    monkeypatch.setattr(_engine_session, "_engine_instance", None)
+    engines = []
+    threads = [threading.Thread(target=lambda: engines.append(_engine_session.engine())) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(engines) == 8 and all(engine is engines[0] for engine in engines)
+    assert engines[0].backend == "numba_mlir"
+
+
+def test_session_finds_nvidia_wheel_roots_on_sys_path(tmp_path, monkeypatch):
+    (tmp_path / "site" / "nvidia").mkdir(parents=True)
+    (tmp_path / "bare").mkdir()
+    monkeypatch.setattr(sys, "path", ["", str(tmp_path / "site"), str(tmp_path / "bare"), str(tmp_path / "site")])
+    assert _engine_session._wheel_roots() == [str(tmp_path / "site" / "nvidia")]
