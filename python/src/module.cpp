@@ -63,6 +63,9 @@ void bind_errors(nb::module_& module) {
 NB_MODULE(_engine, module) {
   using namespace coop::python;
   module.doc() = "The cuda.coop engine: plan CUB calls, generate and compile their providers, link.";
+  // Plans and bundles stay referenced from the kernel compiler's caches until the
+  // interpreter is torn down; that is ownership, not a leak.
+  nb::set_leak_warnings(false);
   bind_errors(module);
   bind_call_facts(module);
   bind_plan(module);

@@ -1,0 +1,96 @@
+"""coop.explain: the plans and generated C++ for one launch of a kernel, without
+running it (and without a GPU: the compile targets sm_90 when no device answers)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from numba_cuda_mlir import types
+from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
+from numba_cuda_mlir.numba_cuda.types.misc import literal
+
+from . import _planner
+
+# Without a device, compiles target this compute capability.
+DEFAULT_CAPABILITY = (9, 0)
+
+
+@dataclasses.dataclass
+class Explanation:
+    kernel: str
+    launch: dict
+    arch: str
+    plans: list  # _engine.Plan, one per cooperative call
+    providers: list  # _engine.Provider, same order
+    source: str  # the generated CUDA C++ bundle
+
+    def __str__(self) -> str:
+        parts = [f"kernel {self.kernel}, launch {self.launch}, {self.arch}"]
+        for plan, provider in zip(self.plans, self.providers):
+            parts.append(f"-- {provider.symbol}\n{plan.describe()}")
+        parts.append("-- generated C++\n" + self.source)
+        return "\n".join(parts)
+
+
+def owns(kernel) -> bool:
+    from numba_cuda_mlir.descriptor import MLIRDispatcher
+
+    return isinstance(kernel, MLIRDispatcher)
+
+
+def _triple(value) -> tuple:
+    value = (value,) if isinstance(value, int) else tuple(value)
+    return value + (1,) * (3 - len(value))
+
+
+def _capability() -> tuple:
+    import numba_cuda_mlir.tools as tools
+
+    try:
+        return tools.get_gpu_compute_capability()
+    except Exception:  # no driver or no device: compile for the default target
+        tools._cached_cc = DEFAULT_CAPABILITY
+        return DEFAULT_CAPABILITY
+
+
+def compile_for_launch(kernel, argtypes, grid, block, sharedmem=0, values=()):
+    """Compiles `kernel` as a launch on grid x block would, honouring the literal
+    retries the planner asks for (values supply the literals), and returns the
+    compile result (its metadata holds the cubin)."""
+    from numba_cuda_mlir import mlir_compiler, mlir_optimization
+    from numba_cuda_mlir.descriptor import mlir_target
+
+    mlir_target.ensure_initialized()
+    major, minor = _capability()
+    launch = dict(grid=_triple(grid), block=_triple(block), sharedmem=sharedmem, cluster=None)
+    options = dict(kernel.targetoptions, chip=f"sm_{major}{minor}", __launch_config__=launch)
+    argtypes = list(argtypes)
+    while True:
+        try:
+            result = mlir_compiler.compile_mlir(kernel.py_func, types.void, tuple(argtypes), targetoptions=options)
+            break
+        except numba_errors.ForceLiteralArg as retry:
+            for position in retry.requested_args:
+                argtypes[position] = literal(values[position])
+    mlir_optimization.optimize(result)
+    return result
+
+
+def explain(kernel, /, *args, grid, block) -> Explanation:
+    argtypes = [kernel.typeof_pyval(value) for value in args]
+    recorded = []
+    recorder = lambda state, calls, bundle: recorded.append((state, calls, bundle))  # noqa: E731
+    _planner._explain_recorders.append(recorder)
+    try:
+        compile_for_launch(kernel, argtypes, grid, block, values=args)
+    finally:
+        _planner._explain_recorders.remove(recorder)
+    state, calls, bundle = recorded[-1] if recorded else (None, [], None)
+    return Explanation(
+        kernel=kernel.py_func.__qualname__,
+        launch={"grid": _triple(grid), "block": _triple(block)},
+        arch=bundle.arch if bundle else "",
+        plans=[call.plan for call in calls],
+        providers=[call.provider for call in calls],
+        source=bundle.source if bundle else "",
+    )

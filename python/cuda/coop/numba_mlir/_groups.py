@@ -1,0 +1,81 @@
+"""Stage 2, groups: resolve each group descriptor against the launch, and refuse
+descriptors that escape into runtime code."""
+
+from __future__ import annotations
+
+from numba_cuda_mlir.numba_cuda.core import ir
+
+from .. import _engine
+from .._core.errors import EscapingGroupDescriptorError, InvalidGroupError
+from .._core.markers import marker_of
+from ._find import GROUP_BY, Site
+from ._ir import definition, python_value
+from ._location import where
+
+
+def resolve(state, var, block_shape, context: str):
+    """The engine Group a descriptor variable stands for."""
+    func_ir = state.func_ir
+    found = definition(func_ir, var)
+    if not (isinstance(found, ir.Expr) and found.op == "call"):
+        raise InvalidGroupError(f"{context}: argument 'group' is not a group descriptor; expected coop.this_block(), "
+                                "coop.this_warp() or coop.this_warp().group_by(n)")
+    marker = marker_of(python_value(func_ir, found.func))
+    if marker is not None and marker.name == "this_block":
+        return _engine.block(*block_shape)
+    if marker is not None and marker.name == "this_warp":
+        return _engine.warp(block_shape, 32)
+    method = definition(func_ir, found.func)
+    if isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == "group_by":
+        receiver = resolve(state, method.value, block_shape, context)
+        if receiver.kind != "warp" or receiver.width != 32:
+            raise InvalidGroupError(f"{context}: group_by applies to coop.this_warp() only")
+        width = python_value(func_ir, found.args[0]) if len(found.args) == 1 else None
+        if not isinstance(width, int):
+            raise InvalidGroupError(f"{context}: argument 'n' of group_by is not a compile-time integer; expected a "
+                                    "power of two from 2 to 32 written as a constant")
+        return _engine.warp(block_shape, width)
+    raise InvalidGroupError(f"{context}: argument 'group' is not a group descriptor")
+
+
+def check_no_escape(state, sites: list[Site]) -> None:
+    """Descriptors exist only at compile time: returning one, storing it or passing it
+    to anything but a cooperative primitive has no meaning at run time."""
+    func_ir = state.func_ir
+    group_vars = {site.statement.target.name for site in sites if site.marker.family == "groups" or site.marker is GROUP_BY}
+    changed = True
+    while changed:  # aliases of descriptors are descriptors
+        changed = False
+        for block in func_ir.blocks.values():
+            for statement in block.body:
+                if isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Var):
+                    if statement.value.name in group_vars and statement.target.name not in group_vars:
+                        group_vars.add(statement.target.name)
+                        changed = True
+                if (
+                    isinstance(statement, ir.Assign)
+                    and isinstance(statement.value, ir.Expr)
+                    and statement.value.op == "getattr"
+                    and statement.value.attr == "group_by"
+                    and statement.value.value.name in group_vars
+                    and statement.target.name not in group_vars
+                ):
+                    group_vars.add(statement.target.name)
+                    changed = True
+    primitive_calls = {id(site.call) for site in sites if site.marker.family not in ("groups", "storage")}
+    for block in func_ir.blocks.values():
+        for statement in block.body:
+            if isinstance(statement, ir.Del):
+                continue
+            if isinstance(statement, ir.Assign) and (
+                statement.target.name in group_vars or id(statement.value) in primitive_calls
+            ):
+                continue  # a definition, an alias or group_by of a descriptor, or a primitive's group
+            escaping = [var.name for var in statement.list_vars() if var.name in group_vars]
+            if escaping:
+                name = escaping[0].split(".")[0]
+                raise EscapingGroupDescriptorError(
+                    f"group descriptor '{name}' escapes ({where(state, statement.loc)}): a descriptor exists only at "
+                    "compile time; pass it only as the group of cuda.coop primitives (not returned, stored or "
+                    "passed to other functions)"
+                )

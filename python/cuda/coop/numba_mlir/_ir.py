@@ -1,0 +1,88 @@
+"""Small helpers over numba-cuda-mlir's untyped IR (not yet SSA: a variable may
+have several definitions, so every lookup is guarded)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import numba_cuda_mlir
+from numba_cuda_mlir.numba_cuda.core import ir, ir_utils
+
+
+def definition(func_ir, var):
+    """The single expression defining `var` (through plain aliases), or None."""
+    return ir_utils.guard(ir_utils.get_definition, func_ir, var)
+
+
+def python_value(func_ir, var):
+    """The Python object `var` is bound to (a global, closure value, constant or a
+    module attribute chain), or None."""
+    found = definition(func_ir, var)
+    if isinstance(found, (ir.Global, ir.FreeVar, ir.Const)):
+        return found.value
+    if isinstance(found, ir.Expr) and found.op == "getattr":
+        base = python_value(func_ir, found.value)
+        return getattr(base, found.attr, None) if base is not None else None
+    return None
+
+
+def new_var(scope, name, loc):
+    return ir.Var(scope, ir_utils.mk_unique_var(f"$coop_{name}"), loc)
+
+
+def cuda_attribute(scope, path, loc):
+    """Statements binding numba_cuda_mlir.cuda.<path...>, typed the way user code is:
+    cuda.local.array and friends type only as attributes of the cuda module."""
+    module = new_var(scope, "cuda", loc)
+    statements = [ir.Assign(ir.Global("cuda", numba_cuda_mlir.cuda, loc), module, loc)]
+    current = module
+    for attribute in path:
+        following = new_var(scope, attribute, loc)
+        statements.append(ir.Assign(ir.Expr.getattr(current, attribute, loc), following, loc))
+        current = following
+    return statements, current
+
+
+def constant(scope, value, loc, name="const"):
+    var = new_var(scope, name, loc)
+    return ir.Assign(ir.Const(value, loc), var, loc), var
+
+
+def array(scope, space, length, dtype, loc, *, target=None, alignment=None):
+    """target = cuda.<space>.array(length, dtype[, alignment])."""
+    statements, function = cuda_attribute(scope, (space, "array"), loc)
+    length_statement, length_var = constant(scope, length, loc, "length")
+    dtype_var = new_var(scope, "dtype", loc)
+    np_type = np.dtype(dtype).type
+    statements += [length_statement, ir.Assign(ir.Global(np_type.__name__, np_type, loc), dtype_var, loc)]
+    arguments = [length_var, dtype_var]
+    if alignment is not None:
+        alignment_statement, alignment_var = constant(scope, alignment, loc, "alignment")
+        statements.append(alignment_statement)
+        arguments.append(alignment_var)
+    target = target or new_var(scope, f"{space}_array", loc)
+    statements.append(ir.Assign(ir.Expr.call(function, tuple(arguments), (), loc), target, loc))
+    return statements, target
+
+
+def call(scope, function_path, arguments, loc):
+    """Statements calling numba_cuda_mlir.cuda.<function_path>(*arguments)."""
+    statements, function = cuda_attribute(scope, function_path, loc)
+    result = new_var(scope, "result", loc)
+    statements.append(ir.Assign(ir.Expr.call(function, tuple(arguments), (), loc), result, loc))
+    return statements
+
+
+def used_names(func_ir):
+    used = set()
+    for block in func_ir.blocks.values():
+        for statement in block.body:
+            if isinstance(statement, ir.Assign):
+                value = statement.value
+                if isinstance(value, ir.Var):
+                    used.add(value.name)
+                elif isinstance(value, ir.Expr):
+                    used.update(var.name for var in value.list_vars())
+            else:
+                used.update(var.name for var in statement.list_vars())
+    return used

@@ -1,0 +1,111 @@
+"""Stage 3a, payloads: each ThreadData's extent, alignment and dtype. The extent
+comes from a constant or a kernel argument (a different value is a different
+specialization); the dtype from the constructor or from the primitives that use
+the payload, which must agree."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import numpy as np
+
+from numba_cuda_mlir import types
+from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
+from numba_cuda_mlir.numba_cuda.core import ir
+
+from .._core.api.storage import ThreadData
+from .._core.errors import PayloadInferenceError
+from ._find import Site
+from ._ir import definition, python_value
+from ._location import where
+
+
+@dataclasses.dataclass
+class Payload:
+    site: Site
+    extent: int
+    alignment: int | None
+    dtype: str | None = None  # engine dtype name once known
+    dtype_source: str = ""  # what fixed the dtype, for conflict messages
+
+    @property
+    def name(self) -> str:
+        return self.site.statement.target.name
+
+
+def dtype_name(numba_type) -> str | None:
+    """The engine's dtype name of a Numba scalar type, or None if it has none."""
+    name = str(numba_type)
+    names = {"bool": "bool", "boolean": "bool", "float16": "float16", "bfloat16": "bfloat16"}
+    if name in names:
+        return names[name]
+    if name in {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}:
+        return name
+    return None
+
+
+def _explicit_dtype(value) -> str | None:
+    if value is None:
+        return None
+    name = dtype_name(value)
+    if name is None:
+        try:
+            name = dtype_name(np.dtype(value).name)
+        except TypeError:
+            name = None
+    return name
+
+
+def compile_time_int(state, var, context: str, argument: str) -> int:
+    """A constant, a global or closure value, or a kernel argument (specialized on
+    its value through Numba's literal retry)."""
+    found = definition(state.func_ir, var)
+    if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)) and isinstance(found.value, int):
+        return found.value
+    if isinstance(found, ir.Arg):
+        argument_type = state.args[found.index]
+        if isinstance(argument_type, types.IntegerLiteral):
+            return argument_type.literal_value
+        if isinstance(argument_type, types.Integer):
+            raise numba_errors.ForceLiteralArg({found.index}, loc=var.loc)
+    raise PayloadInferenceError(
+        f"{context}: argument '{argument}' is not a compile-time integer; expected a constant or a kernel argument"
+    )
+
+
+def thread_data(state, site: Site) -> Payload:
+    context = f"coop.ThreadData ({where(state, site.statement.loc)})"
+    try:
+        bound = inspect.signature(ThreadData).bind(*site.call.args, **dict(site.call.kws))
+    except TypeError as error:
+        raise PayloadInferenceError(f"{context}: {error}") from None
+    extent = compile_time_int(state, bound.arguments["items_per_thread"], context, "items_per_thread")
+    if extent < 1:
+        raise PayloadInferenceError(f"{context}: argument 'items_per_thread' = {extent} is not allowed; expected >= 1")
+    alignment = None
+    if "alignment" in bound.arguments:
+        alignment = python_value(state.func_ir, bound.arguments["alignment"])
+        if not isinstance(alignment, int) or alignment < 1 or alignment & (alignment - 1):
+            raise PayloadInferenceError(f"{context}: argument 'alignment' = {alignment!r} is not allowed; expected a "
+                                        "constant power of two")
+    payload = Payload(site, extent, alignment)
+    if "dtype" in bound.arguments:
+        value = python_value(state.func_ir, bound.arguments["dtype"])
+        payload.dtype = _explicit_dtype(value)
+        if payload.dtype is None:
+            raise PayloadInferenceError(f"{context}: argument 'dtype' = {value!r} is not allowed; expected a numeric "
+                                        "NumPy or Numba dtype")
+        payload.dtype_source = "its dtype argument"
+    return payload
+
+
+def agree(payload: Payload, dtype: str, source: str, context: str) -> None:
+    """Records that `source` needs `payload` to hold `dtype`."""
+    if payload.dtype is None:
+        payload.dtype, payload.dtype_source = dtype, source
+    elif payload.dtype != dtype:
+        raise PayloadInferenceError(
+            f"{context}: payload '{payload.name}' holds {payload.dtype} (from {payload.dtype_source}) but {source} "
+            f"holds {dtype}; make them agree"
+        )

@@ -1,0 +1,104 @@
+"""The whole-function planner: cuda.coop's one hook into numba-cuda-mlir. It runs
+after device helpers are inlined and before type inference, and reads as the
+pipeline: find -> groups -> payloads -> facts -> plan -> bundle -> storage -> rewrite."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_config
+from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
+
+from .. import _engine
+from .._core.errors import UnsupportedOperationError, from_engine_error
+from .._engine_session import engine
+from . import _facts, _groups, _payloads, _provider_call, _rewrite, _storage
+from ._find import find_sites
+from ._location import context
+from ._types import TypeOracle
+
+_links: dict[str, LTOIR] = {}  # one link object per bundle, so the linker sees it once
+
+
+def _log(stage: str, text: str) -> None:
+    stages = os.environ.get("CUDA_COOP_LOG", "").split(",")
+    if stage in stages or "all" in stages:
+        print(f"[cuda.coop {stage}] {text}", file=sys.stderr)
+
+
+def _engine_call(function, *args):
+    try:
+        return function(*args)
+    except _engine.EngineError as error:
+        raise from_engine_error(error) from None
+
+
+def _register_providers(bundle, calls):
+    link = _links.setdefault(bundle.cache_key, LTOIR(bundle.ltoir, name=f"cuda_coop_{bundle.cache_key[:16]}.ltoir"))
+    for call, provider in zip(calls, bundle.providers):
+        call.provider = provider
+        operands = tuple(
+            _provider_call.Operand(
+                param.kind, call.facts.dtype if param.name == "oob_default" else "int64"
+            )
+            for param in provider.abi
+        )
+        _provider_call.register(_provider_call.Provider(provider.symbol, operands, link))
+
+
+class CoopWholeFunctionPlanner(WholeFunctionPlanner):
+    """Resolves groups, plans every cooperative call with the engine, compiles one
+    bundle per kernel (one NVRTC call on a cache miss, none on a hit), and rewrites
+    the calls into provider calls. Returns True when it changed the IR."""
+
+    def run(self) -> bool:
+        state = self.state
+        sites = find_sites(state.func_ir)
+        if not sites:
+            return False
+        if self.is_device_function:
+            raise UnsupportedOperationError(
+                f"{context(sites[0].marker.name, state, sites[0].statement.loc)}: cooperative primitives need the "
+                "launching kernel's group shape; this device function was compiled on its own (inline='never', "
+                "recursion or an overload). Let it inline into the kernel (the default)"
+            )
+        # A kernel argument used as an extent restarts the compile with its value
+        # (ForceLiteralArg): find that out before anything expensive runs.
+        payloads = [_payloads.thread_data(state, site) for site in sites if site.marker.name == "ThreadData"]
+        storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
+        _groups.check_no_escape(state, sites)
+
+        launch = require_launch_config(state)
+        block_shape = tuple(launch["block"]) + (1,) * (3 - len(launch["block"]))
+        oracle = TypeOracle(state)
+        calls = [
+            _facts.analyze(state, site, block_shape, payloads, oracle, storages)
+            for site in sites
+            if _facts.is_primitive(site)
+        ]
+        for payload in payloads:
+            _facts.dtype_of(payload, context("ThreadData", state, payload.site.statement.loc))
+
+        session = engine()
+        for call in calls:
+            call.plan = _engine_call(session.plan, call.facts)
+            _log("plan", call.plan.describe())
+        if calls:
+            arch = state.metadata["targetoptions"]["chip"]
+            bundle = _engine_call(session.compile, [call.plan for call in calls], arch)
+            _log("compile", f"{len(calls)} call(s), {bundle.cache}, {bundle.compile_seconds:.3f} s")
+            _register_providers(bundle, calls)
+            _explain_hook(state, calls, bundle)
+        layout = _storage.plan_layout(state.func_ir, calls, storages)
+        removed = [site for site in sites if site.marker.family in ("groups", "storage") and site.marker.name != "ThreadData"]
+        _rewrite.rewrite(state, calls, payloads, removed, layout)
+        return True
+
+
+_explain_recorders: list = []
+
+
+def _explain_hook(state, calls, bundle) -> None:
+    for recorder in _explain_recorders:
+        recorder(state, calls, bundle)

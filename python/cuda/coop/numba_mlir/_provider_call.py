@@ -1,0 +1,114 @@
+"""The one device call every rewritten primitive becomes:
+
+    coop_provider_call("<symbol>", operand, ...)
+
+The literal symbol selects a provider registered by the planner. Codegen emits
+`i32 symbol(ptr ret, operands...)` (the Numba ABI of the engine's wrappers):
+arrays as generic pointers to their first element (local, shared or global;
+slice offsets included), scalars converted to the ABI's value type, and the
+bundle's LTO-IR as a link item, so nvJitLink inlines CUB into the kernel."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+from numba_cuda_mlir import types
+from numba_cuda_mlir.extending import intrinsic
+from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
+
+
+@dataclasses.dataclass(frozen=True)
+class Operand:
+    kind: str  # "pointer" or "value"
+    value_type: str  # for values: the scalar type the ABI takes ("int64", "float16", "bool", ...)
+
+
+@dataclasses.dataclass(frozen=True)
+class Provider:
+    symbol: str
+    operands: tuple[Operand, ...]
+    link: object  # numba_cuda_mlir LTOIR of the bundle
+
+
+_providers: dict[str, Provider] = {}
+_lock = threading.Lock()
+
+
+def register(provider: Provider) -> None:
+    with _lock:
+        _providers[provider.symbol] = provider
+
+
+def _lookup(symbol: str) -> Provider:
+    with _lock:
+        return _providers[symbol]
+
+
+def _mlir_scalar(name: str):
+    from numba_cuda_mlir._mlir.extras import types as T
+
+    if name == "bool":
+        return T.i1()
+    if name.startswith(("int", "uint")):
+        return {8: T.i8, 16: T.i16, 32: T.i32, 64: T.i64}[int(name.lstrip("uint"))]()
+    return {"float16": T.f16, "bfloat16": T.bf16, "float32": T.f32, "float64": T.f64}[name]()
+
+
+def _abi_value(value, value_type: str, signed: bool):
+    """`value` as the wrapper takes it: 16-bit floats as their bits, bool as a byte."""
+    from numba_cuda_mlir._mlir.dialects import arith
+    from numba_cuda_mlir._mlir.extras import types as T
+    from numba_cuda_mlir.lowering_utilities import convert
+
+    value = convert(value, _mlir_scalar(value_type), signed=signed)
+    if value_type in ("float16", "bfloat16"):
+        return arith.bitcast(T.i16(), value)
+    if value_type == "bool":
+        return arith.extui(T.i8(), value)
+    return value
+
+
+def _codegen(provider: Provider, operand_types):
+    def codegen(builder, target, args, kwargs):
+        from numba_cuda_mlir._mlir import ir as mlir
+        from numba_cuda_mlir._mlir.dialects import func, llvm
+        from numba_cuda_mlir._mlir.extras import types as T
+        from numba_cuda_mlir.lowering_utilities import get_or_insert_function, memref_data_pointer
+
+        values = []
+        for var, operand, numba_type in zip(args[1:], provider.operands, operand_types):
+            value = builder.load_var(var)
+            if operand.kind == "pointer":
+                values.append(memref_data_pointer(value))
+            else:
+                signed = getattr(numba_type, "signed", True)
+                values.append(_abi_value(value, operand.value_type, signed))
+        pointer = llvm.PointerType.get()
+        signature = mlir.FunctionType.get(inputs=[pointer] + [v.type for v in values], results=[T.i32()])
+        callee = get_or_insert_function(provider.symbol, signature, builder.mlir_gpu_module)
+        # The return slot lives in the entry block: a call in a loop must not grow the stack.
+        return_slot = builder.alloca(T.i8())
+        func.call(result=[T.i32()], callee=callee.name.value, operands_=[return_slot] + values)
+        builder.link_external_item(provider.link)
+        builder.store_var(target, None)
+
+    return codegen
+
+
+@intrinsic
+def coop_provider_call(typingctx, symbol, *operands):
+    if not isinstance(symbol, types.StringLiteral):
+        return None  # typing retries with the literal symbol
+    provider = _lookup(symbol.literal_value)
+    if len(operands) != len(provider.operands):
+        raise numba_errors.TypingError(
+            f"{provider.symbol}: {len(operands)} operands given, the provider takes {len(provider.operands)}"
+        )
+    for position, (numba_type, operand) in enumerate(zip(operands, provider.operands)):
+        is_array = isinstance(numba_type, types.Array)
+        if (operand.kind == "pointer") != is_array or not (is_array or isinstance(numba_type, types.Number | types.Boolean)):
+            raise numba_errors.TypingError(
+                f"{provider.symbol}: operand {position} is {numba_type}; the provider takes a {operand.kind}"
+            )
+    return types.void(symbol, *operands), _codegen(provider, operands)

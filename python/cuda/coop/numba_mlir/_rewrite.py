@@ -1,0 +1,126 @@
+"""Stage 6, rewrite: payloads become local arrays, scratch becomes views of one
+shared backing in the entry block, each primitive call becomes a provider call
+(after its reuse barrier), and the compile-time constructors disappear."""
+
+from __future__ import annotations
+
+from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
+from numba_cuda_mlir.numba_cuda.core import ir
+
+from . import _ir
+from ._provider_call import coop_provider_call
+
+# Static shared memory a kernel may declare without opting in to more.
+STATIC_SHARED_LIMIT = 48 * 1024
+
+
+def _backing(state, layout, loc):
+    entry = state.func_ir.blocks[min(state.func_ir.blocks)]
+    scope = entry.scope
+    if layout.bytes > STATIC_SHARED_LIMIT:
+        # Beyond 48 KiB only dynamic shared memory will do; the launch gets at least this much.
+        set_required_dynamic_shared_memory(state, layout.bytes)
+        statements, backing = _ir.array(scope, "shared", 0, "uint8", loc)
+    else:
+        statements, backing = _ir.array(scope, "shared", layout.bytes, "uint8", loc, alignment=layout.alignment)
+    # After the argument bindings, so the backing dominates every use.
+    arguments = sum(isinstance(s, ir.Assign) and isinstance(s.value, ir.Arg) for s in entry.body)
+    entry.body[arguments:arguments] = statements
+    return backing
+
+
+def _scratch_view(scope, backing, offset, loc):
+    if offset == 0:
+        return [], backing
+    slice_function, start, stop = (_ir.new_var(scope, name, loc) for name in ("slice", "start", "stop"))
+    bounds, view = _ir.new_var(scope, "bounds", loc), _ir.new_var(scope, "scratch", loc)
+    return [
+        ir.Assign(ir.Global("slice", slice, loc), slice_function, loc),
+        ir.Assign(ir.Const(offset, loc), start, loc),
+        ir.Assign(ir.Const(None, loc), stop, loc),
+        ir.Assign(ir.Expr.call(slice_function, (start, stop), (), loc), bounds, loc),
+        ir.Assign(ir.Expr.getitem(backing, bounds, loc), view, loc),
+    ], view
+
+
+def _barrier(scope, kind, loc):
+    return _ir.call(scope, ("syncthreads",) if kind == "block" else ("syncwarp",), (), loc)
+
+
+def _provider_call(scope, call, scratch, loc):
+    statements, symbol = [], None
+    symbol_statement, symbol = _ir.constant(scope, call.provider.symbol, loc, "symbol")
+    function = _ir.new_var(scope, "provider_call", loc)
+    statements += [symbol_statement, ir.Assign(ir.Global("coop_provider_call", coop_provider_call, loc), function, loc)]
+    operands = [scratch if param.name == "temp_storage" else call.operands[param.name] for param in call.provider.abi]
+    statements.append(ir.Assign(ir.Expr.call(function, (symbol, *operands), (), loc), call.site.statement.target, loc))
+    return statements
+
+
+def rewrite(state, calls, payloads, removed_sites, layout):
+    func_ir = state.func_ir
+    first_loc = calls[0].site.statement.loc if calls else func_ir.loc
+    backing = _backing(state, layout, first_loc) if layout.bytes else None
+    by_statement = {id(call.site.statement): call for call in calls}
+    payload_by_statement = {id(payload.site.statement): payload for payload in payloads}
+    removed = {id(site.statement) for site in removed_sites}
+    for block in func_ir.blocks.values():
+        body = []
+        for statement in block.body:
+            key, loc = id(statement), statement.loc
+            if key in payload_by_statement:
+                payload = payload_by_statement[key]
+                body += _ir.array(block.scope, "local", payload.extent, payload.dtype, loc,
+                                  target=statement.target, alignment=payload.alignment)[0]
+            elif key in by_statement:
+                call = by_statement[key]
+                if id(call) in layout.barriers:
+                    body += _barrier(block.scope, layout.barriers[id(call)], loc)
+                view_statements, view = (
+                    _scratch_view(block.scope, backing, layout.offsets[id(call)], loc)
+                    if id(call) in layout.offsets else ([], None)
+                )
+                body += view_statements + _provider_call(block.scope, call, view, loc)
+            elif key not in removed:
+                body.append(statement)
+        block.body = body
+    _drop_dead_bindings(func_ir)
+
+
+def _is_pure_binding(value) -> bool:
+    return isinstance(value, (ir.Global, ir.FreeVar, ir.Const, ir.Var)) or (
+        isinstance(value, ir.Expr) and value.op == "getattr"
+    )
+
+
+def _drop_dead_bindings(func_ir):
+    """Marker globals, module attributes and descriptor methods left without users
+    must not reach typing: they have no runtime meaning."""
+    while True:
+        used = _ir.used_names(func_ir)
+        dropped = False
+        for block in func_ir.blocks.values():
+            kept = [
+                statement
+                for statement in block.body
+                if not (
+                    isinstance(statement, ir.Assign)
+                    and statement.target.name not in used
+                    and _is_pure_binding(statement.value)
+                    and _is_ours(statement.value)
+                )
+            ]
+            dropped |= len(kept) != len(block.body)
+            block.body = kept
+        if not dropped:
+            return
+
+
+def _is_ours(value) -> bool:
+    """Bindings the rewrite may orphan: cuda.coop objects and what is derived from them."""
+    from .._core.markers import marker_of
+
+    if isinstance(value, (ir.Global, ir.FreeVar)):
+        module = getattr(value.value, "__name__", "")
+        return marker_of(value.value) is not None or str(module).startswith("cuda.coop")
+    return isinstance(value, (ir.Var, ir.Expr, ir.Const))

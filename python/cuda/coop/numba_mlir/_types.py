@@ -1,0 +1,30 @@
+"""Types known before Numba's own type inference: kernel arguments directly, and
+everything else through a partial inference over the untyped IR (which handles
+slices, user local arrays and values carried through type-preserving loops)."""
+
+from __future__ import annotations
+
+from numba_cuda_mlir.numba_cuda.core import ir
+from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
+
+from ._ir import definition
+
+
+class TypeOracle:
+    def __init__(self, state):
+        self._state = state
+        self._typemap = None
+
+    def type_of(self, var):
+        found = definition(self._state.func_ir, var)
+        if isinstance(found, ir.Arg):
+            return self._state.args[found.index]
+        if self._typemap is None:
+            state = self._state
+            # Errors are expected (cooperative calls are still markers); only the types that
+            # could be inferred are used, and conflicting ones are left out by Numba.
+            result = type_inference_stage(
+                state.typingctx, state.targetctx, state.func_ir, state.args, None, state.locals, raise_errors=False
+            )
+            self._typemap = dict(result.typemap)
+        return self._typemap.get(var.name)
