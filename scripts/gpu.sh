@@ -16,16 +16,8 @@ command -v nvcc >/dev/null || export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PA
 
 cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCOOP_BUILD_GPU_TESTS=ON -DCOOP_BUILD_TESTS=OFF
             -DCOOP_BUILD_TOOLS=OFF -DCOOP_BUILD_BENCHMARKS=OFF)
-# Header-only dependencies the machine may lack arrive as Debian packages in .deps/
-# (scripts/fetch-gpu-deps.sh; .deps is git-ignored, so the device tool must carry it).
-if [[ ! -f /usr/include/nlohmann/json.hpp ]]; then
-  if ! compgen -G ".deps/*.deb" >/dev/null; then
-    echo "nlohmann/json.hpp is missing and .deps/ holds no packages: run scripts/fetch-gpu-deps.sh, carry .deps" >&2
-    exit 1
-  fi
-  for f in .deps/*.deb; do dpkg -x "$f" /tmp/coop-deps; done
-  cmake_args+=(-DCMAKE_PREFIX_PATH=/tmp/coop-deps/usr)
-fi
+source scripts/gpu-deps.sh
+[[ -z "${COOP_DEPS_PREFIX:-}" ]] || cmake_args+=(-DCMAKE_PREFIX_PATH="$COOP_DEPS_PREFIX")
 
 echo "building load_store_gpu (log: $OUT/build.log)"
 if ! { cmake -S . -B build-gpu "${cmake_args[@]}" &&
@@ -41,5 +33,13 @@ echo "built in ${SECONDS} s"
 
 deadline=$((budget - SECONDS))
 ((deadline >= 120)) || deadline=120
-build-gpu/engine/tests/gpu/load_store_gpu --deadline "$deadline" --keep-failures "$OUT/failures" "$@" 2>&1 |
-  tee "$OUT/load_store_gpu.log"
+engine_status=0
+if [[ " ${COOP_GPU_PARTS:-engine python} " == *" engine "* ]]; then
+  build-gpu/engine/tests/gpu/load_store_gpu --deadline "$deadline" --keep-failures "$OUT/failures" "$@" 2>&1 |
+    tee "$OUT/load_store_gpu.log" || engine_status=$?
+fi
+python_status=0
+if [[ " ${COOP_GPU_PARTS:-engine python} " == *" python "* ]]; then
+  scripts/gpu-python.sh || python_status=$?
+fi
+exit $((engine_status || python_status))

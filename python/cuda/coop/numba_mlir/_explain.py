@@ -47,7 +47,7 @@ def _capability() -> tuple:
     import numba_cuda_mlir.tools as tools
 
     try:
-        return tools.get_gpu_compute_capability()
+        return tools.get_gpu_compute_capability(tuple)
     except Exception:  # no driver or no device: compile for the default target
         tools._cached_cc = DEFAULT_CAPABILITY
         return DEFAULT_CAPABILITY

@@ -1,0 +1,20 @@
+"""Runtime tests launch kernels: they need a GPU and numba-cuda-mlir."""
+
+import pytest
+
+numba_cuda_mlir = pytest.importorskip("numba_cuda_mlir")
+
+
+def _gpu_available() -> bool:
+    try:
+        return bool(numba_cuda_mlir.cuda.is_available())
+    except Exception:
+        return False
+
+
+def pytest_collection_modifyitems(config, items):
+    if _gpu_available():
+        return
+    skip = pytest.mark.skip(reason="no GPU: runtime tests run on the GPU machine (scripts/gpu.sh)")
+    for item in items:
+        item.add_marker(skip)

@@ -1,0 +1,189 @@
+"""Block and warp load/store in Python kernels, launched and compared with NumPy."""
+
+import numpy as np
+import pytest
+from numba_cuda_mlir import cuda
+
+from cuda import coop
+
+DTYPES = [np.int8, np.int32, np.int64, np.float16, np.float32, np.float64]
+ITEMS = [1, 2, 4, 7]
+SHAPES = [(128, 1, 1), (32, 4, 1)]
+BLOCK_ALGORITHMS = ["direct", "striped", "vectorize", "transpose", "warp_transpose", "warp_transpose_timesliced"]
+WARP_ALGORITHMS = ["direct", "striped", "vectorize", "transpose"]
+STRIPED = {"striped"}
+
+
+def random_tile(count, dtype, seed=7):
+    values = np.random.default_rng(seed).integers(-100, 100, size=count)
+    return values.astype(dtype)
+
+
+@cuda.jit(device=True)
+def rank():
+    return cuda.threadIdx.x + cuda.blockDim.x * (cuda.threadIdx.y + cuda.blockDim.y * cuda.threadIdx.z)
+
+
+def expected_items(tile, threads, items, striped):
+    """items[t, i] each thread holds after a load of `tile`."""
+    if striped:
+        return tile.reshape(items, threads).T
+    return tile.reshape(threads, items)
+
+
+def copy_kernel(algorithm):
+    @cuda.jit
+    def copy_tile(source, destination, held, items_per_thread):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        tile = cuda.blockIdx.x * items_per_thread * cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z
+        coop.load(block, source[tile:], items, algorithm=algorithm)
+        t = rank()
+        for i in range(items_per_thread):
+            held[tile + t * items_per_thread + i] = items[i]
+        coop.store(block, destination[tile:], items, algorithm=algorithm)
+
+    return copy_tile
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("items", ITEMS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("algorithm", BLOCK_ALGORITHMS)
+def test_block_copy(algorithm, dtype, items, shape):
+    threads = shape[0] * shape[1] * shape[2]
+    blocks = 3
+    source = random_tile(blocks * threads * items, dtype)
+    destination = np.zeros_like(source)
+    held = np.zeros_like(source)
+    copy_kernel(algorithm)[blocks, shape](source, destination, held, items)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, source)
+    for b in range(blocks):
+        tile = source[b * threads * items : (b + 1) * threads * items]
+        got = held[b * threads * items : (b + 1) * threads * items].reshape(threads, items)
+        np.testing.assert_array_equal(got, expected_items(tile, threads, items, algorithm in STRIPED))
+
+
+def partial_kernel(algorithm):
+    @cuda.jit
+    def copy_partial(source, destination, held, valid):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, source, items, algorithm=algorithm, valid_items=valid, oob_default=-5)
+        t = rank()
+        for i in range(4):
+            held[t * 4 + i] = items[i]
+        coop.store(block, destination, items, algorithm=algorithm, valid_items=valid)
+
+    return copy_partial
+
+
+@pytest.mark.parametrize("valid", [0, 1, 255, 300, 512])
+@pytest.mark.parametrize("algorithm", BLOCK_ALGORITHMS)
+def test_partial_tiles(algorithm, valid):
+    source = random_tile(512, np.int32)
+    destination = np.full_like(source, 99)
+    held = np.zeros_like(source)
+    partial_kernel(algorithm)[1, 128](source, destination, held, valid)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination[:valid], source[:valid])
+    assert (destination[valid:] == 99).all()
+    tile = np.where(np.arange(512) < valid, source, -5).astype(np.int32)
+    np.testing.assert_array_equal(held.reshape(128, 4), expected_items(tile, 128, 4, algorithm in STRIPED))
+
+
+@cuda.jit
+def copy_with_offset(source, destination, per_block):
+    block = coop.this_block()
+    items = coop.ThreadData(2)
+    offset = cuda.blockIdx.x * per_block
+    coop.load(block, source, items, algorithm="transpose", offset=offset)
+    coop.store(block, destination, items, algorithm="transpose", offset=offset)
+
+
+def test_runtime_offset_tiles_the_array():
+    source = random_tile(4 * 256, np.float32)
+    destination = np.zeros_like(source)
+    copy_with_offset[4, 128](source, destination, 256)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, source)
+
+
+def warp_kernel(algorithm, width):
+    @cuda.jit
+    def copy_physical_warps(source, destination):
+        warp = coop.this_warp()
+        items = coop.ThreadData(4)
+        tile = (rank() // 32) * 32 * 4
+        coop.load(warp, source[tile:], items, algorithm=algorithm)
+        coop.store(warp, destination[tile:], items, algorithm=algorithm)
+
+    @cuda.jit
+    def copy_logical_warps(source, destination):
+        warp = coop.this_warp().group_by(width)
+        items = coop.ThreadData(4)
+        tile = (rank() // width) * width * 4
+        coop.load(warp, source[tile:], items, algorithm=algorithm)
+        coop.store(warp, destination[tile:], items, algorithm=algorithm)
+
+    return copy_physical_warps if width == 32 else copy_logical_warps
+
+
+@pytest.mark.parametrize("width", [32, 8])
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.int64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("algorithm", WARP_ALGORITHMS)
+def test_warp_copy(algorithm, dtype, width):
+    source = random_tile(128 * 4, dtype)
+    destination = np.zeros_like(source)
+    warp_kernel(algorithm, width)[1, 128](source, destination)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, source)
+
+
+@cuda.jit(device=True)
+def helper(group, source, destination):
+    items = coop.ThreadData(3)
+    coop.load(group, source, items, algorithm="striped")
+    coop.store(group, destination, items, algorithm="striped")
+
+
+@cuda.jit
+def calls_a_helper(source, destination):
+    helper(coop.this_block(), source, destination)
+
+
+def test_helper_receives_the_group():
+    source = random_tile(96 * 3, np.float64)
+    destination = np.zeros_like(source)
+    calls_a_helper[1, 96](source, destination)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, source)
+
+
+@cuda.jit
+def dtype_from_a_later_store(destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    for i in range(4):
+        items[i] = rank() * 4 + i
+    coop.store(block, destination, items)
+
+
+def test_payload_dtype_from_a_later_store():
+    destination = np.zeros(512, dtype=np.int16)
+    dtype_from_a_later_store[1, 128](destination)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, np.arange(512, dtype=np.int16))
+
+
+def test_second_launch_compiles_nothing():
+    kernel = copy_kernel("transpose")
+    source = random_tile(256, np.int32)
+    for _ in range(2):
+        destination = np.zeros_like(source)
+        held = np.zeros_like(source)
+        kernel[1, 128](source, destination, held, 2)
+        cuda.synchronize()
+        np.testing.assert_array_equal(destination, source)
+    assert len(kernel._launch_config_overloads) == 1
