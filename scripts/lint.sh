@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Style is checked by a tool, never in review: clang-format over the C++ sources.
+# Style is checked by tools, never in review: clang-format for C++, ruff for Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 git ls-files -z --cached --others --exclude-standard -- '*.cpp' '*.hpp' ':!engine/tests/golden/*' |
   xargs -0 clang-format --dry-run --Werror
 echo "lint: clang-format clean"
+ruff check python tests
+ruff format --check python tests
+echo "lint: ruff clean"

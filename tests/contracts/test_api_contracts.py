@@ -76,7 +76,9 @@ def test_host_calls_are_refused(name):
         p.kind is p.POSITIONAL_ONLY and p.default is p.empty for p in inspect.signature(function).parameters.values()
     )
     keywords = {
-        p.name: None for p in inspect.signature(function).parameters.values() if p.kind is p.KEYWORD_ONLY and p.default is p.empty
+        p.name: None
+        for p in inspect.signature(function).parameters.values()
+        if p.kind is p.KEYWORD_ONLY and p.default is p.empty
     }
     with pytest.raises(coop.CoopCompilerContextRequiredError, match=rf"coop\.{name}\(\) was called on the host"):
         function(*arguments, **keywords)

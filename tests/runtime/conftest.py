@@ -5,15 +5,8 @@ import pytest
 numba_cuda_mlir = pytest.importorskip("numba_cuda_mlir")
 
 
-def _gpu_available() -> bool:
-    try:
-        return bool(numba_cuda_mlir.cuda.is_available())
-    except Exception:
-        return False
-
-
 def pytest_collection_modifyitems(config, items):
-    if _gpu_available():
+    if numba_cuda_mlir.cuda.is_available():
         return
     skip = pytest.mark.skip(reason="no GPU: runtime tests run on the GPU machine (scripts/gpu.sh)")
     for item in items:

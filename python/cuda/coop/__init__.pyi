@@ -1,8 +1,10 @@
 # Typed stubs of the public API (../shared/API.md). Operands are positional-only,
 # options keyword-only; every primitive takes its group first.
-from typing import Any, Callable, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeAlias
 
 from numpy.typing import DTypeLike
+from typing_extensions import Self
 
 class CoopError(Exception): ...
 class CoopCompilerContextRequiredError(CoopError, TypeError): ...
@@ -22,12 +24,14 @@ class ThreadData:
     def __new__(cls, items_per_thread: int, dtype: DTypeLike | None = None, *, alignment: int | None = None) -> Any: ...
 
 class TempStorage:
-    def __new__(cls, *, sharing: Literal["reuse", "exclusive"] = "reuse") -> TempStorage: ...
+    def __new__(cls, *, sharing: Literal["reuse", "exclusive"] = "reuse") -> Self: ...
 
-Array = Any  # a device array or a kernel's local/shared array
-Payload = Any  # ThreadData, a local array of compile-time length, or a scalar
-Operator = str | Callable[[Any, Any], Any]
-BlockLoadAlgorithm = Literal["direct", "striped", "vectorize", "transpose", "warp_transpose", "warp_transpose_timesliced"]
+Array: TypeAlias = Any  # a device array or a kernel's local/shared array
+Payload: TypeAlias = Any  # ThreadData, a local array of compile-time length, or a scalar
+Operator: TypeAlias = str | Callable[[Any, Any], Any]
+BlockLoadAlgorithm: TypeAlias = Literal[
+    "direct", "striped", "vectorize", "transpose", "warp_transpose", "warp_transpose_timesliced"
+]
 
 def this_block() -> GroupDescriptor: ...
 def this_warp() -> GroupDescriptor: ...
@@ -76,25 +80,170 @@ def exchange(
 ) -> None: ...
 def shuffle_offset(group: GroupDescriptor, value: Any, /, *, distance: int = 1) -> Any: ...
 def shuffle_rotate(group: GroupDescriptor, value: Any, /, *, distance: int = 1) -> Any: ...
-def shuffle_up(group: GroupDescriptor, items: Payload, /, *, output: Payload | None = None, block_suffix: Array | None = None) -> None: ...
-def shuffle_down(group: GroupDescriptor, items: Payload, /, *, output: Payload | None = None, block_prefix: Array | None = None) -> None: ...
-def reduce(group: GroupDescriptor, items: Payload, op: Operator, /, *, valid_items: int | None = None, algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions") -> Any: ...
-def sum(group: GroupDescriptor, items: Payload, /, *, valid_items: int | None = None, algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions") -> Any: ...
-def segmented_reduce(warp: GroupDescriptor, value: Any, flag: Any, op: Operator, /, *, flags: Literal["heads", "tails"] = "heads") -> Any: ...
-def inclusive_sum(group: GroupDescriptor, items: Payload, /, *, output: Payload | None = None, block_aggregate: Array | None = None, prefix_op: Callable[[Any], Any] | None = None, algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking") -> Any: ...
-def exclusive_sum(group: GroupDescriptor, items: Payload, /, *, output: Payload | None = None, block_aggregate: Array | None = None, prefix_op: Callable[[Any], Any] | None = None, algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking") -> Any: ...
-def inclusive_scan(group: GroupDescriptor, items: Payload, op: Operator, /, *, output: Payload | None = None, initial_value: Any = None, block_aggregate: Array | None = None, prefix_op: Callable[[Any], Any] | None = None, algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking") -> Any: ...
-def exclusive_scan(group: GroupDescriptor, items: Payload, op: Operator, /, *, output: Payload | None = None, initial_value: Any = None, block_aggregate: Array | None = None, prefix_op: Callable[[Any], Any] | None = None, algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking") -> Any: ...
+def shuffle_up(
+    group: GroupDescriptor, items: Payload, /, *, output: Payload | None = None, block_suffix: Array | None = None
+) -> None: ...
+def shuffle_down(
+    group: GroupDescriptor, items: Payload, /, *, output: Payload | None = None, block_prefix: Array | None = None
+) -> None: ...
+def reduce(
+    group: GroupDescriptor,
+    items: Payload,
+    op: Operator,
+    /,
+    *,
+    valid_items: int | None = None,
+    algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
+) -> Any: ...
+def sum(
+    group: GroupDescriptor,
+    items: Payload,
+    /,
+    *,
+    valid_items: int | None = None,
+    algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
+) -> Any: ...
+def segmented_reduce(
+    warp: GroupDescriptor, value: Any, flag: Any, op: Operator, /, *, flags: Literal["heads", "tails"] = "heads"
+) -> Any: ...
+def inclusive_sum(
+    group: GroupDescriptor,
+    items: Payload,
+    /,
+    *,
+    output: Payload | None = None,
+    block_aggregate: Array | None = None,
+    prefix_op: Callable[[Any], Any] | None = None,
+    algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+) -> Any: ...
+def exclusive_sum(
+    group: GroupDescriptor,
+    items: Payload,
+    /,
+    *,
+    output: Payload | None = None,
+    block_aggregate: Array | None = None,
+    prefix_op: Callable[[Any], Any] | None = None,
+    algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+) -> Any: ...
+def inclusive_scan(
+    group: GroupDescriptor,
+    items: Payload,
+    op: Operator,
+    /,
+    *,
+    output: Payload | None = None,
+    initial_value: Any = None,
+    block_aggregate: Array | None = None,
+    prefix_op: Callable[[Any], Any] | None = None,
+    algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+) -> Any: ...
+def exclusive_scan(
+    group: GroupDescriptor,
+    items: Payload,
+    op: Operator,
+    /,
+    *,
+    output: Payload | None = None,
+    initial_value: Any = None,
+    block_aggregate: Array | None = None,
+    prefix_op: Callable[[Any], Any] | None = None,
+    algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+) -> Any: ...
 def broadcast(warp: GroupDescriptor, value: Any, src_lane: int, /) -> Any: ...
-def radix_sort(group: GroupDescriptor, keys: Payload, /, *, values: Payload | None = None, descending: bool = False, begin_bit: int | None = None, end_bit: int | None = None, output_layout: Literal["blocked", "striped"] = "blocked") -> None: ...
-def radix_rank(group: GroupDescriptor, keys: Payload, ranks: Payload, /, *, begin_bit: int, end_bit: int, descending: bool = False, exclusive_digit_prefix: Payload | None = None) -> None: ...
-def merge_sort(group: GroupDescriptor, keys: Payload, compare: Callable[[Any, Any], bool], /, *, values: Payload | None = None, valid_items: int | None = None, oob_default: Any = None) -> None: ...
-def histogram(group: GroupDescriptor, samples: Payload, histogram: Array, /, *, accumulate: bool = False, algorithm: Literal["atomic", "sort"] = "atomic") -> None: ...
-def subtract_left(group: GroupDescriptor, items: Payload, /, op: Operator | None = None, *, output: Payload | None = None, tile_predecessor: Any = None, valid_items: int | None = None) -> None: ...
-def subtract_right(group: GroupDescriptor, items: Payload, /, op: Operator | None = None, *, output: Payload | None = None, tile_successor: Any = None, valid_items: int | None = None) -> None: ...
-def flag_heads(group: GroupDescriptor, flags: Payload, items: Payload, /, op: Operator | None = None, *, tile_predecessor: Any = None) -> None: ...
-def flag_tails(group: GroupDescriptor, flags: Payload, items: Payload, /, op: Operator | None = None, *, tile_successor: Any = None) -> None: ...
-def flag_heads_and_tails(group: GroupDescriptor, head_flags: Payload, tail_flags: Payload, items: Payload, /, op: Operator | None = None, *, tile_predecessor: Any = None, tile_successor: Any = None) -> None: ...
-def run_length_decode(group: GroupDescriptor, run_values: Payload, run_lengths: Payload, items: Payload, /, *, window_offset: int = 0, relative_offsets: Payload | None = None) -> int: ...
+def radix_sort(
+    group: GroupDescriptor,
+    keys: Payload,
+    /,
+    *,
+    values: Payload | None = None,
+    descending: bool = False,
+    begin_bit: int | None = None,
+    end_bit: int | None = None,
+    output_layout: Literal["blocked", "striped"] = "blocked",
+) -> None: ...
+def radix_rank(
+    group: GroupDescriptor,
+    keys: Payload,
+    ranks: Payload,
+    /,
+    *,
+    begin_bit: int,
+    end_bit: int,
+    descending: bool = False,
+    exclusive_digit_prefix: Payload | None = None,
+) -> None: ...
+def merge_sort(
+    group: GroupDescriptor,
+    keys: Payload,
+    compare: Callable[[Any, Any], bool],
+    /,
+    *,
+    values: Payload | None = None,
+    valid_items: int | None = None,
+    oob_default: Any = None,
+) -> None: ...
+def histogram(
+    group: GroupDescriptor,
+    samples: Payload,
+    histogram: Array,
+    /,
+    *,
+    accumulate: bool = False,
+    algorithm: Literal["atomic", "sort"] = "atomic",
+) -> None: ...
+def subtract_left(
+    group: GroupDescriptor,
+    items: Payload,
+    /,
+    op: Operator | None = None,
+    *,
+    output: Payload | None = None,
+    tile_predecessor: Any = None,
+    valid_items: int | None = None,
+) -> None: ...
+def subtract_right(
+    group: GroupDescriptor,
+    items: Payload,
+    /,
+    op: Operator | None = None,
+    *,
+    output: Payload | None = None,
+    tile_successor: Any = None,
+    valid_items: int | None = None,
+) -> None: ...
+def flag_heads(
+    group: GroupDescriptor,
+    flags: Payload,
+    items: Payload,
+    /,
+    op: Operator | None = None,
+    *,
+    tile_predecessor: Any = None,
+) -> None: ...
+def flag_tails(
+    group: GroupDescriptor, flags: Payload, items: Payload, /, op: Operator | None = None, *, tile_successor: Any = None
+) -> None: ...
+def flag_heads_and_tails(
+    group: GroupDescriptor,
+    head_flags: Payload,
+    tail_flags: Payload,
+    items: Payload,
+    /,
+    op: Operator | None = None,
+    *,
+    tile_predecessor: Any = None,
+    tile_successor: Any = None,
+) -> None: ...
+def run_length_decode(
+    group: GroupDescriptor,
+    run_values: Payload,
+    run_lengths: Payload,
+    items: Payload,
+    /,
+    *,
+    window_offset: int = 0,
+    relative_offsets: Payload | None = None,
+) -> int: ...
 def register(name: Literal["numba-cuda-mlir"], /) -> None: ...
 def explain(kernel: Any, /, *args: Any, grid: Any, block: Any) -> Any: ...

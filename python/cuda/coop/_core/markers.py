@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from .errors import CoopCompilerContextRequiredError
 

@@ -7,6 +7,7 @@ import dataclasses
 
 from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
+from numba_cuda_mlir.numba_cuda.cudadrv.error import CudaSupportError
 from numba_cuda_mlir.numba_cuda.types.misc import literal
 
 from . import _planner
@@ -44,11 +45,11 @@ def _triple(value) -> tuple:
 
 
 def _capability() -> tuple:
-    import numba_cuda_mlir.tools as tools
+    from numba_cuda_mlir import tools
 
     try:
         return tools.get_gpu_compute_capability(tuple)
-    except Exception:  # no driver or no device: compile for the default target
+    except CudaSupportError:  # no driver or no device: compile for the default target
         tools._cached_cc = DEFAULT_CAPABILITY
         return DEFAULT_CAPABILITY
 
@@ -62,7 +63,7 @@ def compile_for_launch(kernel, argtypes, grid, block, sharedmem=0, values=()):
 
     mlir_target.ensure_initialized()
     major, minor = _capability()
-    launch = dict(grid=_triple(grid), block=_triple(block), sharedmem=sharedmem, cluster=None)
+    launch = {"grid": _triple(grid), "block": _triple(block), "sharedmem": sharedmem, "cluster": None}
     options = dict(kernel.targetoptions, chip=f"sm_{major}{minor}", __launch_config__=launch)
     argtypes = list(argtypes)
     while True:
@@ -79,13 +80,13 @@ def compile_for_launch(kernel, argtypes, grid, block, sharedmem=0, values=()):
 def explain(kernel, /, *args, grid, block) -> Explanation:
     argtypes = [kernel.typeof_pyval(value) for value in args]
     recorded = []
-    recorder = lambda state, calls, bundle: recorded.append((state, calls, bundle))  # noqa: E731
+    recorder = lambda state, calls, bundle: recorded.append((state, calls, bundle))
     _planner._explain_recorders.append(recorder)
     try:
         compile_for_launch(kernel, argtypes, grid, block, values=args)
     finally:
         _planner._explain_recorders.remove(recorder)
-    state, calls, bundle = recorded[-1] if recorded else (None, [], None)
+    _state, calls, bundle = recorded[-1] if recorded else (None, [], None)
     return Explanation(
         kernel=kernel.py_func.__qualname__,
         launch={"grid": _triple(grid), "block": _triple(block)},

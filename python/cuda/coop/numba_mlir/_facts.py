@@ -14,7 +14,7 @@ from .._core.errors import PayloadInferenceError, UnsupportedOperationError
 from .._core.markers import all_markers
 from . import _groups, _payloads
 from ._find import Site
-from ._ir import definition, python_value
+from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
 
 # Data operands of each implemented operation: (name, role) after the group.
@@ -81,7 +81,9 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             f"{where_text}: coop.{operation} ({site.marker.family}) is not implemented by this cuda.coop yet"
         )
     try:
-        bound = inspect.signature(python_value(state.func_ir, site.call.func)).bind(*site.call.args, **dict(site.call.kws))
+        bound = inspect.signature(python_value(state.func_ir, site.call.func)).bind(
+            *site.call.args, **dict(site.call.kws)
+        )
     except TypeError as error:
         raise TypeError(f"{where_text}: {error}") from None
     arguments = bound.arguments
@@ -90,6 +92,9 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     payload = _payload_of(state, arguments["items"], payloads, where_text)
     dtype = _memory_dtype(oracle, arguments[role], operation, role, where_text)
     _payloads.agree(payload, dtype, f"the {role} of {where_text}", where_text)
+    for name in ("algorithm", "items", role):
+        if name in arguments and from_literal_unroll(state.func_ir, arguments[name]):
+            raise UnsupportedOperationError(literal_unroll_message(where_text, name))
     options = {name: _binding(state, arguments[name]) for name in _OPTIONS if name in arguments}
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
     facts = _engine.CallFacts(operation, group, dtype, payload.extent, options, where(state, site.statement.loc))
@@ -122,4 +127,3 @@ def dtype_of(payload, where_text):
             "with a primitive whose memory operand fixes it"
         )
     return payload.dtype
-

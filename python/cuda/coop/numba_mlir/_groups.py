@@ -6,20 +6,24 @@ from __future__ import annotations
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .. import _engine
-from .._core.errors import EscapingGroupDescriptorError, InvalidGroupError
+from .._core.errors import EscapingGroupDescriptorError, InvalidGroupError, UnsupportedOperationError
 from .._core.markers import marker_of
 from ._find import GROUP_BY, Site
-from ._ir import definition, python_value
+from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
 from ._location import where
 
 
 def resolve(state, var, block_shape, context: str):
     """The engine Group a descriptor variable stands for."""
     func_ir = state.func_ir
+    if from_literal_unroll(func_ir, var):
+        raise UnsupportedOperationError(literal_unroll_message(context, "group"))
     found = definition(func_ir, var)
     if not (isinstance(found, ir.Expr) and found.op == "call"):
-        raise InvalidGroupError(f"{context}: argument 'group' is not a group descriptor; expected coop.this_block(), "
-                                "coop.this_warp() or coop.this_warp().group_by(n)")
+        raise InvalidGroupError(
+            f"{context}: argument 'group' is not a group descriptor; expected coop.this_block(), "
+            "coop.this_warp() or coop.this_warp().group_by(n)"
+        )
     marker = marker_of(python_value(func_ir, found.func))
     if marker is not None and marker.name == "this_block":
         return _engine.block(*block_shape)
@@ -32,33 +36,41 @@ def resolve(state, var, block_shape, context: str):
             raise InvalidGroupError(f"{context}: group_by applies to coop.this_warp() only")
         width = python_value(func_ir, found.args[0]) if len(found.args) == 1 else None
         if not isinstance(width, int):
-            raise InvalidGroupError(f"{context}: argument 'n' of group_by is not a compile-time integer; expected a "
-                                    "power of two from 2 to 32 written as a constant")
+            raise InvalidGroupError(
+                f"{context}: argument 'n' of group_by is not a compile-time integer; expected a "
+                "power of two from 2 to 32 written as a constant"
+            )
         return _engine.warp(block_shape, width)
     raise InvalidGroupError(f"{context}: argument 'group' is not a group descriptor")
+
+
+def _derives_descriptor(value, group_vars) -> bool:
+    if isinstance(value, ir.Var):
+        return value.name in group_vars
+    return (
+        isinstance(value, ir.Expr)
+        and value.op == "getattr"
+        and value.attr == "group_by"
+        and value.value.name in group_vars
+    )
 
 
 def check_no_escape(state, sites: list[Site]) -> None:
     """Descriptors exist only at compile time: returning one, storing it or passing it
     to anything but a cooperative primitive has no meaning at run time."""
     func_ir = state.func_ir
-    group_vars = {site.statement.target.name for site in sites if site.marker.family == "groups" or site.marker is GROUP_BY}
+    group_vars = {
+        site.statement.target.name for site in sites if site.marker.family == "groups" or site.marker is GROUP_BY
+    }
     changed = True
-    while changed:  # aliases of descriptors are descriptors
+    while changed:  # aliases of descriptors, and their group_by partitions, are descriptors
         changed = False
         for block in func_ir.blocks.values():
             for statement in block.body:
-                if isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Var):
-                    if statement.value.name in group_vars and statement.target.name not in group_vars:
-                        group_vars.add(statement.target.name)
-                        changed = True
                 if (
                     isinstance(statement, ir.Assign)
-                    and isinstance(statement.value, ir.Expr)
-                    and statement.value.op == "getattr"
-                    and statement.value.attr == "group_by"
-                    and statement.value.value.name in group_vars
                     and statement.target.name not in group_vars
+                    and _derives_descriptor(statement.value, group_vars)
                 ):
                     group_vars.add(statement.target.name)
                     changed = True

@@ -3,9 +3,8 @@ have several definitions, so every lookup is guarded)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 import numba_cuda_mlir
+import numpy as np
 from numba_cuda_mlir.numba_cuda.core import ir, ir_utils
 
 
@@ -86,3 +85,24 @@ def used_names(func_ir):
             else:
                 used.update(var.name for var in statement.list_vars())
     return used
+
+
+def from_literal_unroll(func_ir, var) -> bool:
+    """Whether `var` is the loop variable of `for var in literal_unroll(...)`. Such
+    values exist only after unrolling, which runs after the planner."""
+    from numba_cuda_mlir.numba_cuda.misc.special import literal_unroll
+
+    found = definition(func_ir, var)
+    for op in ("pair_first", "iternext", "getiter"):
+        if not (isinstance(found, ir.Expr) and found.op == op):
+            return False
+        found = definition(func_ir, found.value)
+    return isinstance(found, ir.Expr) and found.op == "call" and python_value(func_ir, found.func) is literal_unroll
+
+
+def literal_unroll_message(where_text: str, argument: str) -> str:
+    return (
+        f"{where_text}: argument '{argument}' comes from literal_unroll, which cuda.coop cannot plan (its planner runs "
+        "before loops are unrolled); write one call per value with compile-time constants instead, e.g. "
+        "coop.ThreadData(2) and coop.ThreadData(4) in two explicit branches"
+    )

@@ -9,15 +9,14 @@ import dataclasses
 import inspect
 
 import numpy as np
-
 from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .._core.api.storage import ThreadData
-from .._core.errors import PayloadInferenceError
+from .._core.errors import PayloadInferenceError, UnsupportedOperationError
 from ._find import Site
-from ._ir import definition, python_value
+from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
 from ._location import where
 
 
@@ -60,6 +59,8 @@ def _explicit_dtype(value) -> str | None:
 def compile_time_int(state, var, context: str, argument: str) -> int:
     """A constant, a global or closure value, or a kernel argument (specialized on
     its value through Numba's literal retry)."""
+    if from_literal_unroll(state.func_ir, var):
+        raise UnsupportedOperationError(literal_unroll_message(context, argument))
     found = definition(state.func_ir, var)
     if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)) and isinstance(found.value, int):
         return found.value
@@ -87,15 +88,17 @@ def thread_data(state, site: Site) -> Payload:
     if "alignment" in bound.arguments:
         alignment = python_value(state.func_ir, bound.arguments["alignment"])
         if not isinstance(alignment, int) or alignment < 1 or alignment & (alignment - 1):
-            raise PayloadInferenceError(f"{context}: argument 'alignment' = {alignment!r} is not allowed; expected a "
-                                        "constant power of two")
+            raise PayloadInferenceError(
+                f"{context}: argument 'alignment' = {alignment!r} is not allowed; expected a constant power of two"
+            )
     payload = Payload(site, extent, alignment)
     if "dtype" in bound.arguments:
         value = python_value(state.func_ir, bound.arguments["dtype"])
         payload.dtype = _explicit_dtype(value)
         if payload.dtype is None:
-            raise PayloadInferenceError(f"{context}: argument 'dtype' = {value!r} is not allowed; expected a numeric "
-                                        "NumPy or Numba dtype")
+            raise PayloadInferenceError(
+                f"{context}: argument 'dtype' = {value!r} is not allowed; expected a numeric NumPy or Numba dtype"
+            )
         payload.dtype_source = "its dtype argument"
     return payload
 

@@ -39,9 +39,7 @@ def _register_providers(bundle, calls):
     for call, provider in zip(calls, bundle.providers):
         call.provider = provider
         operands = tuple(
-            _provider_call.Operand(
-                param.kind, call.facts.dtype if param.name == "oob_default" else "int64"
-            )
+            _provider_call.Operand(param.kind, call.facts.dtype if param.name == "oob_default" else "int64")
             for param in provider.abi
         )
         _provider_call.register(_provider_call.Provider(provider.symbol, operands, link))
@@ -91,7 +89,9 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
             _register_providers(bundle, calls)
             _explain_hook(state, calls, bundle)
         layout = _storage.plan_layout(state.func_ir, calls, storages)
-        removed = [site for site in sites if site.marker.family in ("groups", "storage") and site.marker.name != "ThreadData"]
+        removed = [
+            site for site in sites if site.marker.family in ("groups", "storage") and site.marker.name != "ThreadData"
+        ]
         _rewrite.rewrite(state, calls, payloads, removed, layout)
         return True
 

@@ -70,15 +70,23 @@ def rewrite(state, calls, payloads, removed_sites, layout):
             key, loc = id(statement), statement.loc
             if key in payload_by_statement:
                 payload = payload_by_statement[key]
-                body += _ir.array(block.scope, "local", payload.extent, payload.dtype, loc,
-                                  target=statement.target, alignment=payload.alignment)[0]
+                body += _ir.array(
+                    block.scope,
+                    "local",
+                    payload.extent,
+                    payload.dtype,
+                    loc,
+                    target=statement.target,
+                    alignment=payload.alignment,
+                )[0]
             elif key in by_statement:
                 call = by_statement[key]
                 if id(call) in layout.barriers:
                     body += _barrier(block.scope, layout.barriers[id(call)], loc)
                 view_statements, view = (
                     _scratch_view(block.scope, backing, layout.offsets[id(call)], loc)
-                    if id(call) in layout.offsets else ([], None)
+                    if id(call) in layout.offsets
+                    else ([], None)
                 )
                 body += view_statements + _provider_call(block.scope, call, view, loc)
             elif key not in removed:

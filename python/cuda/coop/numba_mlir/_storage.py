@@ -67,8 +67,8 @@ def _reachable(func_ir) -> dict:
         for label, block in func_ir.blocks.items()
     }
     reach = {}
-    for start in successors:
-        seen, frontier = set(), list(successors[start])
+    for start, targets in successors.items():
+        seen, frontier = set(), list(targets)
         while frontier:
             label = frontier.pop()
             if label not in seen:

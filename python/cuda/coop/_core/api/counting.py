@@ -31,8 +31,9 @@ def flag_tails(group, flags, items, /, op=None, *, tile_successor=None):
 
 
 @marker("discontinuity", implemented=False)
-def flag_heads_and_tails(group, head_flags, tail_flags, items, /, op=None, *, tile_predecessor=None,
-                         tile_successor=None):
+def flag_heads_and_tails(
+    group, head_flags, tail_flags, items, /, op=None, *, tile_predecessor=None, tile_successor=None
+):
     """Flag both ends of each run (cub::BlockDiscontinuity::FlagHeadsAndTails)."""
 
 

@@ -7,8 +7,9 @@ from ..markers import marker
 
 
 @marker("load_store", implemented=True)
-def load(group, source, items, /, *, algorithm="direct", valid_items=None, oob_default=None, offset=None,
-         temp_storage=None):
+def load(
+    group, source, items, /, *, algorithm="direct", valid_items=None, oob_default=None, offset=None, temp_storage=None
+):
     """Load a tile of `source` into each thread's `items` (cub::BlockLoad / cub::WarpLoad).
 
     The tile starts at `source` (+ `offset` elements). With `valid_items`, only that

@@ -11,7 +11,7 @@ def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions"
 
 
 @marker("reduce", implemented=False)
-def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions"):  # noqa: A001 - API name
+def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions"):
     """Sum; the result is valid in thread 0 / lane 0 only."""
 
 
@@ -31,14 +31,16 @@ def exclusive_sum(group, items, /, *, output=None, block_aggregate=None, prefix_
 
 
 @marker("scan", implemented=False)
-def inclusive_scan(group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, prefix_op=None,
-                   algorithm="raking"):
+def inclusive_scan(
+    group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, prefix_op=None, algorithm="raking"
+):
     """Inclusive scan with `op` (cub::BlockScan::InclusiveScan)."""
 
 
 @marker("scan", implemented=False)
-def exclusive_scan(group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, prefix_op=None,
-                   algorithm="raking"):
+def exclusive_scan(
+    group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, prefix_op=None, algorithm="raking"
+):
     """Exclusive scan with `op` (cub::BlockScan::ExclusiveScan)."""
 
 

@@ -6,8 +6,7 @@ from ..markers import marker
 
 
 @marker("radix_sort", implemented=False)
-def radix_sort(group, keys, /, *, values=None, descending=False, begin_bit=None, end_bit=None,
-               output_layout="blocked"):
+def radix_sort(group, keys, /, *, values=None, descending=False, begin_bit=None, end_bit=None, output_layout="blocked"):
     """Radix sort of keys (or pairs with `values`) across the group."""
 
 
