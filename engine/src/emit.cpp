@@ -184,6 +184,8 @@ void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
     } else if (option->type == OptionType::PayloadScalar && is_half(plan.facts.dtype)) {
       const char* from_bits = plan.facts.dtype == DType::Float16 ? "__ushort_as_half" : "__ushort_as_bfloat16";
       arguments.push_back(std::string(from_bits) + "(" + option->name + ")");
+    } else if (option->type == OptionType::PayloadScalar && plan.facts.dtype == DType::Bool) {
+      arguments.push_back(option->name + " != 0");
     } else {
       arguments.push_back(option->name);
     }

@@ -190,10 +190,11 @@ const char* template_argument_name(TemplateArg arg) {
   return "?";
 }
 
-// A 16-bit float crosses the ABI as its bits: a C++ struct by value and a
-// compiler's native half would not agree on how they are passed.
+// A 16-bit float crosses the ABI as its bits and a bool as a byte: a C++ struct
+// or bool by value and a compiler's native half or i1 need not be passed alike.
 std::string abi_value_type(DType dtype) {
   if (dtype == DType::Float16 || dtype == DType::BFloat16) return "::cuda::std::uint16_t";
+  if (dtype == DType::Bool) return "::cuda::std::uint8_t";
   return std::string(info(dtype).cpp);
 }
 
