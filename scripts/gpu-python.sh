@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python half of scripts/gpu.sh: installs numba-cuda-mlir from the carried
 # .whl/ tarball (scripts/pack-gpu-python.sh) and cuda.coop built from source with
-# the machine's own Python, then runs the runtime tests. Log: $OUT/python_runtime.log.
+# the machine's own Python, then runs every Python test (the runtime ones launch
+# kernels there) and the examples. Logs: $OUT/python_runtime.log, python_examples.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/gpu-results}"
@@ -17,5 +18,11 @@ python3 -m pip install --quiet --no-index --no-deps --no-build-isolation --targe
   --config-settings=build-dir=build-gpu/python-wheel . >"$OUT/python_build.log" 2>&1 ||
   { tail -40 "$OUT/python_build.log"; exit 1; }
 export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
-python3 -m pytest -q -p no:cacheprovider -n "${COOP_PYTEST_WORKERS:-12}" tests/runtime tests/contracts 2>&1 |
-  tee "$OUT/python_runtime.log"
+status=0
+python3 -m pytest -q -p no:cacheprovider -n "${COOP_PYTEST_WORKERS:-12}" tests 2>&1 |
+  tee "$OUT/python_runtime.log" || status=$?
+for example in examples/*.py; do
+  echo "== $example"
+  python3 "$example" 2>&1 | tail -n 3 || status=$?
+done | tee "$OUT/python_examples.log"
+exit "$status"

@@ -112,33 +112,44 @@ def test_runtime_offset_tiles_the_array():
 
 def warp_kernel(algorithm, width):
     @cuda.jit
-    def copy_physical_warps(source, destination):
+    def copy_physical_warps(source, destination, held, items_per_thread):
         warp = coop.this_warp()
-        items = coop.ThreadData(4)
-        tile = (rank() // 32) * 32 * 4
+        items = coop.ThreadData(items_per_thread)
+        tile = (rank() // 32) * 32 * items_per_thread
         coop.load(warp, source[tile:], items, algorithm=algorithm)
+        for i in range(items_per_thread):
+            held[rank() * items_per_thread + i] = items[i]
         coop.store(warp, destination[tile:], items, algorithm=algorithm)
 
     @cuda.jit
-    def copy_logical_warps(source, destination):
+    def copy_logical_warps(source, destination, held, items_per_thread):
         warp = coop.this_warp().group_by(width)
-        items = coop.ThreadData(4)
-        tile = (rank() // width) * width * 4
+        items = coop.ThreadData(items_per_thread)
+        tile = (rank() // width) * width * items_per_thread
         coop.load(warp, source[tile:], items, algorithm=algorithm)
+        for i in range(items_per_thread):
+            held[rank() * items_per_thread + i] = items[i]
         coop.store(warp, destination[tile:], items, algorithm=algorithm)
 
     return copy_physical_warps if width == 32 else copy_logical_warps
 
 
+@pytest.mark.parametrize("items", ITEMS)
 @pytest.mark.parametrize("width", [32, 8])
-@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.int64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("algorithm", WARP_ALGORITHMS)
-def test_warp_copy(algorithm, dtype, width):
-    source = random_tile(128 * 4, dtype)
+def test_warp_copy(algorithm, dtype, width, items):
+    threads = 128
+    source = random_tile(threads * items, dtype)
     destination = np.zeros_like(source)
-    warp_kernel(algorithm, width)[1, 128](source, destination)
+    held = np.zeros_like(source)
+    warp_kernel(algorithm, width)[1, threads](source, destination, held, items)
     cuda.synchronize()
     np.testing.assert_array_equal(destination, source)
+    for warp in range(threads // width):
+        tile = source[warp * width * items : (warp + 1) * width * items]
+        got = held[warp * width * items : (warp + 1) * width * items].reshape(width, items)
+        np.testing.assert_array_equal(got, expected_items(tile, width, items, algorithm in STRIPED))
 
 
 @cuda.jit(device=True)
