@@ -19,7 +19,7 @@ python3 -m pip install --quiet --no-index --no-deps --no-build-isolation --targe
   { tail -40 "$OUT/python_build.log"; exit 1; }
 export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
 status=0
-python3 -m pytest -q -p no:cacheprovider -n "${COOP_PYTEST_WORKERS:-12}" tests 2>&1 |
+python3 -m pytest -q -p no:cacheprovider -n "${COOP_PYTEST_WORKERS:-12}" ${COOP_PYTEST_PATHS:-tests} 2>&1 |
   tee "$OUT/python_runtime.log" || status=$?
 for example in examples/*.py; do
   echo "== $example"
