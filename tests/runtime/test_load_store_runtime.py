@@ -198,3 +198,44 @@ def test_second_launch_compiles_nothing():
         cuda.synchronize()
         np.testing.assert_array_equal(destination, source)
     assert len(kernel._launch_config_overloads) == 1
+
+
+def storage_kernel(sharing):
+    @cuda.jit
+    def twice(source, destination):
+        block = coop.this_block()
+        storage = coop.TempStorage(sharing=sharing)
+        first = coop.ThreadData(4)
+        second = coop.ThreadData(4)
+        coop.load(block, source, first, algorithm="transpose", temp_storage=storage)
+        coop.load(block, source[512:], second, algorithm="warp_transpose", temp_storage=storage)
+        for i in range(4):
+            first[i] += second[i]
+        coop.store(block, destination, first, algorithm="transpose", temp_storage=storage)
+
+    return twice
+
+
+@pytest.mark.parametrize("sharing", ["reuse", "exclusive"])
+def test_explicit_temp_storage(sharing):
+    source = random_tile(1024, np.int32)
+    destination = np.zeros(512, np.int32)
+    storage_kernel(sharing)[1, 128](source, destination)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, source[:512] + source[512:])
+
+
+@cuda.jit
+def large_scratch(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(8)
+    coop.load(block, source, items, algorithm="transpose")
+    coop.store(block, destination, items, algorithm="transpose")
+
+
+def test_scratch_beyond_48_kib_uses_dynamic_shared_memory():
+    source = random_tile(1024 * 8, np.int64)  # BlockExchange of 8192 int64: 64 KiB of scratch
+    destination = np.zeros_like(source)
+    large_scratch[1, 1024](source, destination)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, source)
