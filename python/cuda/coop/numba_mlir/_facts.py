@@ -87,14 +87,14 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     except TypeError as error:
         raise TypeError(f"{where_text}: {error}") from None
     arguments = bound.arguments
-    group = _groups.resolve(state, arguments["group"], block_shape, where_text)
     role = _MEMORY[operation]
+    for name in ("algorithm", "items", role):  # before anything reads them as a payload or an array
+        if name in arguments and from_literal_unroll(state.func_ir, arguments[name]):
+            raise UnsupportedOperationError(literal_unroll_message(where_text, name))
+    group = _groups.resolve(state, arguments["group"], block_shape, where_text)
     payload = _payload_of(state, arguments["items"], payloads, where_text)
     dtype = _memory_dtype(oracle, arguments[role], operation, role, where_text)
     _payloads.agree(payload, dtype, f"the {role} of {where_text}", where_text)
-    for name in ("algorithm", "items", role):
-        if name in arguments and from_literal_unroll(state.func_ir, arguments[name]):
-            raise UnsupportedOperationError(literal_unroll_message(where_text, name))
     options = {name: _binding(state, arguments[name]) for name in _OPTIONS if name in arguments}
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
     facts = _engine.CallFacts(operation, group, dtype, payload.extent, options, where(state, site.statement.loc))

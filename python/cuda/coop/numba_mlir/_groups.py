@@ -8,6 +8,7 @@ from numba_cuda_mlir.numba_cuda.core import ir
 from .. import _engine
 from .._core.errors import EscapingGroupDescriptorError, InvalidGroupError, UnsupportedOperationError
 from .._core.markers import marker_of
+from . import _location
 from ._find import GROUP_BY, Site
 from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
 from ._location import where
@@ -34,6 +35,8 @@ def resolve(state, var, block_shape, context: str):
         receiver = resolve(state, method.value, block_shape, context)
         if receiver.kind != "warp" or receiver.width != 32:
             raise InvalidGroupError(f"{context}: group_by applies to coop.this_warp() only")
+        if len(found.args) == 1 and from_literal_unroll(func_ir, found.args[0]):
+            raise UnsupportedOperationError(literal_unroll_message(context, "n"))
         width = python_value(func_ir, found.args[0]) if len(found.args) == 1 else None
         if not isinstance(width, int):
             raise InvalidGroupError(
@@ -42,6 +45,14 @@ def resolve(state, var, block_shape, context: str):
             )
         return _engine.warp(block_shape, width)
     raise InvalidGroupError(f"{context}: argument 'group' is not a group descriptor")
+
+
+def _constructor_text(site: Site) -> str:
+    """How a message names a descriptor held only by a compiler temporary."""
+    name = site.statement.target.name
+    if not name.startswith("$"):
+        return f"'{name.split('.')[0]}'"
+    return "coop.this_warp().group_by(n)" if site.marker is GROUP_BY else f"coop.{site.marker.name}()"
 
 
 def _derives_descriptor(value, group_vars) -> bool:
@@ -59,8 +70,18 @@ def check_no_escape(state, sites: list[Site]) -> None:
     """Descriptors exist only at compile time: returning one, storing it or passing it
     to anything but a cooperative primitive has no meaning at run time."""
     func_ir = state.func_ir
+    for site in sites:
+        # A group taken from literal_unroll reaches the planner as a tuple of descriptors: say why that fails.
+        primitive = site.marker.family not in ("groups", "storage") and site.call.args
+        if primitive and from_literal_unroll(func_ir, site.call.args[0]):
+            raise UnsupportedOperationError(
+                literal_unroll_message(_location.context(site.marker.name, state, site.statement.loc), "group")
+            )
+    # Descriptor variable -> how messages name it (its constructor when the variable is a temporary).
     group_vars = {
-        site.statement.target.name for site in sites if site.marker.family == "groups" or site.marker is GROUP_BY
+        site.statement.target.name: _constructor_text(site)
+        for site in sites
+        if site.marker.family == "groups" or site.marker is GROUP_BY
     }
     changed = True
     while changed:  # aliases of descriptors, and their group_by partitions, are descriptors
@@ -72,7 +93,8 @@ def check_no_escape(state, sites: list[Site]) -> None:
                     and statement.target.name not in group_vars
                     and _derives_descriptor(statement.value, group_vars)
                 ):
-                    group_vars.add(statement.target.name)
+                    source = statement.value.name if isinstance(statement.value, ir.Var) else statement.value.value.name
+                    group_vars[statement.target.name] = group_vars[source]
                     changed = True
     primitive_calls = {id(site.call) for site in sites if site.marker.family not in ("groups", "storage")}
     for block in func_ir.blocks.values():
@@ -86,8 +108,9 @@ def check_no_escape(state, sites: list[Site]) -> None:
             escaping = [var.name for var in statement.list_vars() if var.name in group_vars]
             if escaping:
                 name = escaping[0].split(".")[0]
+                name = group_vars[escaping[0]] if name.startswith("$") else f"'{name}'"
                 raise EscapingGroupDescriptorError(
-                    f"group descriptor '{name}' escapes ({where(state, statement.loc)}): a descriptor exists only at "
+                    f"group descriptor {name} escapes ({where(state, statement.loc)}): a descriptor exists only at "
                     "compile time; pass it only as the group of cuda.coop primitives (not returned, stored or "
                     "passed to other functions)"
                 )

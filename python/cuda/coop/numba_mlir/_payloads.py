@@ -81,6 +81,9 @@ def thread_data(state, site: Site) -> Payload:
         bound = inspect.signature(ThreadData).bind(*site.call.args, **dict(site.call.kws))
     except TypeError as error:
         raise PayloadInferenceError(f"{context}: {error}") from None
+    for name, var in bound.arguments.items():
+        if from_literal_unroll(state.func_ir, var):
+            raise UnsupportedOperationError(literal_unroll_message(context, name))
     extent = compile_time_int(state, bound.arguments["items_per_thread"], context, "items_per_thread")
     if extent < 1:
         raise PayloadInferenceError(f"{context}: argument 'items_per_thread' = {extent} is not allowed; expected >= 1")

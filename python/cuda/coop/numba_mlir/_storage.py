@@ -15,9 +15,9 @@ import inspect
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .._core.api.storage import TempStorage
-from .._core.errors import InvalidArgumentError
+from .._core.errors import InvalidArgumentError, UnsupportedOperationError
 from ._find import Site
-from ._ir import python_value
+from ._ir import from_literal_unroll, literal_unroll_message, python_value
 from ._location import context
 
 IMPLICIT = ""  # the region of calls that name no TempStorage
@@ -47,6 +47,8 @@ def temp_storage(state, site: Site) -> Storage:
         bound = inspect.signature(TempStorage).bind(*site.call.args, **dict(site.call.kws))
     except TypeError as error:
         raise TypeError(f"{where_text}: {error}") from None
+    if "sharing" in bound.arguments and from_literal_unroll(state.func_ir, bound.arguments["sharing"]):
+        raise UnsupportedOperationError(literal_unroll_message(where_text, "sharing"))
     sharing = python_value(state.func_ir, bound.arguments["sharing"]) if "sharing" in bound.arguments else "reuse"
     if sharing not in ("reuse", "exclusive"):
         raise InvalidArgumentError(
