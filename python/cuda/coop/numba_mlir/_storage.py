@@ -5,7 +5,8 @@ Implicit scratch (no temp_storage=) is one "reuse" region shared by every call;
 each TempStorage is a region of its own, "reuse" (consumers overlap) or
 "exclusive" (each consumer has its own slice). A consumer of a reuse region needs
 a barrier before it exactly when another consumer of that region (or itself, in a
-loop) may have run before it: that one may still be reading the scratch."""
+loop) may have run before it: that one may still be reading the scratch. A consumer
+of an exclusive region needs one only in a loop, where it reuses its own slice."""
 
 from __future__ import annotations
 
@@ -107,6 +108,8 @@ def plan_layout(func_ir, calls, storages) -> Layout:
                 offset = _align(offset, call.provider.scratch_alignment)
                 layout.offsets[id(call)] = offset
                 offset += call.provider.scratch_bytes_per_block
+                if _may_run_before(call, call, reach, order):  # in a loop, its own slice is reused
+                    layout.barriers[id(call)] = call.provider.reuse_barrier
             continue
         for call in members:
             layout.offsets[id(call)] = offset

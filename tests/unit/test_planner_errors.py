@@ -1,0 +1,396 @@
+"""Compile-time errors of the planner, each raised by compiling a real kernel for a
+launch (no GPU). Every message must name the call or argument at fault and the
+user's function, file and line; the line expected is the one tagged `# <- error`.
+
+Each erroneous kernel carries its expectation in an @expect decorator:
+the error class, how the message names the site ("coop.load", or "escapes" for
+descriptors) and further text the message must hold."""
+
+import dataclasses
+import inspect
+import os
+
+import numpy as np
+import pytest
+from numba_cuda_mlir import cuda, types
+from numba_cuda_mlir.numba_cuda.misc.special import literal_unroll
+
+from cuda import coop
+from cuda.coop.numba_mlir._explain import compile_for_launch
+
+I32 = types.Array(types.int32, 1, "C")
+F32 = types.Array(types.float32, 1, "C")
+C64 = types.Array(types.complex64, 1, "C")
+FILE = os.path.basename(__file__)
+
+UNROLL = ("literal_unroll", "write one call per value with compile-time constants")
+BLOCK_ALGORITHMS = "direct, striped, vectorize, transpose, warp_transpose, warp_transpose_timesliced"
+WARP_ALGORITHMS = "direct, striped, vectorize, transpose (for warp groups)"
+
+
+def tagged_line(function, tag="error"):
+    """The line of `function`'s source ending with `# <- tag`."""
+    lines, first = inspect.getsourcelines(function.py_func)
+    hits = [first + index for index, text in enumerate(lines) if text.rstrip().endswith(f"# <- {tag}")]
+    assert len(hits) == 1, f"{function.py_func.__name__} needs exactly one '# <- {tag}' line"
+    return hits[0]
+
+
+def site(call, function, tag="error"):
+    """How messages place a call: "coop.load (kernel, file.py:12)"."""
+    return f"{call} ({function.py_func.__qualname__}, {FILE}:{tagged_line(function, tag)})"
+
+
+@dataclasses.dataclass
+class Case:
+    kernel: object
+    error: type
+    call: str
+    fragments: tuple
+    argtypes: tuple
+    block: int
+    located_in: object  # the function holding the `# <- error` line, when not the kernel
+
+
+CASES = []
+
+
+def expect(error, call, *fragments, argtypes=(I32, I32), block=128, located_in=None):
+    def record(kernel):
+        CASES.append(Case(kernel, error, call, fragments, argtypes, block, located_in))
+        return kernel
+
+    return record
+
+
+# -- group descriptors escaping into runtime code
+
+
+@cuda.jit(device=True, inline="never")
+def opaque(value):
+    return 0
+
+
+@expect(coop.EscapingGroupDescriptorError, "escapes", "'block'", "a descriptor exists only at compile time")
+@cuda.jit
+def passes_group_to_a_device_call(source, destination):
+    block = coop.this_block()
+    opaque(block)  # <- error
+
+
+@expect(coop.EscapingGroupDescriptorError, "escapes", "'block'")
+@cuda.jit
+def stores_group_into_an_array(source, destination):
+    block = coop.this_block()
+    destination[0] = block  # <- error
+
+
+@expect(coop.EscapingGroupDescriptorError, "escapes", "'block'")
+@cuda.jit
+def returns_group(source, destination):
+    block = coop.this_block()
+    return block  # <- error
+
+
+@expect(coop.EscapingGroupDescriptorError, "escapes", "coop.this_warp().group_by(n)")
+@cuda.jit
+def passes_an_unnamed_partition(source, destination):
+    opaque(coop.this_warp().group_by(8))  # <- error
+
+
+# -- literal_unroll shaping what the planner must know before loops are unrolled
+
+
+@expect(coop.UnsupportedOperationError, "coop.ThreadData", "'items_per_thread'", *UNROLL)
+@cuda.jit
+def unrolls_an_extent(source, destination):
+    block = coop.this_block()
+    for n in literal_unroll((2, 4)):
+        items = coop.ThreadData(n)  # <- error
+        coop.load(block, source, items)
+        coop.store(block, destination, items)
+
+
+@expect(coop.UnsupportedOperationError, "coop.ThreadData", "'dtype'", *UNROLL)
+@cuda.jit
+def unrolls_a_dtype(source, destination):
+    for dtype in literal_unroll((np.int32, np.float32)):
+        items = coop.ThreadData(4, dtype=dtype)  # <- error
+        items[0] = 0
+
+
+@expect(coop.UnsupportedOperationError, "coop.load", "'group'", *UNROLL)
+@cuda.jit
+def unrolls_groups(source, destination):
+    for group in literal_unroll((coop.this_block(), coop.this_warp())):
+        items = coop.ThreadData(4)
+        coop.load(group, source, items)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.load", "'n'", *UNROLL)
+@cuda.jit
+def unrolls_a_partition_width(source, destination):
+    for width in literal_unroll((8, 16)):
+        warp = coop.this_warp().group_by(width)
+        items = coop.ThreadData(4)
+        coop.load(warp, source, items)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.load", "'algorithm'", *UNROLL)
+@cuda.jit
+def unrolls_an_algorithm(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    for algorithm in literal_unroll(("direct", "striped")):
+        coop.load(block, source, items, algorithm=algorithm)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.store", "'items'", *UNROLL)
+@cuda.jit
+def unrolls_payloads(source, destination):
+    block = coop.this_block()
+    small = coop.ThreadData(2, np.int32)
+    large = coop.ThreadData(4, np.int32)
+    for items in literal_unroll((small, large)):
+        coop.store(block, destination, items)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.TempStorage", "'sharing'", *UNROLL)
+@cuda.jit
+def unrolls_a_sharing(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    for sharing in literal_unroll(("reuse", "exclusive")):
+        storage = coop.TempStorage(sharing=sharing)  # <- error
+        coop.store(block, destination, items, temp_storage=storage)
+
+
+# -- payloads and memory operands
+
+
+@expect(coop.PayloadInferenceError, "coop.ThreadData", "payload 'items'", "dtype")
+@cuda.jit
+def unused_payload_without_dtype(source, destination):
+    items = coop.ThreadData(4)  # noqa: F841  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.ThreadData", "'items_per_thread'", "compile-time integer")
+@cuda.jit
+def runtime_extent(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(cuda.threadIdx.x)  # <- error
+    coop.load(block, source, items)
+
+
+@expect(coop.PayloadInferenceError, "coop.load", "'items'", "is not a coop.ThreadData")
+@cuda.jit
+def items_not_a_thread_data(source, destination):
+    block = coop.this_block()
+    items = cuda.local.array(4, np.int32)
+    coop.load(block, source, items)  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.load", "'source' is int32", "device array")
+@cuda.jit
+def source_not_an_array(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source[0], items)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.load", "'source' holds complex64", argtypes=(C64, C64))
+@cuda.jit
+def unsupported_dtype(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)  # <- error
+
+
+# -- groups (the engine checks these; its messages name the operation without "coop.")
+
+
+@expect(coop.InvalidGroupError, "load", "12", "power of two")
+@cuda.jit
+def partition_of_twelve(source, destination):
+    warp = coop.this_warp().group_by(12)
+    items = coop.ThreadData(4)
+    coop.load(warp, source, items)  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.load", "group_by", "compile-time integer", argtypes=(I32, I32, types.int32))
+@cuda.jit
+def partition_of_runtime_width(source, destination, width):
+    warp = coop.this_warp().group_by(width)
+    items = coop.ThreadData(4)
+    coop.load(warp, source, items)  # <- error
+
+
+@expect(coop.InvalidGroupError, "load", "48 threads", "whole warps", block=48)
+@cuda.jit
+def warp_in_a_block_of_48(source, destination):
+    warp = coop.this_warp()
+    items = coop.ThreadData(4)
+    coop.load(warp, source, items)  # <- error
+
+
+# -- operations and options
+
+
+@expect(coop.UnsupportedOperationError, "coop.exchange", "not implemented")
+@cuda.jit
+def uses_exchange(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.exchange(block, items, conversion="striped_to_blocked")  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.reduce", "not implemented")
+@cuda.jit
+def uses_reduce(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, "sum")  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "load", "'diagonal'", BLOCK_ALGORITHMS)
+@cuda.jit
+def unknown_algorithm(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, algorithm="diagonal")  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "store", "'warp_transpose'", WARP_ALGORITHMS)
+@cuda.jit
+def block_algorithm_on_a_warp(source, destination):
+    warp = coop.this_warp()
+    items = coop.ThreadData(4, np.int32)
+    coop.store(warp, destination, items, algorithm="warp_transpose")  # <- error
+
+
+@expect(coop.InvalidArgumentError, "load", "oob_default", "valid_items")
+@cuda.jit
+def oob_default_without_valid_items(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, oob_default=0)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "load", "'valid_items' = 513", "0..512")
+@cuda.jit
+def static_valid_items_beyond_the_tile(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, valid_items=513)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.TempStorage", "'private'", "'reuse' or 'exclusive'")
+@cuda.jit
+def unknown_sharing(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    storage = coop.TempStorage(sharing="private")  # <- error
+    coop.load(block, source, items, algorithm="transpose", temp_storage=storage)
+
+
+@cuda.jit(device=True, inline="never")
+def standalone_helper(source, destination):
+    block = coop.this_block()  # <- error
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.store(block, destination, items)
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.this_block",
+    "inline='never'",
+    "Let it inline into the kernel",
+    located_in=standalone_helper,
+)
+@cuda.jit
+def calls_a_standalone_helper(source, destination):
+    standalone_helper(source, destination)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
+def test_error_names_the_call_and_the_users_line(case):
+    with pytest.raises(case.error) as raised:
+        compile_for_launch(case.kernel, case.argtypes, grid=1, block=case.block)
+    message = str(raised.value)
+    assert site(case.call, case.located_in or case.kernel) in message
+    for fragment in case.fragments:
+        assert fragment in message
+
+
+@cuda.jit
+def conflicting_payload_dtypes(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)  # <- source
+    coop.store(block, destination, items)  # <- error
+
+
+def test_conflicting_payload_dtypes_name_the_payload_and_both_sources():
+    kernel = conflicting_payload_dtypes
+    with pytest.raises(coop.PayloadInferenceError) as raised:
+        compile_for_launch(kernel, (I32, F32), grid=1, block=128)
+    message = str(raised.value)
+    assert message.startswith(site("coop.store", kernel))
+    assert "payload 'items' holds int32" in message
+    assert f"from the source of {site('coop.load', kernel, 'source')}" in message
+    assert f"the destination of {site('coop.store', kernel)} holds float32" in message
+
+
+@cuda.jit
+def algorithm_given_positionally(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, "transpose")  # <- error
+
+
+@cuda.jit
+def group_given_by_keyword(source, destination):
+    items = coop.ThreadData(4)
+    coop.load(group=coop.this_block(), source=source, items=items)  # <- error
+
+
+@pytest.mark.parametrize(
+    ("kernel", "reason"),
+    [
+        (algorithm_given_positionally, "too many positional arguments"),
+        (group_given_by_keyword, "'group' parameter is positional only"),
+    ],
+    ids=["option-positionally", "operand-by-keyword"],
+)
+def test_argument_binding_follows_the_signature(kernel, reason):
+    with pytest.raises(TypeError) as raised:
+        compile_for_launch(kernel, (I32, I32), grid=1, block=128)
+    assert str(raised.value).startswith(f"{site('coop.load', kernel)}: {reason}")
+
+
+@cuda.jit
+def make_block():
+    return coop.this_block()
+
+
+@cuda.jit
+def copy_with(group, source, destination):
+    items = coop.ThreadData(2)
+    coop.load(group, source, items)
+    coop.store(group, destination, items)
+
+
+@cuda.jit
+def descriptor_through_inlined_helpers(source, destination):
+    block = make_block()
+    alias = block
+    copy_with(alias, source, destination)
+
+
+def test_descriptors_flowing_through_inlined_helpers_do_not_escape():
+    """Inlined helpers that return or receive a descriptor leave only aliases behind."""
+    compile_for_launch(descriptor_through_inlined_helpers, (I32, I32), grid=1, block=128)
