@@ -123,7 +123,7 @@ def is_primitive(site: Site) -> bool:
 def dtype_of(payload, where_text):
     if payload.dtype is None:
         raise PayloadInferenceError(
-            f"{where_text}: the dtype of payload '{payload.name}' is unknown; give coop.ThreadData a dtype or use it "
-            "with a primitive whose memory operand fixes it"
+            f"{where_text}: the dtype of payload '{payload.name}' is unknown; give coop.ThreadData a dtype, use it "
+            "with a primitive whose memory operand fixes it, or write typed values into it"
         )
     return payload.dtype

@@ -10,16 +10,30 @@ from .._core.errors import EscapingGroupDescriptorError, InvalidGroupError, Unsu
 from .._core.markers import marker_of
 from . import _location
 from ._find import GROUP_BY, Site
-from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
+from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import where
 
 
 def resolve(state, var, block_shape, context: str):
-    """The engine Group a descriptor variable stands for."""
+    """The engine Group a descriptor variable stands for; where control flow joins,
+    every path must give the same group."""
     func_ir = state.func_ir
     if from_literal_unroll(func_ir, var):
         raise UnsupportedOperationError(literal_unroll_message(context, "group"))
-    found = definition(func_ir, var)
+    groups = [_resolve_definition(state, found, block_shape, context) for found in definitions(func_ir, var)]
+    if not groups:
+        raise InvalidGroupError(f"{context}: argument 'group' is not a group descriptor")
+    for other in groups[1:]:
+        if other != groups[0]:
+            raise InvalidGroupError(
+                f"{context}: argument 'group' is {groups[0]!r} on one path and {other!r} on another; "
+                "expected one group on every path"
+            )
+    return groups[0]
+
+
+def _resolve_definition(state, found, block_shape, context: str):
+    func_ir = state.func_ir
     if not (isinstance(found, ir.Expr) and found.op == "call"):
         raise InvalidGroupError(
             f"{context}: argument 'group' is not a group descriptor; expected coop.this_block(), "

@@ -13,6 +13,19 @@ def definition(func_ir, var):
     return ir_utils.guard(ir_utils.get_definition, func_ir, var)
 
 
+def definitions(func_ir, var, seen=None) -> list:
+    """Every expression that may define `var`, through aliases and the several
+    definitions a variable has where control flow joins."""
+    seen = set() if seen is None else seen
+    if var.name in seen:
+        return []
+    seen.add(var.name)
+    found = []
+    for value in func_ir._definitions.get(var.name, []):
+        found += definitions(func_ir, value, seen) if isinstance(value, ir.Var) else [value]
+    return found
+
+
 def python_value(func_ir, var):
     """The Python object `var` is bound to (a global, closure value, constant or a
     module attribute chain), or None."""

@@ -115,3 +115,14 @@ def agree(payload: Payload, dtype: str, source: str, context: str) -> None:
             f"{context}: payload '{payload.name}' holds {payload.dtype} (from {payload.dtype_source}) but {source} "
             f"holds {dtype}; make them agree"
         )
+
+
+def infer_from_writes(state, payload: Payload, oracle, context: str) -> None:
+    """A payload no primitive types may still be typed by what the kernel writes into
+    it (`items[i] = value`); every write must agree."""
+    for block in state.func_ir.blocks.values():
+        for statement in block.body:
+            if isinstance(statement, (ir.SetItem, ir.StaticSetItem)) and statement.target.name == payload.name:
+                dtype = dtype_name(oracle.type_of(statement.value))
+                if dtype is not None:
+                    agree(payload, dtype, f"the write at line {statement.loc.line}", context)

@@ -76,7 +76,10 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
             if _facts.is_primitive(site)
         ]
         for payload in payloads:
-            _facts.dtype_of(payload, context("ThreadData", state, payload.site.statement.loc))
+            where_text = context("ThreadData", state, payload.site.statement.loc)
+            if payload.dtype is None:
+                _payloads.infer_from_writes(state, payload, oracle, where_text)
+            _facts.dtype_of(payload, where_text)
 
         session = engine()
         for call in calls:
