@@ -7,6 +7,7 @@ from __future__ import annotations
 from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
 from numba_cuda_mlir.numba_cuda.core import ir
 
+from .._core.markers import marker_of
 from . import _ir
 from ._provider_call import coop_provider_call
 
@@ -95,10 +96,12 @@ def rewrite(state, calls, payloads, removed_sites, layout):
     _drop_dead_bindings(func_ir)
 
 
-def _is_pure_binding(value) -> bool:
-    return isinstance(value, (ir.Global, ir.FreeVar, ir.Const, ir.Var)) or (
-        isinstance(value, ir.Expr) and value.op == "getattr"
-    )
+def _orphanable(value) -> bool:
+    """Bindings the rewrite may leave without users and that are safe to drop: any
+    constant, alias or attribute read, and globals that are cuda.coop objects."""
+    if isinstance(value, (ir.Global, ir.FreeVar)):
+        return marker_of(value.value) is not None or getattr(value.value, "__name__", "").startswith("cuda.coop")
+    return isinstance(value, (ir.Const, ir.Var)) or (isinstance(value, ir.Expr) and value.op == "getattr")
 
 
 def _drop_dead_bindings(func_ir):
@@ -114,21 +117,10 @@ def _drop_dead_bindings(func_ir):
                 if not (
                     isinstance(statement, ir.Assign)
                     and statement.target.name not in used
-                    and _is_pure_binding(statement.value)
-                    and _is_ours(statement.value)
+                    and _orphanable(statement.value)
                 )
             ]
             dropped |= len(kept) != len(block.body)
             block.body = kept
         if not dropped:
             return
-
-
-def _is_ours(value) -> bool:
-    """Bindings the rewrite may orphan: cuda.coop objects and what is derived from them."""
-    from .._core.markers import marker_of
-
-    if isinstance(value, (ir.Global, ir.FreeVar)):
-        module = getattr(value.value, "__name__", "")
-        return marker_of(value.value) is not None or str(module).startswith("cuda.coop")
-    return isinstance(value, (ir.Var, ir.Expr, ir.Const))
