@@ -239,3 +239,21 @@ def test_scratch_beyond_48_kib_uses_dynamic_shared_memory():
     large_scratch[1, 1024](source, destination)
     cuda.synchronize()
     np.testing.assert_array_equal(destination, source)
+
+
+@cuda.jit
+def local_array_payload(source, destination):
+    block = coop.this_block()
+    items = cuda.local.array(4, np.float32)
+    coop.load(block, source, items, algorithm="striped")
+    for i in range(4):
+        items[i] *= 2
+    coop.store(block, destination, items, algorithm="striped")
+
+
+def test_a_local_array_is_a_payload():
+    source = random_tile(512, np.float32)
+    destination = np.zeros_like(source)
+    local_array_payload[1, 128](source, destination)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, source * 2)

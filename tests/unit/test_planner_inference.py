@@ -56,3 +56,28 @@ def test_a_payload_no_primitive_uses_is_typed_by_its_writes():
     result = compile_for_launch(typed_by_writes, (types.Array(types.float64, 1, "C"),), 1, 32)
     assert result.metadata["cubin"][:4] == b"\x7fELF"
     assert "memref.alloca() : memref<4xf64" in result.metadata["mlir_module_str"]
+
+
+@cuda.jit
+def local_array_payload(source, destination):
+    items = cuda.local.array(3, np.float32)
+    coop.load(coop.this_block(), source, items)
+    coop.store(coop.this_block(), destination, items)
+
+
+def test_a_local_array_of_constant_length_is_a_payload():
+    explanation = coop.explain(
+        local_array_payload, np.zeros(96, np.float32), np.zeros(96, np.float32), grid=1, block=32
+    )
+    assert explanation.plans[0].cub_type == "::cub::BlockLoad<float, 32, 3, ::cub::BLOCK_LOAD_DIRECT, 1, 1>"
+
+
+@cuda.jit
+def local_array_of_another_dtype(source, destination):
+    items = cuda.local.array(3, np.int32)
+    coop.load(coop.this_block(), source, items)
+
+
+def test_a_local_array_keeps_its_dtype():
+    with pytest.raises(coop.PayloadInferenceError, match="holds int32 .*local array declaration.* holds float32"):
+        compile_for_launch(local_array_of_another_dtype, (F32, F32), 1, 32)

@@ -47,14 +47,18 @@ def _binding(state, var):
     return _engine.OptionBinding.runtime()
 
 
-def _payload_of(state, var, payloads, where_text):
+def _payload_of(state, var, payloads, oracle, where_text):
     found = definition(state.func_ir, var)
     for payload in payloads:
-        if found is payload.site.call:
+        if payload.site is not None and found is payload.site.call:
             return payload
+    local = _payloads.local_array(state, var, oracle)
+    if local is not None:
+        return local
     raise PayloadInferenceError(
-        f"{where_text}: argument 'items' is not a coop.ThreadData; expected a payload made by coop.ThreadData(n) in "
-        "this kernel (or in a helper inlined into it)"
+        f"{where_text}: argument 'items' is not a coop.ThreadData or a local array of compile-time length; expected "
+        "a payload made by coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined "
+        "into it)"
     )
 
 
@@ -92,7 +96,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         if name in arguments and from_literal_unroll(state.func_ir, arguments[name]):
             raise UnsupportedOperationError(literal_unroll_message(where_text, name))
     group = _groups.resolve(state, arguments["group"], block_shape, where_text)
-    payload = _payload_of(state, arguments["items"], payloads, where_text)
+    payload = _payload_of(state, arguments["items"], payloads, oracle, where_text)
     dtype = _memory_dtype(oracle, arguments[role], operation, role, where_text)
     _payloads.agree(payload, dtype, f"the {role} of {where_text}", where_text)
     options = {name: _binding(state, arguments[name]) for name in _OPTIONS if name in arguments}

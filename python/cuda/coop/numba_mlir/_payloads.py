@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 
+import numba_cuda_mlir
 import numpy as np
 from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
@@ -22,15 +23,16 @@ from ._location import where
 
 @dataclasses.dataclass
 class Payload:
-    site: Site
+    site: Site | None  # the ThreadData constructor; None for the user's own local array
     extent: int
     alignment: int | None
     dtype: str | None = None  # engine dtype name once known
     dtype_source: str = ""  # what fixed the dtype, for conflict messages
+    label: str = ""  # the variable, for a local array
 
     @property
     def name(self) -> str:
-        return self.site.statement.target.name
+        return self.label or self.site.statement.target.name
 
 
 def dtype_name(numba_type) -> str | None:
@@ -126,3 +128,17 @@ def infer_from_writes(state, payload: Payload, oracle, context: str) -> None:
                 dtype = dtype_name(oracle.type_of(statement.value))
                 if dtype is not None:
                     agree(payload, dtype, f"the write at line {statement.loc.line}", context)
+
+
+def local_array(state, var, oracle) -> Payload | None:
+    """The user's `cuda.local.array(n, dtype)` of compile-time length as a payload."""
+    found = definition(state.func_ir, var)
+    if not (isinstance(found, ir.Expr) and found.op == "call" and found.args):
+        return None
+    if python_value(state.func_ir, found.func) is not numba_cuda_mlir.cuda.local.array:
+        return None
+    extent = python_value(state.func_ir, found.args[0])
+    array_type = oracle.type_of(var)
+    if not isinstance(extent, int) or not isinstance(array_type, types.Array) or array_type.ndim != 1:
+        return None
+    return Payload(None, extent, None, dtype_name(array_type.dtype), "its local array declaration", var.name)
