@@ -183,11 +183,11 @@ def runtime_extent(source, destination):
     coop.load(block, source, items)
 
 
-@expect(coop.PayloadInferenceError, "coop.load", "'items'", "is not a coop.ThreadData")
+@expect(coop.PayloadInferenceError, "coop.load", "'items'", "is not a coop.ThreadData or a local array")
 @cuda.jit
 def items_not_a_thread_data(source, destination):
     block = coop.this_block()
-    items = cuda.local.array(4, np.int32)
+    items = destination[:4]
     coop.load(block, source, items)  # <- error
 
 
