@@ -1,0 +1,274 @@
+"""Compile latency of a Python kernel with cuda.coop (block load + store, transpose:
+scratch and a barrier), each scenario split into cuda.coop's share (the planner's
+wall time: planning, the engine, NVRTC or its cache, the rewrite) and the kernel
+compiler's own (the rest of the first launch), against the same copy written
+without coop primitives (manual indexing):
+
+  1. first launch in a fresh process, empty provider cache
+  2. a second, different kernel (float32) in the same process: NVRTC's PCH at work
+  3. first launch in a fresh process with a warm disk cache
+  4. repeated launches of a compiled configuration: host time per launch, and
+     whether anything was planned or compiled again
+
+Every scenario runs in a fresh Python process (subprocess) with its own
+XDG_CACHE_HOME.
+
+    python3 benchmarks/compile_latency.py --json OUT.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+THREADS, ITEMS = 256, 4
+TILE = THREADS * ITEMS
+BLOCKS = 8
+ALGORITHM = "transpose"
+
+
+def plain_copy():
+    """The same tile copy without coop: each thread moves ITEMS elements, striped."""
+    from numba_cuda_mlir import cuda
+
+    @cuda.jit
+    def copy_tile(source, destination):
+        start = cuda.blockIdx.x * TILE + cuda.threadIdx.x
+        for i in range(ITEMS):
+            destination[start + i * THREADS] = source[start + i * THREADS]
+
+    return copy_tile
+
+
+class PlannerClock:
+    """Wall time and runs of cuda.coop's planner, and the bundles it compiled
+    (NVRTC seconds, cache outcome): cuda.coop's share of a compile. Wraps the
+    planner's entry points from outside (no change to cuda.coop); the planner's
+    time less the engine's is its Python analysis and rewrite of the IR."""
+
+    def __init__(self):
+        from cuda.coop.numba_mlir import _planner
+
+        self.seconds, self.runs, self.bundles, self.engine_s, self.engine_calls_s = 0.0, 0, [], 0.0, 0.0
+        planner = _planner.CoopWholeFunctionPlanner
+        original = planner.run
+
+        def timed_run(instance):
+            start = time.perf_counter()
+            try:
+                return original(instance)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.runs += 1
+
+        planner.run = timed_run
+        engine = _planner.engine
+
+        def timed_engine():  # the engine's creation, once per process: part of the planner's time
+            start = time.perf_counter()
+            try:
+                return engine()
+            finally:
+                self.engine_s += time.perf_counter() - start
+
+        _planner.engine = timed_engine
+        engine_call = _planner._engine_call
+
+        def timed_engine_call(function, *args):  # session.plan and session.compile
+            start = time.perf_counter()
+            try:
+                return engine_call(function, *args)
+            finally:
+                self.engine_calls_s += time.perf_counter() - start
+
+        _planner._engine_call = timed_engine_call
+        _planner._explain_recorders.append(lambda state, calls, bundle: self.bundles.append(bundle))
+
+    def reading(self) -> dict:
+        return {
+            "coop_s": self.seconds,
+            "engine_s": self.engine_s,  # creating the engine (first use in the process)
+            "engine_calls_s": self.engine_calls_s,  # planning and compiling (NVRTC or cache) in the engine
+            "planner_runs": self.runs,
+            "nvrtc_s": sum(bundle.compile_seconds for bundle in self.bundles),
+            "bundles": [{"cache": bundle.cache, "pch": bundle.used_pch} for bundle in self.bundles],
+        }
+
+    def reset(self) -> None:
+        self.seconds, self.runs, self.bundles, self.engine_s, self.engine_calls_s = 0.0, 0, [], 0.0, 0.0
+
+
+def first_launch(kernel, source, destination, clock) -> dict:
+    """Wall time of a launch that compiles, to the end of the kernel, split."""
+    import numpy as np
+    from numba_cuda_mlir import cuda
+
+    if clock:
+        clock.reset()
+    start = time.perf_counter()
+    kernel[BLOCKS, THREADS](source, destination)
+    cuda.synchronize()
+    wall = time.perf_counter() - start
+    if not (destination.copy_to_host().view(np.uint32) == source.copy_to_host().view(np.uint32)).all():
+        raise SystemExit("wrong output")
+    result = {"wall_s": wall}
+    if clock:
+        result.update(clock.reading())
+        result["kernel_compiler_s"] = wall - result["coop_s"]
+    return result
+
+
+def per_launch(kernels: dict, arrays, launches: int = 200, batches: int = 15) -> dict:
+    """Median host seconds per launch of each compiled kernel, batches alternating."""
+    from numba_cuda_mlir import cuda
+
+    times = {name: [] for name in kernels}
+    for kernel in kernels.values():
+        for _ in range(20):
+            kernel[BLOCKS, THREADS](*arrays)
+    cuda.synchronize()
+    for _ in range(batches):
+        for name, kernel in kernels.items():
+            start = time.perf_counter()
+            for _ in range(launches):
+                kernel[BLOCKS, THREADS](*arrays)
+            times[name].append((time.perf_counter() - start) / launches)
+            cuda.synchronize()
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def child(mode: str) -> dict:
+    """One fresh process: 'coop' (scenarios 1, 2 and 4), 'coop-warm' (3) or 'plain'."""
+    import numpy as np
+
+    result = {"mode": mode}
+    start = time.perf_counter()
+    from numba_cuda_mlir import cuda
+
+    result["import_numba_cuda_mlir_s"] = time.perf_counter() - start
+    clock = None
+    if mode != "plain":
+        start = time.perf_counter()
+        from cuda import coop  # noqa: F401  (activates the backend)
+
+        result["import_coop_s"] = time.perf_counter() - start
+        clock = PlannerClock()
+
+    start = time.perf_counter()
+    host = np.random.default_rng().integers(-(2**31), 2**31 - 1, size=BLOCKS * TILE)
+    arrays = {
+        dtype: (cuda.to_device(host.astype(np.int32).view(dtype)), cuda.device_array(BLOCKS * TILE, dtype))
+        for dtype in ("int32", "float32")
+    }
+    cuda.synchronize()
+    result["context_s"] = time.perf_counter() - start
+
+    def make():
+        if mode == "plain":  # this process never imports cuda.coop
+            return plain_copy()
+        import coop_kernels
+
+        return coop_kernels.block_copy(ALGORITHM, ITEMS, TILE)
+
+    first = make()
+    result["first"] = first_launch(first, *arrays["int32"], clock)
+    if mode == "coop-warm":
+        return result
+    result["second"] = first_launch(make(), *arrays["float32"], clock)
+    if mode == "coop":
+        plain = plain_copy()
+        result["plain_in_process"] = first_launch(plain, *arrays["int32"], None)
+        clock.reset()
+        result["per_launch_s"] = per_launch({"coop": first, "plain": plain}, arrays["int32"])
+        result["repeat_planner"] = clock.reading()
+    return result
+
+
+def run_child(mode: str, cache: pathlib.Path) -> dict:
+    environment = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        command = [sys.executable, os.path.abspath(__file__), "--child", mode, "--json", out.name]
+        start = time.perf_counter()
+        subprocess.run(command, check=True, env=environment)
+        result = json.loads(pathlib.Path(out.name).read_text())
+    result["process_s"] = time.perf_counter() - start
+    return result
+
+
+def median_of(runs: list[dict]) -> dict:
+    """Key by key, the median of the numbers in `runs` (the first run's other values)."""
+    merged = dict(runs[0])
+    for key, value in runs[0].items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            merged[key] = statistics.median(run[key] for run in runs)
+    return merged
+
+
+def scenarios(repetition: dict) -> dict:
+    cold, warm, plain = repetition["cold"], repetition["warm"], repetition["plain"]
+    per_launch_s = cold["per_launch_s"]
+    return {
+        "1_fresh_empty_cache": {
+            **cold["first"],
+            "import_coop_s": cold["import_coop_s"],
+            "plain_wall_s": plain["first"]["wall_s"],
+        },
+        "2_second_kernel": {**cold["second"], "plain_wall_s": plain["second"]["wall_s"]},
+        "3_fresh_warm_cache": {
+            **warm["first"],
+            "import_coop_s": warm["import_coop_s"],
+            "plain_wall_s": plain["first"]["wall_s"],
+        },
+        "4_repeated_launch": {
+            "coop_us": per_launch_s["coop"] * 1e6,
+            "plain_us": per_launch_s["plain"] * 1e6,
+            "overhead": per_launch_s["coop"] / per_launch_s["plain"] - 1,
+            "planner_runs": cold["repeat_planner"]["planner_runs"],
+            "nvrtc_s": cold["repeat_planner"]["nvrtc_s"],
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", type=pathlib.Path, required=True)
+    parser.add_argument("--repeat", type=int, default=2, help="repetitions of every process (medians reported)")
+    parser.add_argument("--child", choices=["coop", "coop-warm", "plain"], help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        args.json.write_text(json.dumps(child(args.child)))
+        return
+    repetitions = []
+    with tempfile.TemporaryDirectory() as work:
+        for index in range(args.repeat):
+            cache = pathlib.Path(work) / f"cache{index}"
+            cold = run_child("coop", cache)
+            warm = run_child("coop-warm", cache)
+            plain = run_child("plain", pathlib.Path(work) / f"plain-cache{index}")
+            repetitions.append({"cold": cold, "warm": warm, "plain": plain})
+    per_repetition = [scenarios(repetition) for repetition in repetitions]
+    summary = {name: median_of([each[name] for each in per_repetition]) for name in per_repetition[0]}
+    document = {
+        "kernel": f"block load + store, {ALGORITHM}, {THREADS} threads x {ITEMS} items, {BLOCKS} blocks",
+        "scenarios": summary,
+        "repetitions": per_repetition,
+        "processes": repetitions,
+    }
+    args.json.write_text(json.dumps(document, indent=1))
+    print(
+        f"compile latency: (1) {summary['1_fresh_empty_cache']['coop_s']:.2f} s coop, "
+        f"(2) {summary['2_second_kernel']['coop_s']:.3f} s coop, "
+        f"(3) {summary['3_fresh_warm_cache']['coop_s'] * 1e3:.1f} ms coop, "
+        f"(4) {summary['4_repeated_launch']['overhead']:+.1%} per launch -> {args.json}"
+    )
+
+
+if __name__ == "__main__":
+    main()

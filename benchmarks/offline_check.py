@@ -1,0 +1,87 @@
+"""What can be checked without a GPU: the twins generate and compile for sm_90,
+every row's Python kernel compiles for its launch (compile_for_launch), and the
+SASS of both kernels side by side (instructions, BAR, LDL/STL, CALL, global
+access widths), flagging rows where cuda.coop's kernel has local memory, calls,
+a different barrier count or different global access widths than its twin.
+
+    python3 benchmarks/offline_check.py [--filter PATTERN] [--json OUT.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+import tempfile
+
+import configs
+import numpy as np
+import prewarm
+import sass
+import twins
+from numba_cuda_mlir import tools
+
+
+def flags(coop: dict, twin: dict) -> list[str]:
+    found = []
+    if coop["LDL"] or coop["STL"]:
+        found.append("local memory")
+    if coop["CALL"]:
+        found.append("call")
+    if coop["BAR"] != twin["BAR"]:
+        found.append(f"BAR {coop['BAR']} vs {twin['BAR']}")
+    if coop["global_widths"] != twin["global_widths"]:
+        found.append(f"global accesses {coop['global_widths']} vs {twin['global_widths']}")
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--filter")
+    parser.add_argument("--json", type=pathlib.Path)
+    args = parser.parse_args()
+    rows = configs.select(configs.all_configs(), args.filter)
+    tools._cached_cc = prewarm.ARCH  # no device: compile for the H200
+    import coop_kernels
+
+    from cuda.coop.numba_mlir._explain import compile_for_launch
+
+    with tempfile.TemporaryDirectory() as work:
+        cubin = pathlib.Path(work) / "twins.cubin"
+        _, seconds = twins.build(rows, cubin, cubin.with_suffix(".cu"))
+        print(f"twins: {len(rows)} kernels compiled for {twins.ARCH} in {seconds:.1f} s")
+        twin_code = sass.disassemble(cubin) if sass.cuobjdump() else ""
+    if not twin_code:
+        print("cuobjdump not found: compiling the Python kernels without SASS")
+    twin_sass = sass.split_functions(twin_code)
+    report, failed = [], 0
+    for config in rows:
+        kernel = coop_kernels.kernel_for(config)
+        array = kernel.typeof_pyval(np.zeros(1, dtype=config.dtype))
+        try:
+            result = compile_for_launch(kernel, [array, array], (1 << 27) // config.block_tile, config.threads)
+        except Exception as error:  # noqa: BLE001 -- reported per row
+            failed += 1
+            print(f"{config.name:46s} FAILED: {error}")
+            continue
+        if not twin_sass:
+            print(f"{config.name:46s} compiled")
+            continue
+        coop = sass.counts(sass.disassemble(result.metadata["cubin"]))
+        twin = sass.counts(twin_sass[config.name])
+        found = flags(coop, twin)
+        report.append({"name": config.name, "coop": coop, "twin": twin, "flags": found})
+        print(
+            f"{config.name:46s} instructions {coop['instructions']:4d} vs {twin['instructions']:4d}  "
+            f"BAR {coop['BAR']} vs {twin['BAR']}  {'; '.join(found) or 'same shape'}"
+        )
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+    flagged = sum(bool(entry["flags"]) for entry in report)
+    print(f"{len(rows) - failed} compiled, {failed} failed; {flagged} rows flagged")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The benchmarks, in one call on the lent H200 (needs no network):
+#   run(command="benchmarks/run.sh", carry=[".deps", ".whl"])
+# Installs numba-cuda-mlir and cuda.coop (scripts/gpu-python-env.sh), builds the
+# CUDA C++ twins with nvcc, fills the provider cache in parallel, then runs the
+# kernel-speed and compile-latency benchmarks and prints the table; its summary
+# lines come last. Writes under $OUT (gpu-results/benchmarks without the device tool):
+# results.json, results.png, results/<date>_<gpu>_<versions>.json (the lean copy
+# to commit as benchmarks/results/), kernel_speed.json, compile_latency.json,
+# sass/ (both kernels of the representative row and of rows below 0.95),
+# twins.cu/.cubin and the logs.
+# Environment: COOP_BENCH_FILTER (rows whose name contains every comma-separated
+# part, e.g. "block_transpose,int32"), COOP_BENCH_RUNS (timed runs per kernel,
+# default 25), COOP_BENCH_PARTS (default "speed latency").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-$PWD/gpu-results/benchmarks}"
+mkdir -p "$OUT"
+command -v nvcc >/dev/null || export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
+parts=" ${COOP_BENCH_PARTS:-speed latency} "
+filter=()
+[[ -z "${COOP_BENCH_FILTER:-}" ]] || filter=(--filter "$COOP_BENCH_FILTER")
+
+step() { echo "[$(printf '%3d' "$SECONDS") s] $*"; }
+
+step "installing numba-cuda-mlir and cuda.coop (log: $OUT/python_build.log)"
+source scripts/gpu-python-env.sh
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw,utilization.gpu \
+  --format=csv >"$OUT/gpu_state_before.csv" 2>&1 || true
+cccl=$(python3 -c "from cuda.coop._engine_session import engine; print(engine().toolkit['cccl_include'])")
+
+status=0
+if [[ "$parts" == *" speed "* ]]; then
+  step "building the twins with nvcc against $cccl, and filling the provider cache"
+  python3 benchmarks/twins.py "$OUT/twins.cubin" --source "$OUT/twins.cu" --cccl-include "$cccl" "${filter[@]}" \
+    >"$OUT/twins.log" 2>&1 &
+  twins=$!
+  XDG_CACHE_HOME=$(mktemp -d)
+  export XDG_CACHE_HOME
+  timeout 120 python3 benchmarks/prewarm.py "${filter[@]}" >"$OUT/prewarm.log" 2>&1 || status=1
+  tail -n 5 "$OUT/prewarm.log"
+  wait "$twins" || { cat "$OUT/twins.log"; exit 1; }
+  cat "$OUT/twins.log"
+  step "kernel speed"
+  # the rows' lines stay in the log: the report's table shows them
+  timeout 240 python3 benchmarks/kernel_speed.py --cubin "$OUT/twins.cubin" --json "$OUT/kernel_speed.json" \
+    --sass-dir "$OUT/sass" --runs "${COOP_BENCH_RUNS:-25}" "${filter[@]}" >"$OUT/kernel_speed.log" 2>&1 || status=1
+  grep -v '^\[[0-9]*/[0-9]*\] ' "$OUT/kernel_speed.log" | tail -n 30 || true
+fi
+if [[ "$parts" == *" latency "* ]]; then
+  step "compile latency"
+  timeout 150 python3 benchmarks/compile_latency.py --json "$OUT/compile_latency.json" 2>&1 |
+    tee "$OUT/compile_latency.log" || status=1
+fi
+
+step "report"
+python3 benchmarks/report.py --speed "$OUT/kernel_speed.json" --latency "$OUT/compile_latency.json" \
+  --out "$OUT" --results "$OUT/results" 2>&1 | tee "$OUT/report.txt" || status=1
+mkdir -p benchmarks/results && cp "$OUT"/results/*.json benchmarks/results/ 2>/dev/null || true
+step "done (status $status)"
+exit "$status"
