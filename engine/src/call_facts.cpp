@@ -14,6 +14,8 @@ const char* to_string(Binding binding) {
   return "?";
 }
 
+const char* to_string(PayloadKind kind) { return kind == PayloadKind::Array ? "array" : "scalar"; }
+
 OptionBinding CallFacts::option(const std::string& name) const {
   const auto found = options.find(name);
   return found == options.end() ? OptionBinding::omitted() : found->second;

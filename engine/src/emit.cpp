@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "coop/digest.hpp"
+#include "coop/error.hpp"
 
 namespace coop {
 namespace {
@@ -43,17 +44,32 @@ std::string payload_literal(const Plan& plan, const std::string& text) {
   return "static_cast<" + element_type(plan) + ">(" + text + suffix + ")";
 }
 
+// The functor struct wrapping a user operator's extern "C" function.
+std::string user_functor(const std::string& symbol) { return "coop_user_op_" + symbol; }
+
+std::string operator_functor(const std::string& text) {
+  if (text.starts_with(kUserOperatorPrefix)) return user_functor(text.substr(kUserOperatorPrefix.size())) + "{}";
+  return find_operator(text)->functor + "{}";
+}
+
 std::string static_literal(const Plan& plan, const OptionSpec& option, const std::string& text) {
   if (option.type == OptionType::PayloadScalar) return payload_literal(plan, text);
   if (option.type == OptionType::Offset) return "(" + text + "LL)";
+  if (option.type == OptionType::Operator) return operator_functor(text);
   return text;
 }
+
+// The local a scalar payload's result is written to when CUB writes it to an argument.
+constexpr const char* kResultLocal = "result";
 
 // The expression passed to CUB for one method argument; "" when OMITTED.
 std::string method_argument(const Plan& plan, const std::string& name) {
   for (const auto& option : plan.operation->options) {
     if (option.name != name) continue;
     const OptionBinding bound = plan.facts.option(name);
+    if (option.type == OptionType::PayloadOutput && bound.binding == Binding::Omitted) {
+      return plan.facts.payload == PayloadKind::Scalar ? kResultLocal : option.target;
+    }
     if (bound.binding == Binding::Omitted) return "";
     return bound.binding == Binding::Static ? static_literal(plan, option, bound.value) : name;
   }
@@ -67,27 +83,46 @@ std::string method_argument(const Plan& plan, const std::string& name) {
   return operand;
 }
 
+bool is_payload(OperandRole role) {
+  return role == OperandRole::PayloadIn || role == OperandRole::PayloadOut || role == OperandRole::PayloadInOut;
+}
+
+std::string payload_array(const Plan& plan, const std::string& name) {
+  return element_type(plan) + " (&" + name + ")[" + std::to_string(plan.facts.items_per_thread) + "]";
+}
+
+// CUB's ThreadData overloads take non-const references even where they only read.
 std::string operand_parameter(const Plan& plan, const OperandSpec& operand) {
   const std::string type = element_type(plan);
-  const std::string items = std::to_string(plan.facts.items_per_thread);
   switch (operand.role) {
     case OperandRole::SourceArray:
       return "const " + type + "* " + operand.name;
     case OperandRole::DestinationArray:
       return type + "* " + operand.name;
     case OperandRole::PayloadIn:
-      return "const " + type + " (&" + operand.name + ")[" + items + "]";
     case OperandRole::PayloadOut:
     case OperandRole::PayloadInOut:
-      return type + " (&" + operand.name + ")[" + items + "]";
+      if (plan.facts.payload == PayloadKind::Scalar) return type + " " + operand.name;
+      return payload_array(plan, operand.name);
+    case OperandRole::Flag:
+      return "int " + operand.name;
   }
   return {};
 }
 
 std::string option_parameter(const Plan& plan, const OptionSpec& option) {
-  if (option.type == OptionType::PayloadScalar) return element_type(plan) + " " + option.name;
-  if (option.type == OptionType::Count) return "int " + option.name;
-  return "::cuda::std::int64_t " + option.name;
+  switch (option.type) {
+    case OptionType::PayloadScalar:
+      return element_type(plan) + " " + option.name;
+    case OptionType::Count:
+      return "int " + option.name;
+    case OptionType::PayloadOutput:
+      return payload_array(plan, option.name);
+    case OptionType::ScalarOutput:
+      return element_type(plan) + "& " + option.name;
+    default:
+      return "::cuda::std::int64_t " + option.name;
+  }
 }
 
 std::vector<const OptionSpec*> runtime_options(const Plan& plan) {
@@ -114,6 +149,7 @@ int store_vector_width(int items) {
 
 // The full-tile vectorized store writes CUB vectors through the pointer as given.
 void emit_unaligned_fallback(std::ostream& out, const Plan& plan, const std::string& pointer) {
+  if (plan.algorithm == nullptr) return;
   const std::string& fallback = plan.algorithm->unaligned_fallback;
   const int width = store_vector_width(plan.facts.items_per_thread);
   if (fallback.empty() || width == 1) return;
@@ -139,13 +175,20 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
     if (!argument.empty()) arguments.push_back(std::move(argument));
   }
 
-  out << "static __device__ __forceinline__ void " << names.impl << "(";
+  const std::string type = element_type(plan);
+  // A result CUB does not return, it writes to the output argument (kResultLocal).
+  const bool result_argument = plan.result && !plan.operation->returns_value;
+  out << "static __device__ __forceinline__ " << (plan.result ? type : "void") << " " << names.impl << "(";
   for (std::size_t i = 0; i < params.size(); ++i) out << (i ? ", " : "") << params[i];
   out << ") {\n";
   emit_unaligned_fallback(out, plan, arguments.front());
-  out << "  " << names.alias << (plan.needs_scratch ? "(temp_storage)" : "()") << "." << plan.operation->method << "(";
+  if (result_argument) out << "  " << type << " " << kResultLocal << ";\n";
+  out << "  " << (plan.operation->returns_value ? "return " : "") << names.alias
+      << (plan.needs_scratch ? "(temp_storage)" : "()") << "." << plan.method << "(";
   for (std::size_t i = 0; i < arguments.size(); ++i) out << (i ? ", " : "") << arguments[i];
-  out << ");\n}\n\n";
+  out << ");\n";
+  if (result_argument) out << "  return " << kResultLocal << ";\n";
+  out << "}\n\n";
 }
 
 // The scratch instance of the calling thread's group: logical warps each own one.
@@ -155,45 +198,124 @@ std::string scratch_instance(const Plan& plan, const Names& names) {
   return storage + "[" + block_rank(plan) + " / " + std::to_string(plan.facts.group.width) + "u]";
 }
 
-void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
+// A value of the payload's dtype as the impl takes it, from its ABI spelling.
+std::string from_abi_value(const Plan& plan, const std::string& name) {
+  if (is_half(plan.facts.dtype)) {
+    return std::string(plan.facts.dtype == DType::Float16 ? "__ushort_as_half" : "__ushort_as_bfloat16") + "(" + name +
+           ")";
+  }
+  if (plan.facts.dtype == DType::Bool) return name + " != 0";
+  return name;
+}
+
+std::string operand_argument(const Plan& plan, const OperandSpec& operand) {
   const std::string type = element_type(plan);
+  if (operand.role == OperandRole::Flag) return "static_cast<int>(" + operand.name + ")";
+  if (!is_payload(operand.role)) return "static_cast<" + type + "*>(" + operand.name + ")";
+  if (plan.facts.payload == PayloadKind::Scalar) return from_abi_value(plan, operand.name);
+  return "*static_cast<" + type + " (*)[" + std::to_string(plan.facts.items_per_thread) + "]>(" + operand.name + ")";
+}
+
+// The one check CUB cannot make: a count outside its range would read or write
+// past the tile, and narrowing to int could wrap.
+void emit_range_check(std::ostream& out, const Plan& plan, const OptionSpec& option) {
+  if (option.type != OptionType::Count) return;
+  int high = -1;
+  if (option.range == CountRange::ZeroToTileCapacity) high = plan.tile_capacity();
+  if (option.range == CountRange::GroupRank) high = plan.facts.group.threads() - 1;
+  if (high < 0) return;
+  out << "  if (" << option.name << " < 0 || " << option.name << " > " << high << ") { __trap(); }\n";
+}
+
+std::string option_argument(const Plan& plan, const OptionSpec& option) {
+  const std::string type = element_type(plan);
+  switch (option.type) {
+    case OptionType::Count:
+      return "static_cast<int>(" + option.name + ")";
+    case OptionType::PayloadScalar:
+      return from_abi_value(plan, option.name);
+    case OptionType::PayloadOutput:
+      return "*static_cast<" + type + " (*)[" + std::to_string(plan.facts.items_per_thread) + "]>(" + option.name + ")";
+    case OptionType::ScalarOutput:
+      return "*static_cast<" + type + "*>(" + option.name + ")";
+    default:
+      return option.name;
+  }
+}
+
+void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
   out << "extern \"C\" __device__ int " << names.symbol << "(void* __ret";
   for (const auto& param : plan.abi) {
     out << ", " << (param.kind == AbiKind::Pointer ? "void* " : param.cpp_type + " ") << param.name;
   }
   out << ") {\n";
   std::vector<std::string> arguments;
-  for (const auto& operand : plan.operation->operands) {
-    const bool payload = operand.role != OperandRole::SourceArray && operand.role != OperandRole::DestinationArray;
-    if (payload) {
-      arguments.push_back("*static_cast<" + type + " (*)[" + std::to_string(plan.facts.items_per_thread) + "]>(" +
-                          operand.name + ")");
-    } else {
-      arguments.push_back("static_cast<" + type + "*>(" + operand.name + ")");
-    }
-  }
+  for (const auto& operand : plan.operation->operands) arguments.push_back(operand_argument(plan, operand));
   for (const OptionSpec* option : runtime_options(plan)) {
-    if (option->type == OptionType::Count && option->range == CountRange::ZeroToTileCapacity) {
-      // The one check CUB cannot make: a count outside the tile would read or
-      // write past it, and narrowing to int could wrap.
-      out << "  if (" << option->name << " < 0 || " << option->name << " > " << plan.tile_capacity()
-          << ") { __trap(); }\n";
-    }
-    if (option->type == OptionType::Count) {
-      arguments.push_back("static_cast<int>(" + option->name + ")");
-    } else if (option->type == OptionType::PayloadScalar && is_half(plan.facts.dtype)) {
-      const char* from_bits = plan.facts.dtype == DType::Float16 ? "__ushort_as_half" : "__ushort_as_bfloat16";
-      arguments.push_back(std::string(from_bits) + "(" + option->name + ")");
-    } else if (option->type == OptionType::PayloadScalar && plan.facts.dtype == DType::Bool) {
-      arguments.push_back(option->name + " != 0");
-    } else {
-      arguments.push_back(option->name);
-    }
+    emit_range_check(out, plan, *option);
+    arguments.push_back(option_argument(plan, *option));
   }
   if (plan.needs_scratch) arguments.push_back(scratch_instance(plan, names));
-  out << "  " << names.impl << "(";
+  out << "  " << (plan.result ? "*static_cast<" + plan.result->cpp_type + "*>(__ret) = " : std::string()) << names.impl
+      << "(";
   for (std::size_t i = 0; i < arguments.size(); ++i) out << (i ? ",\n      " : "") << arguments[i];
-  out << ");\n  (void)__ret;\n  return 0;\n}\n\n";
+  out << ");\n" << (plan.result ? "" : "  (void)__ret;\n") << "  return 0;\n}\n\n";
+}
+
+// Each user operator once: its declaration and a functor calling it in the Numba
+// ABI (values of 16-bit floats cross as their bits). An extern "C" symbol has one
+// signature, so one bundle cannot use a symbol with two dtypes.
+void emit_user_operators(std::ostream& out, const std::vector<Plan>& plans) {
+  std::map<std::string, DType> emitted;
+  for (const auto& plan : plans) {
+    for (const auto& function : plan.external_functions) {
+      const auto [previous, added] = emitted.try_emplace(function.symbol, plan.facts.dtype);
+      if (!added && previous->second != plan.facts.dtype) {
+        reject(ErrorKind::InvalidArgument, plan.facts.call_name(), "op", "'user:" + function.symbol + "'",
+               "one dtype per user operator symbol in a bundle (it is also used with " +
+                   std::string(info(previous->second).name) + ")");
+      }
+      if (!added) continue;
+      const std::string type = element_type(plan);
+      const bool half = is_half(plan.facts.dtype);
+      const std::string to_bits = plan.facts.dtype == DType::Float16 ? "__half_as_ushort" : "__bfloat16_as_ushort";
+      const std::string bits = "::cuda::std::uint16_t";
+      out << function.declaration << "\n"
+          << "struct " << user_functor(function.symbol) << " {\n"
+          << "  __device__ __forceinline__ " << type << " operator()(const " << type << "& a, const " << type
+          << "& b) const {\n";
+      if (half) {
+        out << "    " << bits << " result;\n    " << function.symbol << "(&result, " << to_bits << "(a), " << to_bits
+            << "(b));\n    return " << from_abi_value(plan, "result") << ";\n";
+      } else {
+        out << "    " << type << " result;\n    " << function.symbol << "(&result, a, b);\n    return result;\n";
+      }
+      out << "  }\n};\n\n";
+    }
+  }
+}
+
+void emit_adapters(std::ostream& out, const std::vector<Plan>& plans) {
+  std::set<const ClassAdapter*> emitted;
+  for (const auto& plan : plans) {
+    if (plan.adapter != nullptr && emitted.insert(plan.adapter).second) out << plan.adapter->source << "\n";
+  }
+}
+
+// "reduce: block(128,1,1), float32 x 4, raking, op max": the comment above a plan's code.
+std::string summary(const Plan& plan) {
+  const CallFacts& facts = plan.facts;
+  std::string text =
+      facts.operation + ": " + facts.group.describe() + ", " + std::string(info(facts.dtype).name) +
+      (facts.payload == PayloadKind::Scalar ? " scalar" : " x " + std::to_string(facts.items_per_thread));
+  if (plan.algorithm != nullptr) text += ", " + plan.algorithm->name;
+  for (const auto& option : plan.operation->options) {
+    const OptionBinding bound = facts.option(option.name);
+    const bool shown =
+        option.type == OptionType::Operator || (option.type == OptionType::Choice && option.name != "algorithm");
+    if (shown && bound.binding == Binding::Static) text += ", " + option.name + " " + bound.value;
+  }
+  return text;
 }
 
 std::string identity_of(const std::vector<Plan>& plans, const EmitContext& context) {
@@ -223,19 +345,20 @@ EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context) {
   out << "\n// sizeof/alignof probes: NVRTC's lowered names carry each TempStorage layout.\n"
       << "namespace coop_probe {\ntemplate <unsigned long long Bytes, unsigned long long Align>\n"
       << "__device__ char layout;\n}  // namespace coop_probe\n\n";
+  emit_adapters(out, plans);
+  emit_user_operators(out, plans);
 
   std::map<std::string, std::string> aliases;  // CUB type -> alias
   std::map<std::string, Names> emitted;        // plan key -> names
   for (const auto& plan : plans) {
-    auto [alias, new_alias] = aliases.try_emplace(plan.cub_type, "coop_spec_" + std::to_string(aliases.size()));
-    if (new_alias) out << "using " << alias->second << " = " << plan.cub_type << ";\n\n";
+    auto [alias, new_alias] = aliases.try_emplace(plan.call_type, "coop_spec_" + std::to_string(aliases.size()));
+    if (new_alias) out << "using " << alias->second << " = " << plan.call_type << ";\n\n";
     auto [names, new_plan] = emitted.try_emplace(plan.key);
     if (new_plan) {
       const std::string short_digest = plan.digest.substr(0, 12);
       names->second = {alias->second, "coop_impl_" + short_digest,
                        "coop_" + plan.facts.operation + "_" + short_digest + "_" + result.identity.substr(0, 8)};
-      out << "// " << plan.facts.operation << ": " << plan.facts.group.describe() << ", " << info(plan.facts.dtype).name
-          << " x " << plan.facts.items_per_thread << ", " << plan.algorithm->name << "\n";
+      out << "// " << summary(plan) << "\n";
       emit_impl(out, plan, names->second);
       emit_wrapper(out, plan, names->second);
     }

@@ -169,8 +169,8 @@ Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) 
     if (plan.needs_scratch && (layout.bytes == 0 || layout.alignment == 0)) {
       throw Error(ErrorKind::ProviderCompile, "compile: no scratch layout came back for " + plan.cub_type);
     }
-    bundle.providers.push_back(
-        {source.symbols[i], plan.abi, plan.cub_type, layout, plan.scratch_instances, plan.reuse_barrier});
+    bundle.providers.push_back({source.symbols[i], plan.abi, plan.cub_type, layout, plan.scratch_instances,
+                                plan.reuse_barrier, plan.result, plan.external_functions});
   }
   if (log_enabled("compile") || log_enabled("cache")) {
     std::cerr << "[cuda.coop compile] " << plans.size() << " plan(s), key " << bundle.cache_key.substr(0, 16) << ", "

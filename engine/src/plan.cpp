@@ -1,11 +1,13 @@
 #include "coop/plan.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include "coop/digest.hpp"
@@ -34,10 +36,57 @@ const OperationSpec& require_operation(const CallFacts& facts) {
 const GroupForm& require_form(const OperationSpec& operation, const CallFacts& facts) {
   const GroupForm* form = operation.form(facts.group.kind);
   if (form == nullptr) {
+    std::string kinds;
+    for (const auto& candidate : operation.forms)
+      kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(candidate.group));
     reject(ErrorKind::UnsupportedOperation, facts.call_name(), "group", facts.group.describe(),
-           "a group kind that " + operation.name + " supports");
+           "a group kind that " + operation.name + " supports: " + kinds);
   }
   return *form;
+}
+
+void require_dtype(const OperationSpec& operation, const CallFacts& facts) {
+  if (operation.dtypes.empty() ||
+      std::find(operation.dtypes.begin(), operation.dtypes.end(), facts.dtype) != operation.dtypes.end()) {
+    return;
+  }
+  std::string names;
+  for (const DType dtype : operation.dtypes) names += (names.empty() ? "" : ", ") + std::string(info(dtype).name);
+  reject(ErrorKind::UnsupportedOperation, facts.call_name(), "dtype", std::string(info(facts.dtype).name),
+         "one of the dtypes " + operation.name + " supports: " + names);
+}
+
+const char* payload_words(PayloadKind kind) { return kind == PayloadKind::Array ? "a ThreadData array" : "a scalar"; }
+const char* overload_words(PayloadKind kind) { return kind == PayloadKind::Array ? "ThreadData" : "scalar"; }
+
+// The payload operand named in messages: the first that takes the payload's shape.
+std::string payload_operand(const OperationSpec& operation) {
+  for (const auto& operand : operation.operands) {
+    if (operand.role == OperandRole::PayloadIn || operand.role == OperandRole::PayloadOut ||
+        operand.role == OperandRole::PayloadInOut) {
+      return operand.name;
+    }
+  }
+  return "items";
+}
+
+const PayloadShape& require_payload(const OperationSpec& operation, const GroupForm& form, const CallFacts& facts) {
+  if (facts.items_per_thread < 1) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), "items_per_thread", std::to_string(facts.items_per_thread),
+           "an integer >= 1");
+  }
+  if (facts.payload == PayloadKind::Scalar && facts.items_per_thread != 1) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), "items_per_thread", std::to_string(facts.items_per_thread),
+           "1 for a scalar payload (one value per thread)");
+  }
+  const PayloadShape* shape = form.payload(facts.payload);
+  if (shape == nullptr) {
+    const PayloadKind other = facts.payload == PayloadKind::Array ? PayloadKind::Scalar : PayloadKind::Array;
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), payload_operand(operation), payload_words(facts.payload),
+           std::string(payload_words(other)) + ": " + form.cub_class + "::" + operation.method + " has no " +
+               overload_words(facts.payload) + " overload");
+  }
+  return *shape;
 }
 
 std::optional<long long> parse_integer(const std::string& text) {
@@ -88,19 +137,64 @@ void check_payload_literal(const CallFacts& facts, const std::string& name, cons
   }
 }
 
+bool is_identifier(const std::string& text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text.front()))) return false;
+  return std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+
+// A built-in operator's name, or "user:<symbol>" naming a C identifier.
+void check_operator(const CallFacts& facts, const OptionSpec& option, const std::string& text) {
+  const std::string expected = "one of: " + operator_names() + ", or user:<symbol> (an extern \"C\" device function)";
+  if (text.starts_with(kUserOperatorPrefix)) {
+    if (!is_identifier(text.substr(kUserOperatorPrefix.size()))) {
+      reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
+             "user:<symbol> with a C identifier as the symbol");
+    }
+    return;
+  }
+  const OperatorSpec* op = find_operator(text);
+  if (op == nullptr) reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), expected);
+  if (op->integers_only && !info(facts.dtype).is_integer) {
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name,
+           quoted(text) + " on " + std::string(info(facts.dtype).name),
+           "an integer dtype for " + op->name + " (" + op->functor + ")");
+  }
+}
+
+void check_count(const CallFacts& facts, const OptionSpec& option, const std::string& text, int tile) {
+  const auto value = parse_integer(text);
+  if (!value) reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "an integer");
+  if (option.range == CountRange::ZeroToTileCapacity && (*value < 0 || *value > tile)) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text,
+           "0.." + std::to_string(tile) + " (the tile capacity: items_per_thread x group threads)");
+  }
+  const int threads = facts.group.threads();
+  if (option.range == CountRange::GroupRank && (*value < 0 || *value >= threads)) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text,
+           "0.." + std::to_string(threads - 1) + " (a rank in the group)");
+  }
+}
+
 void check_static_value(const CallFacts& facts, const OptionSpec& option, const std::string& text, int tile) {
   switch (option.type) {
     case OptionType::Choice:
-      break;  // resolved with the group form, which knows the allowed algorithms
-    case OptionType::Count: {
-      const auto value = parse_integer(text);
-      if (!value) reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "an integer");
-      if (option.range == CountRange::ZeroToTileCapacity && (*value < 0 || *value > tile)) {
-        reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text,
-               "0.." + std::to_string(tile) + " (the tile capacity: items_per_thread x group threads)");
+      // The algorithm is resolved with the group form, which knows the ones it has.
+      if (option.name != "algorithm" &&
+          std::find(option.choices.begin(), option.choices.end(), text) == option.choices.end()) {
+        std::string choices;
+        for (const auto& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
+        reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "one of: " + choices);
       }
       break;
-    }
+    case OptionType::Count:
+      check_count(facts, option, text, tile);
+      break;
+    case OptionType::Operator:
+      check_operator(facts, option, text);
+      break;
+    case OptionType::PayloadOutput:
+    case OptionType::ScalarOutput:
+      break;  // never STATIC: rejected by allow_static
     case OptionType::Offset:
       if (!parse_integer(text)) {
         reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "an integer element offset");
@@ -112,6 +206,27 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
   }
 }
 
+// An option CUB's overloads of this payload shape do not take.
+void check_overload_exists(const CallFacts& facts, const GroupForm& form, const PayloadShape& shape,
+                           const std::string& name, const std::string& method) {
+  if (std::find(shape.lacks.begin(), shape.lacks.end(), name) == shape.lacks.end()) return;
+  const PayloadKind other = shape.kind == PayloadKind::Array ? PayloadKind::Scalar : PayloadKind::Array;
+  reject(ErrorKind::UnsupportedOperation, facts.call_name(), name,
+         std::string("given with ") + payload_words(shape.kind) + " payload",
+         std::string(payload_words(other)) + " payload, or no " + name + ": " + form.cub_class + "::" + method +
+             " has no " + overload_words(shape.kind) + " overload taking " + name + " (an overload CUB does not have)");
+}
+
+void check_required(const CallFacts& facts, const OperationSpec& operation) {
+  for (const auto& option : operation.options) {
+    if (!option.required || facts.option(option.name).binding != Binding::Omitted) continue;
+    const std::string expected = option.type == OptionType::Operator
+                                     ? "an operator: one of " + operator_names() + ", or user:<symbol>"
+                                     : "a value: " + operation.name + " requires " + option.name;
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, "omitted", expected);
+  }
+}
+
 void check_options(const CallFacts& facts, const OperationSpec& operation, int tile) {
   for (const auto& [name, bound] : facts.options) {
     const OptionSpec* option = operation.option(name);
@@ -119,6 +234,7 @@ void check_options(const CallFacts& facts, const OperationSpec& operation, int t
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given",
              "one of the options of " + operation.name + ": " + option_names(operation));
     }
+    if (bound.binding == Binding::Omitted) continue;
     if (bound.binding == Binding::Runtime && !option->allow_runtime) {
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, "a runtime value", "a compile-time constant");
     }
@@ -131,12 +247,26 @@ void check_options(const CallFacts& facts, const OperationSpec& operation, int t
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given without " + option->requires_option,
              name + " only together with " + option->requires_option);
     }
+    if (bound.binding != Binding::Omitted && option->type == OptionType::PayloadOutput &&
+        facts.payload == PayloadKind::Scalar) {
+      reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given with a scalar payload",
+             "no " + name + ": a scalar payload's scanned value is the call's result");
+    }
   }
+  check_required(facts, operation);
 }
 
-const AlgorithmSpec& resolve_algorithm(const CallFacts& facts, const OperationSpec& operation, const GroupForm& form) {
+// Null where CUB's class has a single implementation (the warp classes).
+const AlgorithmSpec* resolve_algorithm(const CallFacts& facts, const OperationSpec& operation, const GroupForm& form) {
   const OptionSpec* option = operation.option("algorithm");
   const OptionBinding bound = facts.option("algorithm");
+  if (form.algorithms.empty()) {
+    if (bound.binding == Binding::Static) {
+      reject(ErrorKind::UnsupportedOperation, facts.call_name(), "algorithm", quoted(bound.value),
+             "no algorithm: " + form.cub_class + " has one implementation (for " + to_string(form.group) + " groups)");
+    }
+    return nullptr;
+  }
   const std::string name = bound.binding == Binding::Static ? bound.value : option->default_choice;
   const AlgorithmSpec* algorithm = find_algorithm(form, name);
   if (algorithm == nullptr) {
@@ -147,10 +277,23 @@ const AlgorithmSpec& resolve_algorithm(const CallFacts& facts, const OperationSp
     reject(ErrorKind::InvalidGroup, facts.call_name(), "block", facts.group.describe(),
            "whole warps (a multiple of 32 threads) for algorithm '" + name + "'");
   }
-  return *algorithm;
+  return algorithm;
 }
 
-std::string template_argument(TemplateArg arg, const CallFacts& facts, const AlgorithmSpec& algorithm) {
+// The CUB member function: the operation's, unless a bound choice selects another.
+std::string resolve_method(const CallFacts& facts, const OperationSpec& operation) {
+  for (const auto& option : operation.options) {
+    if (option.selects_method.empty()) continue;
+    const OptionBinding bound = facts.option(option.name);
+    const std::string choice = bound.binding == Binding::Static ? bound.value : option.default_choice;
+    for (const auto& [value, method] : option.selects_method) {
+      if (value == choice) return method;
+    }
+  }
+  return operation.method;
+}
+
+std::string template_argument(TemplateArg arg, const CallFacts& facts, const AlgorithmSpec* algorithm) {
   switch (arg) {
     case TemplateArg::DType:
       return std::string(info(facts.dtype).cpp);
@@ -163,7 +306,7 @@ std::string template_argument(TemplateArg arg, const CallFacts& facts, const Alg
     case TemplateArg::ItemsPerThread:
       return std::to_string(facts.items_per_thread);
     case TemplateArg::Algorithm:
-      return algorithm.cub_enum;
+      return algorithm->cub_enum;
     case TemplateArg::LogicalWarpThreads:
       return std::to_string(facts.group.width);
   }
@@ -198,17 +341,78 @@ std::string abi_value_type(DType dtype) {
   return std::string(info(dtype).cpp);
 }
 
-std::vector<AbiParam> abi_of(const Plan& plan) {
+AbiParam operand_abi(const Plan& plan, const OperandSpec& operand) {
   const std::string element(info(plan.facts.dtype).cpp);
+  switch (operand.role) {
+    case OperandRole::SourceArray:
+    case OperandRole::DestinationArray:
+      return {operand.name, AbiKind::Pointer, element};
+    case OperandRole::PayloadIn:
+    case OperandRole::PayloadOut:
+    case OperandRole::PayloadInOut:
+      if (plan.facts.payload == PayloadKind::Scalar)
+        return {operand.name, AbiKind::Value, abi_value_type(plan.facts.dtype)};
+      return {operand.name, AbiKind::Pointer, element};
+    case OperandRole::Flag:
+      return {operand.name, AbiKind::Value, "::cuda::std::int32_t"};
+  }
+  return {};
+}
+
+AbiParam option_abi(const Plan& plan, const OptionSpec& option) {
+  switch (option.type) {
+    case OptionType::PayloadScalar:
+      return {option.name, AbiKind::Value, abi_value_type(plan.facts.dtype)};
+    case OptionType::PayloadOutput:
+    case OptionType::ScalarOutput:
+      return {option.name, AbiKind::Pointer, std::string(info(plan.facts.dtype).cpp)};
+    default:
+      return {option.name, AbiKind::Value, "::cuda::std::int64_t"};
+  }
+}
+
+std::vector<AbiParam> abi_of(const Plan& plan) {
   std::vector<AbiParam> abi;
-  for (const auto& operand : plan.operation->operands) abi.push_back({operand.name, AbiKind::Pointer, element});
+  for (const auto& operand : plan.operation->operands) abi.push_back(operand_abi(plan, operand));
   for (const auto& option : plan.operation->options) {
-    if (plan.facts.option(option.name).binding != Binding::Runtime) continue;
-    const bool payload = option.type == OptionType::PayloadScalar;
-    abi.push_back({option.name, AbiKind::Value, payload ? abi_value_type(plan.facts.dtype) : "::cuda::std::int64_t"});
+    if (plan.facts.option(option.name).binding == Binding::Runtime) abi.push_back(option_abi(plan, option));
   }
   if (plan.needs_scratch) abi.push_back({"temp_storage", AbiKind::Pointer, "unsigned char"});
   return abi;
+}
+
+// CUB returns the value, or (for a scalar payload) writes it to the output argument.
+std::optional<AbiParam> result_of(const Plan& plan) {
+  bool produces = plan.operation->returns_value;
+  for (const auto& option : plan.operation->options) {
+    produces = produces || (option.type == OptionType::PayloadOutput && plan.facts.payload == PayloadKind::Scalar);
+  }
+  if (!produces) return std::nullopt;
+  return AbiParam{"result", AbiKind::Pointer, std::string(info(plan.facts.dtype).cpp)};
+}
+
+std::vector<ExternalFunction> external_functions_of(const Plan& plan) {
+  std::vector<ExternalFunction> functions;
+  const std::string type = abi_value_type(plan.facts.dtype);
+  for (const auto& option : plan.operation->options) {
+    const OptionBinding bound = plan.facts.option(option.name);
+    if (option.type != OptionType::Operator || !bound.value.starts_with(kUserOperatorPrefix)) continue;
+    const std::string symbol = bound.value.substr(kUserOperatorPrefix.size());
+    functions.push_back(
+        {symbol, "extern \"C\" __device__ int " + symbol + "(" + type + "* ret, " + type + " a, " + type + " b);"});
+  }
+  return functions;
+}
+
+std::vector<std::string> headers_of(const Plan& plan) {
+  std::set<std::string> headers = {"cuda/std/cstdint", plan.form->header};
+  if (!info(plan.facts.dtype).header.empty()) headers.insert(std::string(info(plan.facts.dtype).header));
+  if (plan.adapter != nullptr) headers.insert(plan.adapter->headers.begin(), plan.adapter->headers.end());
+  for (const auto& option : plan.operation->options) {
+    if (option.type != OptionType::Operator) continue;
+    if (const OperatorSpec* op = find_operator(plan.facts.option(option.name).value)) headers.insert(op->header);
+  }
+  return {headers.begin(), headers.end()};
 }
 
 std::string canonical_key(const Plan& plan) {
@@ -219,7 +423,8 @@ std::string canonical_key(const Plan& plan) {
   if (facts.group.kind == GroupKind::Warp) key += ";width=" + std::to_string(facts.group.width);
   key +=
       ";dtype=" + std::string(info(facts.dtype).name) + ";items_per_thread=" + std::to_string(facts.items_per_thread);
-  key += ";algorithm=" + plan.algorithm->name;
+  key += ";payload=" + std::string(to_string(facts.payload));
+  key += ";algorithm=" + (plan.algorithm != nullptr ? plan.algorithm->name : std::string("none"));
   for (const auto& option : plan.operation->options) {
     if (option.name == "algorithm") continue;
     const OptionBinding bound = facts.option(option.name);
@@ -249,35 +454,38 @@ Plan plan(const CallFacts& facts) {
   const OperationSpec& operation = require_operation(facts);
   validate(facts.group, facts.call_name());
   const GroupForm& form = require_form(operation, facts);
-  if (facts.items_per_thread < 1) {
-    reject(ErrorKind::InvalidArgument, facts.call_name(), "items_per_thread", std::to_string(facts.items_per_thread),
-           "an integer >= 1");
-  }
+  require_dtype(operation, facts);
+  const PayloadShape& shape = require_payload(operation, form, facts);
   check_options(facts, operation, facts.items_per_thread * facts.group.threads());
 
   Plan result;
   result.facts = facts;
   result.operation = &operation;
   result.form = &form;
-  result.algorithm = &resolve_algorithm(facts, operation, form);
+  result.algorithm = resolve_algorithm(facts, operation, form);
+  result.adapter = shape.adapter;
+  result.method = resolve_method(facts, operation);
+  for (const auto& [name, bound] : facts.options) {
+    if (bound.binding != Binding::Omitted) check_overload_exists(facts, form, shape, name, result.method);
+  }
 
   std::string arguments;
   for (const TemplateArg arg : form.template_args) {
-    const std::string value = template_argument(arg, facts, *result.algorithm);
+    const std::string value = template_argument(arg, facts, result.algorithm);
     result.template_arguments.emplace_back(template_argument_name(arg), value);
     arguments += (arguments.empty() ? "" : ", ") + value;
   }
   result.cub_type = form.cub_class + "<" + arguments + ">";
+  result.call_type = (shape.adapter != nullptr ? shape.adapter->name : form.cub_class) + "<" + arguments + ">";
+  result.headers = headers_of(result);
 
-  std::set<std::string> headers = {"cuda/std/cstdint", form.header};
-  if (!info(facts.dtype).header.empty()) headers.insert(std::string(info(facts.dtype).header));
-  result.headers.assign(headers.begin(), headers.end());
-
-  result.needs_scratch = result.algorithm->needs_scratch;
+  result.needs_scratch = form.needs_scratch || (result.algorithm != nullptr && result.algorithm->needs_scratch);
   result.scratch_instances = result.needs_scratch ? facts.group.instances() : 0;
   if (result.needs_scratch)
     result.reuse_barrier = facts.group.kind == GroupKind::Block ? Barrier::Block : Barrier::Warp;
   result.abi = abi_of(result);
+  result.result = result_of(result);
+  result.external_functions = external_functions_of(result);
   result.key = canonical_key(result);
   result.digest = sha256_hex(result.key);
   return result;
@@ -286,7 +494,12 @@ Plan plan(const CallFacts& facts) {
 std::string Plan::describe() const {
   std::string text = "operation: " + facts.operation + " (" + operation->family + ")\n";
   text += "group: " + facts.group.describe() + "\n";
-  text += "cub: " + cub_type + "::" + operation->method + "\n";
+  text += "payload: " +
+          (facts.payload == PayloadKind::Scalar ? std::string("scalar (one value per thread)")
+                                                : "ThreadData[" + std::to_string(facts.items_per_thread) + "]") +
+          "\n";
+  text += "cub: " + cub_type + "::" + method + "\n";
+  if (adapter != nullptr) text += "called through: " + call_type + " (overloads CUB lacks, composed from its own)\n";
   text += "template arguments:\n";
   for (const auto& [name, value] : template_arguments) text += "  " + name + " = " + value + "\n";
   text += "options:\n";
@@ -294,9 +507,11 @@ std::string Plan::describe() const {
     const OptionBinding bound = facts.option(option.name);
     std::string shown = to_string(bound.binding);
     if (option.name == "algorithm")
-      shown = "STATIC " + algorithm->name;
+      shown = algorithm != nullptr ? "STATIC " + algorithm->name : "none (one implementation)";
     else if (bound.binding == Binding::Static)
       shown += " " + bound.value;
+    else if (bound.binding == Binding::Omitted && option.type == OptionType::Choice)
+      shown += " (" + option.default_choice + ")";
     text += "  " + option.name + ": " + shown + "\n";
   }
   text += "abi: int symbol(void* ret";
@@ -304,6 +519,10 @@ std::string Plan::describe() const {
     text += ", " + (param.kind == AbiKind::Pointer ? param.cpp_type + "* " : param.cpp_type + " ") + param.name;
   }
   text += ")\n";
+  text += "result: " + (result ? result->cpp_type + " written through ret" : std::string("none (ret unused)")) + "\n";
+  for (const auto& function : external_functions) {
+    text += "links with: " + function.symbol + " (LTO-IR from the kernel compiler): " + function.declaration + "\n";
+  }
   text += "scratch: " +
           (needs_scratch ? std::to_string(scratch_instances) + " x sizeof(" + cub_type + "::TempStorage)"
                          : std::string("none")) +

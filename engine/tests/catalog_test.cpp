@@ -32,6 +32,84 @@ TEST(Catalog, CubSpellingsFollowTheDirection) {
   EXPECT_EQ(find_algorithm(*warp_load, "transpose")->cub_enum, "::cub::WARP_LOAD_TRANSPOSE");
 }
 
+TEST(Catalog, ReduceAndScanHaveEveryCubAlgorithmForBlocksAndNoneForWarps) {
+  const std::set<std::string> reduce = {"warp_reductions", "raking", "raking_commutative_only"};
+  const std::set<std::string> scan = {"raking", "raking_memoize", "warp_scans"};
+  for (const char* operation : {"reduce", "sum"}) {
+    EXPECT_EQ(algorithms_of(operation, GroupKind::Block), reduce) << operation;
+    EXPECT_TRUE(algorithms_of(operation, GroupKind::Warp).empty()) << operation;
+  }
+  for (const char* operation : {"inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"}) {
+    EXPECT_EQ(algorithms_of(operation, GroupKind::Block), scan) << operation;
+    EXPECT_TRUE(algorithms_of(operation, GroupKind::Warp).empty()) << operation;
+  }
+  EXPECT_EQ(find_algorithm(*find_operation("reduce")->form(GroupKind::Block), "raking_commutative_only")->cub_enum,
+            "::cub::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY");
+  EXPECT_EQ(find_algorithm(*find_operation("inclusive_scan")->form(GroupKind::Block), "warp_scans")->cub_enum,
+            "::cub::BLOCK_SCAN_WARP_SCANS");
+}
+
+TEST(Catalog, WarpOnlyOperationsHaveNoBlockForm) {
+  for (const char* operation : {"segmented_reduce", "broadcast"}) {
+    EXPECT_EQ(find_operation(operation)->form(GroupKind::Block), nullptr) << operation;
+    const GroupForm* warp = find_operation(operation)->form(GroupKind::Warp);
+    ASSERT_NE(warp, nullptr) << operation;
+    EXPECT_EQ(warp->payload(PayloadKind::Array), nullptr) << operation;
+    EXPECT_NE(warp->payload(PayloadKind::Scalar), nullptr) << operation;
+  }
+}
+
+TEST(Catalog, OperatorsAreCubAndLibcuxxFunctors) {
+  EXPECT_EQ(find_operator("sum")->functor, "::cuda::std::plus<>");
+  EXPECT_EQ(find_operator("min")->functor, "::cuda::minimum<>");
+  EXPECT_EQ(find_operator("max")->functor, "::cuda::maximum<>");
+  for (const char* bitwise : {"bit_and", "bit_or", "bit_xor"}) EXPECT_TRUE(find_operator(bitwise)->integers_only);
+  EXPECT_FALSE(find_operator("max")->integers_only);
+  EXPECT_EQ(find_operator("add"), nullptr);
+  for (const char* operation : {"reduce", "segmented_reduce", "inclusive_scan", "exclusive_scan"}) {
+    const OptionSpec* op = find_operation(operation)->option("op");
+    ASSERT_NE(op, nullptr) << operation;
+    EXPECT_TRUE(op->required && !op->allow_runtime) << operation;
+  }
+  EXPECT_EQ(find_operation("sum")->option("op"), nullptr);
+}
+
+// The overloads CUB lacks are declared where they are lacking, nowhere else.
+TEST(Catalog, DeclaresTheOverloadsCubLacks) {
+  const auto lacks = [](const char* operation, GroupKind kind, PayloadKind payload) {
+    return find_operation(operation)->form(kind)->payload(payload)->lacks;
+  };
+  using Lacks = std::vector<std::string>;
+  for (const char* operation : {"reduce", "sum"}) {
+    EXPECT_EQ(lacks(operation, GroupKind::Block, PayloadKind::Array), Lacks{"valid_items"});
+    EXPECT_EQ(lacks(operation, GroupKind::Warp, PayloadKind::Array), Lacks{"valid_items"});
+    EXPECT_TRUE(lacks(operation, GroupKind::Block, PayloadKind::Scalar).empty());
+  }
+  EXPECT_EQ(lacks("inclusive_scan", GroupKind::Block, PayloadKind::Scalar), Lacks{"initial_value"});
+  EXPECT_TRUE(lacks("exclusive_scan", GroupKind::Block, PayloadKind::Scalar).empty());
+  EXPECT_TRUE(lacks("inclusive_scan", GroupKind::Warp, PayloadKind::Scalar).empty());
+}
+
+TEST(Catalog, WarpThreadDataUsesAdaptersAndBlocksNone) {
+  for (const auto& operation : catalog()) {
+    for (const auto& form : operation.forms) {
+      for (const auto& shape : form.payloads) {
+        const bool adapted = shape.adapter != nullptr;
+        const bool warp_array = form.group == GroupKind::Warp && shape.kind == PayloadKind::Array &&
+                                (operation.family == "reduce" || operation.family == "scan");
+        EXPECT_EQ(adapted, warp_array) << operation.name << " " << to_string(form.group);
+      }
+    }
+  }
+}
+
+TEST(Catalog, ReductionsAndScansAlwaysUseScratch) {
+  for (const auto& operation : catalog()) {
+    if (operation.family != "reduce" && operation.family != "scan") continue;
+    for (const auto& form : operation.forms) EXPECT_TRUE(form.needs_scratch) << operation.name;
+  }
+}
+
 TEST(Catalog, ScratchOnlyForExchangingAlgorithms) {
   for (const auto& operation : catalog()) {
     for (const auto& form : operation.forms) {

@@ -34,6 +34,33 @@ TEST(Cli, ExplainMarksRuntimeOptions) {
   EXPECT_NE(result.output.find("scratch: 8 x sizeof"), std::string::npos);
 }
 
+TEST(Cli, ExplainsAReduction) {
+  const auto result = coop("explain reduce --group block:128 --dtype float32 --items 4 --op max --algorithm raking");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* expected : {"cub: ::cub::BlockReduce<float, 128, ::cub::BLOCK_REDUCE_RAKING, 1, 1>::Reduce",
+                               "payload: ThreadData[4]", "op: STATIC max", "result: float written through ret",
+                               "Reduce(items, ::cuda::maximum<>{})", "*static_cast<float*>(__ret) = "}) {
+    EXPECT_NE(result.output.find(expected), std::string::npos) << expected << "\n" << result.output;
+  }
+}
+
+TEST(Cli, ExplainsScansWithTheirOptions) {
+  const auto scalar = coop(
+      "explain exclusive_scan --group warp:16 --block 64 --dtype int64 --scalar --op min --initial-value 7 "
+      "--block-aggregate");
+  ASSERT_EQ(scalar.exit_code, 0) << scalar.output;
+  EXPECT_NE(scalar.output.find("initial_value: STATIC 7"), std::string::npos) << scalar.output;
+  EXPECT_NE(scalar.output.find("block_aggregate: RUNTIME"), std::string::npos);
+  EXPECT_NE(scalar.output.find("payload: scalar"), std::string::npos);
+  const auto items = coop("explain inclusive_sum --group block:32,4 --items 4 --output-array --algorithm warp_scans");
+  ASSERT_EQ(items.exit_code, 0) << items.output;
+  EXPECT_NE(items.output.find("InclusiveSum(items, output)"), std::string::npos) << items.output;
+  const auto warp = coop("explain segmented_reduce --group warp --block 64 --scalar --op sum --flags tails");
+  EXPECT_NE(warp.output.find("::TailSegmentedReduce"), std::string::npos) << warp.output;
+  const auto broadcast = coop("explain broadcast --group warp:8 --block 64 --scalar --src-lane");
+  EXPECT_NE(broadcast.output.find("src_lane: RUNTIME"), std::string::npos) << broadcast.output;
+}
+
 TEST(Cli, CompileBundlesSeveralCallsAndReportsLayouts) {
   testing::TempDir dir;
   const std::string ltoir = (dir.path() / "bundle.ltoir").string();
@@ -68,21 +95,30 @@ TEST_P(CliRejects, WithStatusTwoAndOneMessage) {
 
 INSTANTIATE_TEST_SUITE_P(
     BadCalls, CliRejects,
-    ::testing::Values(BadInput{"explain load --dtype int33",
-                               "'--dtype' = 'int33' is not allowed; expected one of: bool"},
-                      BadInput{"explain lod", "'operation' = 'lod' is not allowed; expected one of: load, store"},
-                      BadInput{"explain load --algorithm blocked", "'algorithm' = 'blocked'"},
-                      BadInput{"explain load --items 0", "'items_per_thread' = 0"},
-                      BadInput{"explain load --group block:0", "'block' = (0,1,1)"},
-                      BadInput{"explain load --group block:1025", "at most 1024 threads"},
-                      BadInput{"explain load --group warp:12 --block 64", "'warp width' = 12"},
-                      BadInput{"explain load --group warp --block 48", "whole warps"},
-                      BadInput{"explain load --oob-default", "'oob_default' = given without valid_items"},
-                      BadInput{"explain store --group block:100 --algorithm warp_transpose", "whole warps"},
-                      BadInput{"explain load --group blk:4", "'group' = 'blk:4'"},
-                      BadInput{"compile load --arch compute_90", "'arch' = 'compute_90'"},
-                      BadInput{"compile load --call \"store --dtype half\"", "'--dtype' = 'half'"},
-                      BadInput{"explain load --items many", "--items"}, BadInput{"frobnicate", "frobnicate"}));
+    ::testing::Values(
+        BadInput{"explain load --dtype int33", "'--dtype' = 'int33' is not allowed; expected one of: bool"},
+        BadInput{"explain lod", "'operation' = 'lod' is not allowed; expected one of: load, store"},
+        BadInput{"explain load --algorithm blocked", "'algorithm' = 'blocked'"},
+        BadInput{"explain load --items 0", "'items_per_thread' = 0"},
+        BadInput{"explain load --group block:0", "'block' = (0,1,1)"},
+        BadInput{"explain load --group block:1025", "at most 1024 threads"},
+        BadInput{"explain load --group warp:12 --block 64", "'warp width' = 12"},
+        BadInput{"explain load --group warp --block 48", "whole warps"},
+        BadInput{"explain load --oob-default", "'oob_default' = given without valid_items"},
+        BadInput{"explain store --group block:100 --algorithm warp_transpose", "whole warps"},
+        BadInput{"explain load --group blk:4", "'group' = 'blk:4'"},
+        BadInput{"compile load --arch compute_90", "'arch' = 'compute_90'"},
+        BadInput{"compile load --call \"store --dtype half\"", "'--dtype' = 'half'"},
+        BadInput{"explain load --items many", "--items"}, BadInput{"frobnicate", "frobnicate"},
+        BadInput{"explain reduce --op median", "'op' = 'median'"}, BadInput{"explain reduce", "'op' = omitted"},
+        BadInput{"explain reduce --dtype float32 --op bit_xor", "'op' = 'bit_xor' on float32"},
+        BadInput{"explain sum --items 4 --valid-items", "an overload CUB does not have"},
+        BadInput{"explain segmented_reduce --scalar --op sum", "'group' = block(128,1,1)"},
+        BadInput{"explain segmented_reduce --group warp --scalar --op sum --flags middle", "'flags' = 'middle'"},
+        BadInput{"explain inclusive_sum --scalar --output-array", "'output' = given with a scalar"},
+        BadInput{"explain exclusive_scan --op sum --initial-value 2.5", "'initial_value' = '2.5'"},
+        BadInput{"explain broadcast --group warp --scalar --src-lane 32", "'src_lane' = 32"},
+        BadInput{"explain sum --scalar --items 2", "'items_per_thread' = 2"}));
 
 TEST(Cli, CacheStatsAndClear) {
   testing::TempDir dir;

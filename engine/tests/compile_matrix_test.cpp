@@ -1,16 +1,19 @@
 // Real NVRTC compiles of the whole load/store matrix (support/load_store_matrix.hpp): every
 // algorithm x dtype x block shape or logical-warp width x items per thread, plus the partial-tile
-// and offset overloads. Calls are bundled, one NVRTC call per dtype (timings in the matrix
-// header), and all bundles run in one process so that NVRTC's precompiled header, created by the
-// first compile, serves the rest.
+// and offset overloads; and of the reduce/scan matrix (support/reduce_scan_matrix.hpp): every
+// operation x algorithm x dtype x group x payload shape, plus every optional argument and user
+// operators. Calls are bundled (timings in the matrix headers), and each matrix's bundles run in
+// one process so that NVRTC's precompiled header, created by the first compile, serves the rest.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <set>
 
 #include "coop/engine.hpp"
 #include "load_store_matrix.hpp"
+#include "reduce_scan_matrix.hpp"
 
 namespace coop {
 namespace {
@@ -28,9 +31,26 @@ bool starts_with_magic(const std::vector<char>& bytes) {
 
 bool is_power_of_two(std::size_t value) { return value != 0 && (value & (value - 1)) == 0; }
 
-// Only the transposing algorithms stage the tile in shared memory. Decided from the name, not
-// from the catalog's needs_scratch flag, so the test checks the catalog rather than echoing it.
-bool is_transpose_kind(const std::string& algorithm) { return algorithm.find("transpose") != std::string::npos; }
+bool is_load_store(const CallFacts& facts) { return facts.operation == "load" || facts.operation == "store"; }
+
+bool is_scan(const CallFacts& facts) {
+  const auto& scans = testing::kScans;
+  return std::find(scans.begin(), scans.end(), facts.operation) != scans.end();
+}
+
+// Decided from names, not from the catalog's flags, so the test checks the catalog rather than
+// echoing it. Of load/store only the transposing algorithms stage the tile in shared memory;
+// every BlockReduce, BlockScan, WarpReduce and WarpScan has a TempStorage.
+bool expects_scratch(const CallFacts& facts) {
+  if (is_load_store(facts)) return facts.option("algorithm").value.find("transpose") != std::string::npos;
+  return true;
+}
+
+// Reductions and broadcasts produce a value; scans produce one for a scalar payload only.
+bool expects_result(const CallFacts& facts) {
+  if (is_load_store(facts)) return false;
+  return !is_scan(facts) || facts.payload == PayloadKind::Scalar;
+}
 
 Engine& engine() {
   static Engine instance([] {
@@ -47,18 +67,19 @@ Engine& engine() {
 void check_provider(const Plan& plan, const Provider& provider, const std::string& source) {
   const CallFacts& facts = plan.facts;
   SCOPED_TRACE(facts.operation + " " + facts.group.describe() + " " + std::string(info(facts.dtype).name) + " x " +
-               std::to_string(facts.items_per_thread) + " " + plan.algorithm->name);
+               std::to_string(facts.items_per_thread) + " " + to_string(facts.payload) + " " +
+               facts.option("algorithm").value);
   EXPECT_NE(source.find("extern \"C\" __device__ int " + provider.symbol + "(void* __ret"), std::string::npos)
       << provider.symbol << " has no extern \"C\" wrapper";
   EXPECT_EQ(provider.cub_type, plan.cub_type);
 
   const bool warp = facts.group.kind == GroupKind::Warp;
-  if (is_transpose_kind(facts.option("algorithm").value)) {
+  if (expects_scratch(facts)) {
     EXPECT_GT(provider.scratch.bytes, 0u);
     EXPECT_TRUE(is_power_of_two(provider.scratch.alignment)) << provider.scratch.alignment;
     EXPECT_EQ(provider.scratch.bytes % provider.scratch.alignment, 0u);
     // One TempStorage per logical warp of the block, or one for the block.
-    EXPECT_EQ(provider.scratch_instances, warp ? testing::kWarpHostBlock.count() / facts.group.width : 1);
+    EXPECT_EQ(provider.scratch_instances, warp ? facts.group.block.count() / facts.group.width : 1);
     EXPECT_EQ(provider.reuse_barrier, warp ? Barrier::Warp : Barrier::Block);
     EXPECT_EQ(provider.abi.back().name, "temp_storage");
   } else {
@@ -67,29 +88,26 @@ void check_provider(const Plan& plan, const Provider& provider, const std::strin
     EXPECT_EQ(provider.reuse_barrier, Barrier::None);
     EXPECT_NE(provider.abi.back().name, "temp_storage");
   }
-}
-
-// Emit merges calls with equal keys; distinct keys make "every call compiled" mean every combination.
-TEST(CompileMatrix, CoversTheRequiredCombinationsOnce) {
-  std::set<std::string> keys;
-  std::size_t calls = 0;
-  for (const auto& bundle : testing::load_store_matrix()) {
-    for (const CallFacts& facts : bundle.calls) {
-      keys.insert(plan(facts).key);
-      ++calls;
-    }
+  if (expects_result(facts)) {
+    ASSERT_TRUE(provider.result.has_value());
+    EXPECT_EQ(provider.result->cpp_type, info(facts.dtype).cpp);
+  } else {
+    EXPECT_FALSE(provider.result.has_value());
   }
-  // Per dtype: block 2 x 6 algorithms x 3 shapes x 4 items, warp 2 x 4 x 3 widths x 4 items,
-  // partial (6 + 4 algorithms) x (4 load + 3 store variants).
-  EXPECT_EQ(calls, 6u * (144 + 96 + 70));
-  EXPECT_EQ(keys.size(), calls);
+  const std::string op = facts.option("op").value;
+  if (op.starts_with("user:")) {
+    ASSERT_EQ(provider.external_functions.size(), 1u);
+    EXPECT_EQ(provider.external_functions[0].symbol, op.substr(5));
+  } else {
+    EXPECT_TRUE(provider.external_functions.empty());
+  }
 }
 
-TEST(CompileMatrix, EveryLoadStoreCallCompilesToLtoIr) {
+// Every bundle of one matrix, in one process; NVRTC failures are reported per bundle.
+void compile_every_bundle(const std::vector<testing::MatrixBundle>& bundles) {
   const auto start = std::chrono::steady_clock::now();
   std::size_t calls = 0;
   double nvrtc_seconds = 0;
-  const std::vector<testing::MatrixBundle> bundles = testing::load_store_matrix();
   for (const auto& matrix_bundle : bundles) {
     SCOPED_TRACE("bundle " + matrix_bundle.name);
     std::vector<Plan> plans;
@@ -107,12 +125,49 @@ TEST(CompileMatrix, EveryLoadStoreCallCompilesToLtoIr) {
     EXPECT_TRUE(starts_with_magic(bundle.ltoir)) << bundle.ltoir.size() << " bytes";
     ASSERT_EQ(bundle.providers.size(), plans.size());
     for (std::size_t i = 0; i < plans.size(); ++i) check_provider(plans[i], bundle.providers[i], bundle.source);
-    std::printf("  %-8s %3zu calls  %7zu bytes LTO-IR  %5.1f s%s\n", matrix_bundle.name.c_str(), plans.size(),
+    std::printf("  %-12s %3zu calls  %7zu bytes LTO-IR  %5.1f s%s\n", matrix_bundle.name.c_str(), plans.size(),
                 bundle.ltoir.size(), bundle.compile_seconds, bundle.used_pch ? " (pch)" : "");
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%zu calls in %zu bundles: %.1f s NVRTC, %.1f s wall\n", calls, bundles.size(), nvrtc_seconds, wall);
 }
+
+std::size_t distinct_keys(const std::vector<testing::MatrixBundle>& bundles, std::size_t& calls) {
+  std::set<std::string> keys;
+  calls = 0;
+  for (const auto& bundle : bundles) {
+    for (const CallFacts& facts : bundle.calls) {
+      keys.insert(plan(facts).key);
+      ++calls;
+    }
+  }
+  return keys.size();
+}
+
+// Emit merges calls with equal keys; distinct keys make "every call compiled" mean every combination.
+TEST(CompileMatrix, CoversTheRequiredLoadStoreCombinationsOnce) {
+  std::size_t calls = 0;
+  const std::size_t keys = distinct_keys(testing::load_store_matrix(), calls);
+  // Per dtype: block 2 x 6 algorithms x 3 shapes x 4 items, warp 2 x 4 x 3 widths x 4 items,
+  // partial (6 + 4 algorithms) x (4 load + 3 store variants).
+  EXPECT_EQ(calls, 6u * (144 + 96 + 70));
+  EXPECT_EQ(keys, calls);
+}
+
+TEST(CompileMatrix, CoversTheRequiredReduceScanCombinationsOnce) {
+  std::size_t calls = 0;
+  const std::size_t keys = distinct_keys(testing::reduce_scan_matrix(), calls);
+  // Per representative dtype: block 6 operations x 3 algorithms x 3 shapes x 3 payloads, warp
+  // 6 x 3 widths x 3 payloads, warp-only 4 x 3 widths, option variants 24 x 3 block algorithms
+  // + 27 in warps. Per other dtype: 6 operations x 2 payloads in a block and in a warp, 4
+  // warp-only, 2 per operator (6 integer, 3 floating); and a bool broadcast.
+  EXPECT_EQ(calls, 5u * (162 + 54 + 12 + 24 * 3 + 27) + 6 * (12 + 12 + 4 + 2 * 6) + (12 + 12 + 4 + 2 * 3) + 1);
+  EXPECT_EQ(keys, calls);
+}
+
+TEST(CompileMatrix, EveryLoadStoreCallCompilesToLtoIr) { compile_every_bundle(testing::load_store_matrix()); }
+
+TEST(CompileMatrix, EveryReduceScanCallCompilesToLtoIr) { compile_every_bundle(testing::reduce_scan_matrix()); }
 
 }  // namespace
 }  // namespace coop

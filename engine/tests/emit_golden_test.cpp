@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "coop/emit.hpp"
+#include "coop/error.hpp"
 #include "test_support.hpp"
 
 namespace coop {
@@ -18,7 +19,15 @@ const EmitContext kContext{"golden-toolkit", "sm_90"};
 CallFacts call(const std::string& operation, Group group, DType dtype, int items, const std::string& algorithm,
                std::map<std::string, OptionBinding> options = {}) {
   CallFacts facts{operation, group, dtype, items, std::move(options), ""};
-  facts.options["algorithm"] = OptionBinding::fixed(algorithm);
+  if (!algorithm.empty()) facts.options["algorithm"] = OptionBinding::fixed(algorithm);
+  return facts;
+}
+
+// One value per thread; `algorithm` "" on warps, which have none.
+CallFacts scalar_call(const std::string& operation, Group group, DType dtype, const std::string& algorithm,
+                      std::map<std::string, OptionBinding> options = {}) {
+  CallFacts facts = call(operation, group, dtype, 1, algorithm, std::move(options));
+  facts.payload = PayloadKind::Scalar;
   return facts;
 }
 
@@ -30,6 +39,7 @@ struct GoldenCase {
 std::vector<GoldenCase> golden_cases() {
   const Group block128 = Group::this_block({128, 1, 1});
   const auto runtime = OptionBinding::runtime();
+  const auto fixed = OptionBinding::fixed;
   return {
       {"tile_copy_direct",
        {call("load", block128, DType::Int32, 2, "direct"), call("store", block128, DType::Int32, 2, "direct")}},
@@ -53,6 +63,36 @@ std::vector<GoldenCase> golden_cases() {
       {"warp_load_vectorize_bfloat16",
        {call("load", Group::this_warp({32, 1, 1}), DType::BFloat16, 4, "vectorize",
              {{"valid_items", runtime}, {"oob_default", runtime}})}},
+      {"reduce_block_max_raking", {call("reduce", block128, DType::Float32, 4, "raking", {{"op", fixed("max")}})}},
+      {"reduce_block_scalar_valid_items",
+       {scalar_call("sum", Group::this_block({32, 4, 1}), DType::Int32, "warp_reductions", {{"valid_items", runtime}}),
+        scalar_call("reduce", Group::this_block({32, 4, 1}), DType::Int64, "raking_commutative_only",
+                    {{"op", fixed("min")}, {"valid_items", fixed("100")}})}},
+      {"reduce_warp_items_user_operator",
+       {call("reduce", Group::this_warp({128, 1, 1}, 8), DType::Float16, 4, "", {{"op", fixed("user:first_nonzero")}}),
+        scalar_call("sum", Group::this_warp({128, 1, 1}), DType::Float16, "")}},
+      {"scan_block_items_initial_value_aggregate",
+       {call("inclusive_scan", Group::this_block({96, 1, 1}), DType::Int64, 4, "warp_scans",
+             {{"op", fixed("bit_or")},
+              {"initial_value", fixed("-5")},
+              {"block_aggregate", runtime},
+              {"output", runtime}}),
+        call("exclusive_sum", Group::this_block({96, 1, 1}), DType::Int64, 4, "raking_memoize")}},
+      {"scan_block_scalar_returns_value",
+       {scalar_call("exclusive_scan", block128, DType::Float64, "raking",
+                    {{"op", fixed("max")}, {"initial_value", runtime}}),
+        scalar_call("inclusive_sum", block128, DType::Float64, "raking", {{"block_aggregate", runtime}})}},
+      {"warp_scan_items_bfloat16",
+       {call("exclusive_scan", Group::this_warp({64, 1, 1}, 16), DType::BFloat16, 4, "",
+             {{"op", fixed("sum")}, {"initial_value", runtime}}),
+        call("inclusive_sum", Group::this_warp({64, 1, 1}, 16), DType::BFloat16, 4, "",
+             {{"block_aggregate", runtime}})}},
+      {"warp_segmented_reduce_and_broadcast",
+       {scalar_call("segmented_reduce", Group::this_warp({64, 1, 1}), DType::UInt32, "",
+                    {{"op", fixed("bit_xor")}, {"flags", fixed("tails")}}),
+        scalar_call("segmented_reduce", Group::this_warp({64, 1, 1}), DType::UInt32, "", {{"op", fixed("sum")}}),
+        scalar_call("broadcast", Group::this_warp({64, 1, 1}, 4), DType::UInt32, "", {{"src_lane", runtime}}),
+        scalar_call("broadcast", Group::this_warp({64, 1, 1}), DType::UInt32, "", {{"src_lane", fixed("3")}})}},
   };
 }
 
@@ -106,6 +146,36 @@ TEST(Emit, SymbolsEncodeSpecializationAndIdentity) {
   EXPECT_NE(here.symbols[0], other_toolkit.symbols[0]);
   EXPECT_NE(here.symbols[0], other_arch.symbols[0]);
   EXPECT_EQ(here.symbols[0].substr(0, 22), other_toolkit.symbols[0].substr(0, 22));
+}
+
+TEST(Emit, UserOperatorsAreDeclaredOncePerBundle) {
+  const Group warp = Group::this_warp({128, 1, 1}, 8);
+  CallFacts reduce = scalar_call("reduce", warp, DType::Float32, "", {{"op", OptionBinding::fixed("user:my_op")}});
+  CallFacts scan = call("inclusive_scan", warp, DType::Float32, 4, "", {{"op", OptionBinding::fixed("user:my_op")}});
+  const EmittedSource source = emit(plans_of({reduce, scan}), kContext);
+  std::size_t declarations = 0;
+  const std::string declaration = "extern \"C\" __device__ int my_op(float* ret, float a, float b);";
+  for (std::size_t at = source.text.find(declaration); at != std::string::npos;
+       at = source.text.find(declaration, at + 1)) {
+    ++declarations;
+  }
+  EXPECT_EQ(declarations, 1u);
+  EXPECT_NE(source.text.find("struct coop_user_op_my_op {"), std::string::npos);
+}
+
+TEST(Emit, RejectsOneUserOperatorWithTwoDtypes) {
+  const Group warp = Group::this_warp({128, 1, 1}, 8);
+  const auto op = OptionBinding::fixed("user:my_op");
+  CallFacts first = scalar_call("reduce", warp, DType::Float32, "", {{"op", op}});
+  CallFacts second = scalar_call("reduce", warp, DType::Float64, "", {{"op", op}});
+  try {
+    emit(plans_of({first, second}), kContext);
+    FAIL() << "one extern \"C\" symbol declared with two signatures";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+    EXPECT_NE(std::string(error.what()).find("argument 'op' = 'user:my_op'"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("also used with float32"), std::string::npos) << error.what();
+  }
 }
 
 TEST(Emit, ProbesOnlyForScratch) {

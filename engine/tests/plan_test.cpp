@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "coop/error.hpp"
 #include "coop/plan.hpp"
 
@@ -172,6 +174,231 @@ TEST(Plan, ChecksStaticValuesBeforeCompiling) {
   facts.options["oob_default"] = OptionBinding::fixed("1.5x");
   expect_rejected(facts, ErrorKind::InvalidArgument, "oob_default", "a number");
   facts.options["oob_default"] = OptionBinding::fixed("-inf");
+  EXPECT_NO_THROW(plan(facts));
+}
+
+// Reductions and scans.
+
+CallFacts reduce_call(const std::string& operation, Group group, DType dtype, PayloadKind payload, int items,
+                      std::map<std::string, OptionBinding> options = {}) {
+  CallFacts facts{operation, group, dtype, items, std::move(options), "kernel.py:7"};
+  facts.payload = payload;
+  return facts;
+}
+
+const Group kBlock128 = Group::this_block({128, 1, 1});
+const Group kWarp8 = Group::this_warp({128, 1, 1}, 8);
+
+TEST(Plan, BlockReductionOfThreadData) {
+  const Plan reduce =
+      plan(reduce_call("reduce", kBlock128, DType::Float32, PayloadKind::Array, 4,
+                       {{"op", OptionBinding::fixed("max")}, {"algorithm", OptionBinding::fixed("raking")}}));
+  EXPECT_EQ(reduce.cub_type, "::cub::BlockReduce<float, 128, ::cub::BLOCK_REDUCE_RAKING, 1, 1>");
+  EXPECT_EQ(reduce.call_type, reduce.cub_type);
+  EXPECT_EQ(reduce.method, "Reduce");
+  EXPECT_TRUE(reduce.needs_scratch);
+  EXPECT_EQ(reduce.reuse_barrier, Barrier::Block);
+  ASSERT_TRUE(reduce.result.has_value());
+  EXPECT_EQ(*reduce.result, (AbiParam{"result", AbiKind::Pointer, "float"}));
+  ASSERT_EQ(reduce.abi.size(), 2u);
+  EXPECT_EQ(reduce.abi[0], (AbiParam{"items", AbiKind::Pointer, "float"}));
+  EXPECT_TRUE(reduce.external_functions.empty());
+  EXPECT_NE(std::find(reduce.headers.begin(), reduce.headers.end(), "cuda/functional"), reduce.headers.end());
+}
+
+TEST(Plan, DefaultAlgorithmsFollowCub) {
+  EXPECT_EQ(plan(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Array, 2)).algorithm->name,
+            "warp_reductions");
+  EXPECT_EQ(plan(reduce_call("exclusive_sum", kBlock128, DType::Int32, PayloadKind::Array, 2)).algorithm->name,
+            "raking");
+  EXPECT_EQ(plan(reduce_call("sum", kWarp8, DType::Int32, PayloadKind::Array, 2)).algorithm, nullptr);
+}
+
+TEST(Plan, ScalarPayloadsPassByValueAndReturnThroughRet) {
+  const Plan sum = plan(reduce_call("sum", Group::this_block({32, 4, 1}), DType::Float16, PayloadKind::Scalar, 1,
+                                    {{"valid_items", OptionBinding::runtime()}}));
+  EXPECT_EQ(sum.cub_type, "::cub::BlockReduce<__half, 32, ::cub::BLOCK_REDUCE_WARP_REDUCTIONS, 4, 1>");
+  ASSERT_EQ(sum.abi.size(), 3u);
+  EXPECT_EQ(sum.abi[0], (AbiParam{"items", AbiKind::Value, "::cuda::std::uint16_t"}));
+  EXPECT_EQ(sum.abi[1], (AbiParam{"valid_items", AbiKind::Value, "::cuda::std::int64_t"}));
+  EXPECT_EQ(sum.result->cpp_type, "__half");
+  EXPECT_EQ(sum.tile_capacity(), 128);
+}
+
+TEST(Plan, ScansOfThreadDataWriteInPlaceOrIntoOutput) {
+  const auto runtime = OptionBinding::runtime();
+  const Plan in_place = plan(reduce_call("inclusive_sum", kBlock128, DType::Int64, PayloadKind::Array, 4));
+  EXPECT_FALSE(in_place.result.has_value());
+  const Plan scan = plan(reduce_call("exclusive_scan", kBlock128, DType::Int64, PayloadKind::Array, 4,
+                                     {{"op", OptionBinding::fixed("min")},
+                                      {"output", runtime},
+                                      {"initial_value", runtime},
+                                      {"block_aggregate", runtime}}));
+  EXPECT_FALSE(scan.result.has_value());
+  ASSERT_EQ(scan.abi.size(), 5u);
+  EXPECT_EQ(scan.abi[1], (AbiParam{"output", AbiKind::Pointer, "::cuda::std::int64_t"}));
+  EXPECT_EQ(scan.abi[2], (AbiParam{"initial_value", AbiKind::Value, "::cuda::std::int64_t"}));
+  EXPECT_EQ(scan.abi[3], (AbiParam{"block_aggregate", AbiKind::Pointer, "::cuda::std::int64_t"}));
+  EXPECT_EQ(scan.abi[4].name, "temp_storage");
+  const Plan scalar = plan(reduce_call("exclusive_sum", kBlock128, DType::Int64, PayloadKind::Scalar, 1));
+  EXPECT_EQ(scalar.result->cpp_type, "::cuda::std::int64_t");
+}
+
+TEST(Plan, WarpThreadDataGoesThroughAnAdapterOfCubsClass) {
+  const Plan scan = plan(reduce_call("inclusive_scan", kWarp8, DType::Int32, PayloadKind::Array, 4,
+                                     {{"op", OptionBinding::fixed("sum")}}));
+  EXPECT_EQ(scan.cub_type, "::cub::WarpScan<::cuda::std::int32_t, 8>");
+  EXPECT_EQ(scan.call_type, "::coop_adapt::WarpScanItems<::cuda::std::int32_t, 8>");
+  EXPECT_NE(scan.adapter, nullptr);
+  EXPECT_EQ(scan.scratch_instances, 16);
+  EXPECT_EQ(scan.reuse_barrier, Barrier::Warp);
+  const Plan scalar = plan(reduce_call("inclusive_scan", kWarp8, DType::Int32, PayloadKind::Scalar, 1,
+                                       {{"op", OptionBinding::fixed("sum")}}));
+  EXPECT_EQ(scalar.call_type, scalar.cub_type);
+  EXPECT_EQ(scalar.adapter, nullptr);
+}
+
+TEST(Plan, FlagsSelectTheSegmentedMethod) {
+  CallFacts facts = reduce_call("segmented_reduce", Group::this_warp({64, 1, 1}), DType::UInt32, PayloadKind::Scalar, 1,
+                                {{"op", OptionBinding::fixed("sum")}});
+  EXPECT_EQ(plan(facts).method, "HeadSegmentedReduce");
+  facts.options["flags"] = OptionBinding::fixed("tails");
+  const Plan tails = plan(facts);
+  EXPECT_EQ(tails.method, "TailSegmentedReduce");
+  EXPECT_EQ(tails.abi[1], (AbiParam{"flag", AbiKind::Value, "::cuda::std::int32_t"}));
+}
+
+TEST(Plan, UserOperatorsAreExternalFunctionsToLink) {
+  const Plan reduce = plan(reduce_call("reduce", kWarp8, DType::BFloat16, PayloadKind::Scalar, 1,
+                                       {{"op", OptionBinding::fixed("user:first_nonzero")}}));
+  ASSERT_EQ(reduce.external_functions.size(), 1u);
+  EXPECT_EQ(reduce.external_functions[0].symbol, "first_nonzero");
+  EXPECT_EQ(reduce.external_functions[0].declaration,
+            "extern \"C\" __device__ int first_nonzero(::cuda::std::uint16_t* ret, ::cuda::std::uint16_t a, "
+            "::cuda::std::uint16_t b);");
+}
+
+TEST(Plan, BroadcastMovesAnyDtype) {
+  const Plan broadcast = plan(
+      reduce_call("broadcast", kWarp8, DType::Bool, PayloadKind::Scalar, 1, {{"src_lane", OptionBinding::fixed("7")}}));
+  EXPECT_EQ(broadcast.cub_type, "::cub::WarpScan<bool, 8>");
+  EXPECT_EQ(broadcast.method, "Broadcast");
+  EXPECT_EQ(broadcast.result->cpp_type, "bool");
+}
+
+TEST(Plan, PayloadKindAndOperatorShapeTheKey) {
+  const CallFacts base =
+      reduce_call("reduce", kBlock128, DType::Int32, PayloadKind::Array, 1, {{"op", OptionBinding::fixed("sum")}});
+  CallFacts scalar = base;
+  scalar.payload = PayloadKind::Scalar;
+  CallFacts other_op = base;
+  other_op.options["op"] = OptionBinding::fixed("max");
+  EXPECT_NE(plan(base).digest, plan(scalar).digest);
+  EXPECT_NE(plan(base).digest, plan(other_op).digest);
+  EXPECT_NE(plan(base).key.find(";payload=array"), std::string::npos);
+}
+
+TEST(Plan, RejectsValidItemsOnOverloadsCubLacks) {
+  const auto runtime = OptionBinding::runtime();
+  expect_rejected(reduce_call("reduce", kBlock128, DType::Int32, PayloadKind::Array, 4,
+                              {{"op", OptionBinding::fixed("sum")}, {"valid_items", runtime}}),
+                  ErrorKind::UnsupportedOperation, "valid_items", "an overload CUB does not have");
+  expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Array, 1, {{"valid_items", runtime}}),
+                  ErrorKind::UnsupportedOperation, "valid_items", "::cub::BlockReduce::Sum has no ThreadData overload");
+  expect_rejected(reduce_call("sum", kWarp8, DType::Int32, PayloadKind::Array, 2, {{"valid_items", runtime}}),
+                  ErrorKind::UnsupportedOperation, "valid_items", "::cub::WarpReduce::Sum has no ThreadData overload");
+  expect_rejected(
+      reduce_call("inclusive_sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1, {{"valid_items", runtime}}),
+      ErrorKind::InvalidArgument, "valid_items", "algorithm, output, block_aggregate");
+  expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
+                              {{"valid_items", OptionBinding::fixed("129")}}),
+                  ErrorKind::InvalidArgument, "valid_items", "0..128");
+}
+
+TEST(Plan, RejectsInitialValueOnBlockScalarInclusiveScan) {
+  const auto facts = [](Group group) {
+    return reduce_call("inclusive_scan", group, DType::Int32, PayloadKind::Scalar, 1,
+                       {{"op", OptionBinding::fixed("sum")}, {"initial_value", OptionBinding::runtime()}});
+  };
+  expect_rejected(facts(kBlock128), ErrorKind::UnsupportedOperation, "initial_value",
+                  "::cub::BlockScan::InclusiveScan has no scalar overload taking initial_value");
+  EXPECT_NO_THROW(plan(facts(kWarp8)));  // WarpScan has it
+}
+
+TEST(Plan, RejectsInitialValuesOfAnotherType) {
+  CallFacts facts = reduce_call("exclusive_scan", kBlock128, DType::Int32, PayloadKind::Array, 2,
+                                {{"op", OptionBinding::fixed("sum")}, {"initial_value", OptionBinding::fixed("1.5")}});
+  expect_rejected(facts, ErrorKind::InvalidArgument, "initial_value", "an integer literal representable as int32");
+  facts.dtype = DType::Int8;
+  facts.options["initial_value"] = OptionBinding::fixed("300");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "initial_value", "-128..127");
+  facts.dtype = DType::Float32;
+  facts.options["initial_value"] = OptionBinding::fixed("one");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "initial_value", "a number for float32");
+  facts.options["initial_value"] = OptionBinding::fixed("-inf");
+  EXPECT_NO_THROW(plan(facts));
+}
+
+TEST(Plan, RejectsOperatorsThatDoNotApply) {
+  CallFacts facts = reduce_call("reduce", kBlock128, DType::Float32, PayloadKind::Array, 2,
+                                {{"op", OptionBinding::fixed("bit_and")}});
+  expect_rejected(facts, ErrorKind::UnsupportedOperation, "op", "an integer dtype for bit_and");
+  facts.options["op"] = OptionBinding::fixed("median");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "one of: sum, min, max, bit_and, bit_or, bit_xor");
+  facts.options["op"] = OptionBinding::fixed("user:3d-op");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "a C identifier");
+  facts.options["op"] = OptionBinding::runtime();
+  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "a compile-time constant");
+  facts.options.erase("op");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "an operator");
+  facts.operation = "sum";
+  facts.options["op"] = OptionBinding::fixed("max");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "algorithm, valid_items");
+}
+
+TEST(Plan, RejectsSegmentedReduceAndBroadcastOnBlocks) {
+  expect_rejected(reduce_call("segmented_reduce", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
+                              {{"op", OptionBinding::fixed("sum")}}),
+                  ErrorKind::UnsupportedOperation, "group", "supports: warp");
+  expect_rejected(reduce_call("broadcast", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
+                              {{"src_lane", OptionBinding::runtime()}}),
+                  ErrorKind::UnsupportedOperation, "group", "supports: warp");
+}
+
+TEST(Plan, RejectsShapesAndChoicesCubLacks) {
+  expect_rejected(
+      reduce_call("broadcast", kWarp8, DType::Int32, PayloadKind::Array, 2, {{"src_lane", OptionBinding::runtime()}}),
+      ErrorKind::UnsupportedOperation, "value", "a scalar: ::cub::WarpScan::Broadcast has no ThreadData overload");
+  expect_rejected(reduce_call("segmented_reduce", kWarp8, DType::Int32, PayloadKind::Scalar, 1,
+                              {{"op", OptionBinding::fixed("sum")}, {"flags", OptionBinding::fixed("middles")}}),
+                  ErrorKind::InvalidArgument, "flags", "one of: heads, tails");
+  expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 4), ErrorKind::InvalidArgument,
+                  "items_per_thread", "1 for a scalar payload");
+  expect_rejected(reduce_call("sum", kBlock128, DType::Bool, PayloadKind::Array, 4), ErrorKind::UnsupportedOperation,
+                  "dtype", "one of the dtypes sum supports: int8");
+  expect_rejected(
+      reduce_call("sum", kWarp8, DType::Int32, PayloadKind::Array, 4, {{"algorithm", OptionBinding::fixed("raking")}}),
+      ErrorKind::UnsupportedOperation, "algorithm", "no algorithm: ::cub::WarpReduce has one");
+  expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Array, 4,
+                              {{"algorithm", OptionBinding::fixed("warp_scans")}}),
+                  ErrorKind::UnsupportedOperation, "algorithm", "warp_reductions, raking, raking_commutative_only");
+}
+
+TEST(Plan, RejectsOutputsThatCannotBe) {
+  expect_rejected(reduce_call("inclusive_sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
+                              {{"output", OptionBinding::runtime()}}),
+                  ErrorKind::InvalidArgument, "output", "a scalar payload's scanned value is the call's result");
+  expect_rejected(reduce_call("inclusive_sum", kBlock128, DType::Int32, PayloadKind::Array, 2,
+                              {{"block_aggregate", OptionBinding::fixed("0")}}),
+                  ErrorKind::InvalidArgument, "block_aggregate", "a runtime value");
+}
+
+TEST(Plan, ChecksTheSourceLane) {
+  CallFacts facts = reduce_call("broadcast", Group::this_warp({64, 1, 1}), DType::Int32, PayloadKind::Scalar, 1);
+  expect_rejected(facts, ErrorKind::InvalidArgument, "src_lane", "broadcast requires src_lane");
+  facts.options["src_lane"] = OptionBinding::fixed("32");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "src_lane", "0..31");
+  facts.options["src_lane"] = OptionBinding::fixed("31");
   EXPECT_NO_THROW(plan(facts));
 }
 

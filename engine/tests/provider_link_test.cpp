@@ -37,9 +37,10 @@ std::string kernel_source(const Bundle& bundle) {
          "}\n";
 }
 
-std::vector<char> nvcc_fatbin(const std::string& source, const Toolkit& toolkit, const testing::TempDir& dir) {
-  const auto cu = dir.path() / "kernel.cu";
-  const auto fatbin = dir.path() / "kernel.fatbin";
+std::vector<char> nvcc_fatbin(const std::string& source, const Toolkit& toolkit, const testing::TempDir& dir,
+                              const std::string& stem = "kernel") {
+  const auto cu = dir.path() / (stem + ".cu");
+  const auto fatbin = dir.path() / (stem + ".fatbin");
   testing::write_text(cu, source);
   const auto result =
       testing::run_command(std::string(COOP_NVCC) + " -std=c++17 -arch=sm_90 -rdc=true -dlto -fatbin -I" +
@@ -117,6 +118,96 @@ TEST(ProviderLink, BundlesSharingASpecializationNeverCollide) {
                                   {LinkInputKind::LtoIr, with_store.ltoir, "with_store"}},
                                  "sm_90");
   EXPECT_FALSE(linked.cubin.empty());
+}
+
+// A user operator as the kernel compiler would provide it: an extern "C" device function in the
+// Numba ABI, compiled to LTO-IR on its own. "First non-zero" is associative, not commutative.
+const char* kUserOperatorSource =
+    "extern \"C\" __device__ int first_nonzero(float* ret, float a, float b) {\n"
+    "  *ret = a != 0.0f ? a : b;\n  return 0;\n}\n";
+
+Bundle user_operator_bundle(Engine& engine) {
+  CallFacts scan{"inclusive_scan", Group::this_block({128, 1, 1}), DType::Float32, 4, {}, ""};
+  scan.options = {{"op", OptionBinding::fixed("user:first_nonzero")},
+                  {"algorithm", OptionBinding::fixed("raking")},
+                  {"block_aggregate", OptionBinding::runtime()}};
+  CallFacts reduce{"reduce", Group::this_warp({128, 1, 1}, 8), DType::Float32, 1, {}, ""};
+  reduce.payload = PayloadKind::Scalar;
+  reduce.options = {{"op", OptionBinding::fixed("user:first_nonzero")}};
+  return engine.compile({engine.plan(scan), engine.plan(reduce)}, "sm_90");
+}
+
+// Scans a tile in place, then reduces each thread's first item across its 8-lane warp.
+std::string user_operator_kernel(const Bundle& bundle) {
+  const Provider& scan = bundle.providers[0];
+  const Provider& reduce = bundle.providers[1];
+  const std::size_t scratch = std::max(scan.scratch_bytes_per_block(), reduce.scratch_bytes_per_block());
+  const std::size_t alignment = std::max(scan.scratch.alignment, reduce.scratch.alignment);
+  return "#include <cuda/std/cstdint>\n" + declaration(scan) + "\n" + declaration(reduce) + "\n" +
+         "extern \"C\" __global__ void first_nonzero_scan(float* data, float* aggregates, float* firsts) {\n"
+         "  __shared__ __align__(" +
+         std::to_string(alignment) + ") unsigned char scratch[" + std::to_string(scratch) +
+         "];\n"
+         "  float items[4];\n  float aggregate, first;\n"
+         "  for (int i = 0; i < 4; ++i) items[i] = data[threadIdx.x * 4 + i];\n"
+         "  " +
+         scan.symbol +
+         "(nullptr, items, &aggregate, scratch);\n"
+         "  __syncthreads();\n"
+         "  " +
+         reduce.symbol +
+         "(&first, items[0], scratch);\n"
+         "  for (int i = 0; i < 4; ++i) data[threadIdx.x * 4 + i] = items[i];\n"
+         "  if (threadIdx.x == 0) *aggregates = aggregate;\n"
+         "  if (threadIdx.x % 8 == 0) firsts[threadIdx.x / 8] = first;\n"
+         "}\n";
+}
+
+TEST(ProviderLink, UserOperatorLinksFromItsOwnLtoIr) {
+  testing::TempDir dir;
+  Engine engine(testing::isolated_engine_config(dir.path() / "cache"));
+  const Bundle bundle = user_operator_bundle(engine);
+  for (const Provider& provider : bundle.providers) {
+    ASSERT_EQ(provider.external_functions.size(), 1u);
+    EXPECT_EQ(provider.external_functions[0].symbol, "first_nonzero");
+    EXPECT_EQ(provider.external_functions[0].declaration,
+              "extern \"C\" __device__ int first_nonzero(float* ret, float a, float b);");
+  }
+  EXPECT_FALSE(bundle.providers[0].result.has_value());  // a ThreadData scan writes in place
+  ASSERT_TRUE(bundle.providers[1].result.has_value());   // a reduction returns through ret
+  EXPECT_EQ(bundle.providers[1].result->cpp_type, "float");
+
+  const std::vector<char> op = nvcc_fatbin(kUserOperatorSource, engine.toolkit(), dir, "first_nonzero");
+  const std::vector<char> kernel = nvcc_fatbin(user_operator_kernel(bundle), engine.toolkit(), dir);
+  const LinkResult linked = link(engine.toolkit(),
+                                 {{LinkInputKind::Fatbin, kernel, "kernel.fatbin"},
+                                  {LinkInputKind::LtoIr, bundle.ltoir, "providers.ltoir"},
+                                  {LinkInputKind::Fatbin, op, "first_nonzero.fatbin"}},
+                                 "sm_90");
+  ASSERT_GE(linked.cubin.size(), 4u);
+  EXPECT_EQ(std::string(linked.cubin.data(), 4),
+            "\x7f"
+            "ELF");
+  // Link-time optimization inlines the operator into the providers: no call to it remains.
+  const std::string cubin(linked.cubin.begin(), linked.cubin.end());
+  EXPECT_NE(cubin.find(std::string("first_nonzero_scan")), std::string::npos);
+  EXPECT_EQ(cubin.find(std::string("\0first_nonzero\0", 15)), std::string::npos);
+}
+
+TEST(ProviderLink, UserOperatorMissingAtLinkTimeIsNamed) {
+  testing::TempDir dir;
+  Engine engine(testing::isolated_engine_config(dir.path() / "cache"));
+  const Bundle bundle = user_operator_bundle(engine);
+  const std::vector<char> kernel = nvcc_fatbin(user_operator_kernel(bundle), engine.toolkit(), dir);
+  try {
+    link(engine.toolkit(),
+         {{LinkInputKind::Fatbin, kernel, "kernel.fatbin"}, {LinkInputKind::LtoIr, bundle.ltoir, "providers.ltoir"}},
+         "sm_90");
+    FAIL() << "linked providers whose user operator was never supplied";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Link);
+    EXPECT_NE(std::string(error.what()).find("first_nonzero"), std::string::npos) << error.what();
+  }
 }
 
 }  // namespace

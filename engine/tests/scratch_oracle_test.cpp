@@ -1,7 +1,8 @@
 // An independent oracle for scratch layouts. The engine learns sizeof/alignof of each TempStorage
 // from NVRTC's lowered names of probe variables; here nvcc compiles a plain host program that
-// prints the same two numbers for every distinct scratch-needing CUB specialization of the
-// load/store matrix, and the two must agree exactly. Both read the engine's CCCL headers.
+// prints the same two numbers for every distinct scratch-needing CUB specialization of a coverage
+// matrix (load/store, reduce/scan), and the two must agree exactly. Both read the engine's CCCL
+// headers.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -9,6 +10,7 @@
 
 #include "coop/engine.hpp"
 #include "load_store_matrix.hpp"
+#include "reduce_scan_matrix.hpp"
 #include "test_support.hpp"
 
 namespace coop {
@@ -32,24 +34,31 @@ std::string oracle_source(const std::vector<Plan>& plans) {
 
 std::string shell_quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
-TEST(ScratchOracle, NvccAgreesWithTheEngineOnEveryTempStorage) {
+struct OracleCase {
+  std::string name;
+  std::vector<testing::MatrixBundle> (*matrix)();
+  std::size_t specializations;  // distinct scratch-needing CUB types the matrix must reach
+};
+
+class ScratchOracle : public ::testing::TestWithParam<OracleCase> {};
+
+TEST_P(ScratchOracle, NvccAgreesWithTheEngineOnEveryTempStorage) {
   EngineConfig config;
   config.backend = "scratch_oracle_test";
   config.toolkit = ToolkitSearch::from_environment();
   config.cache.enabled = false;  // the layouts must come from NVRTC now, not from an old entry
   Engine engine(config);
 
-  // Distinct specializations only: partial-tile variants share their full tile's TempStorage.
+  // Distinct specializations only: calls differing in options share their class's TempStorage.
   std::vector<Plan> plans;
   std::set<std::string> seen;
-  for (const auto& bundle : testing::load_store_matrix()) {
+  for (const auto& bundle : GetParam().matrix()) {
     for (const CallFacts& facts : bundle.calls) {
       Plan plan = engine.plan(facts);
       if (plan.needs_scratch && seen.insert(plan.cub_type).second) plans.push_back(std::move(plan));
     }
   }
-  // 6 dtypes x 2 operations x 4 items x (3 transposing block algorithms x 3 shapes + 3 warp widths).
-  ASSERT_EQ(plans.size(), 6u * 2 * 4 * (3 * 3 + 3));
+  ASSERT_EQ(plans.size(), GetParam().specializations);
   const Bundle bundle = engine.compile(plans, "sm_90");  // one NVRTC call for all of them
 
   const testing::TempDir dir;
@@ -74,6 +83,18 @@ TEST(ScratchOracle, NvccAgreesWithTheEngineOnEveryTempStorage) {
   }
   EXPECT_EQ(rows, plans.size()) << ran.output;
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Matrices, ScratchOracle,
+    ::testing::Values(
+        // 6 dtypes x 2 operations x 4 items x (3 transposing block algorithms x 3 shapes + 3 warp widths).
+        OracleCase{"load_store", testing::load_store_matrix, 6u * 2 * 4 * (3 * 3 + 3)},
+        // Representative dtypes: (BlockReduce + BlockScan) x 3 algorithms x 3 shapes, and at (32,4,1)
+        // already counted; (WarpReduce + WarpScan) x 3 widths + 16 lanes already counted. Other
+        // dtypes: (BlockReduce, BlockScan) at 128 with one algorithm each, plus BlockReduce raking
+        // (operator loop), and (WarpReduce + WarpScan) x 32 lanes; a bool WarpScan of 8 lanes.
+        OracleCase{"reduce_scan", testing::reduce_scan_matrix, 5u * (2 * 3 * 3 + 2 * 3) + 7 * (3 + 2) + 1}),
+    [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace coop

@@ -2,6 +2,7 @@
 // image and, per plan, the symbol to call and its scratch layout.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct Provider {
   Layout scratch;             // one TempStorage; {0,0} when none is needed
   int scratch_instances = 0;  // TempStorages per block (one per group instance)
   Barrier reuse_barrier = Barrier::None;
+  std::optional<AbiParam> result;                    // written through ret; nullopt: ret unused
+  std::vector<ExternalFunction> external_functions;  // link their LTO-IR with the bundle's
 
   std::size_t scratch_bytes_per_block() const { return scratch.bytes * scratch_instances; }
 };

@@ -27,6 +27,13 @@ struct OptionBinding {
 
 const char* to_string(Binding binding);
 
+// The shape of the payload a call's data operands share: a ThreadData array of
+// `items_per_thread` items per thread (passed by pointer), or one value per
+// thread (items_per_thread 1, passed by value). CUB's overloads differ by shape.
+enum class PayloadKind { Array, Scalar };
+
+const char* to_string(PayloadKind kind);
+
 struct CallFacts {
   std::string operation;  // catalog name: "load", "store", ...
   Group group;
@@ -34,6 +41,7 @@ struct CallFacts {
   int items_per_thread = 1;
   std::map<std::string, OptionBinding> options;  // absent means OMITTED
   std::string where;                             // the user's function, file and line; only for messages
+  PayloadKind payload = PayloadKind::Array;      // last, so brace-initialized facts of array calls need not name it
 
   OptionBinding option(const std::string& name) const;
   std::string call_name() const;  // "load" or "load (copy_tile, kernel.py:12)"

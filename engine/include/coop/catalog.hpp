@@ -5,19 +5,25 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "coop/call_facts.hpp"
+#include "coop/dtype.hpp"
 #include "coop/group.hpp"
 
 namespace coop {
 
-// What a data operand is to the CUB call; decides its C++ parameter type.
+// What a data operand is to the CUB call; decides its C++ parameter type. A
+// Payload* operand takes the call's payload shape: a T[ITEMS_PER_THREAD] by
+// pointer, or one T by value for a scalar payload.
 enum class OperandRole {
   SourceArray,       // const T* the group reads from
   DestinationArray,  // T* the group writes to
   PayloadIn,         // this thread's T[ITEMS_PER_THREAD], read
   PayloadOut,        // this thread's T[ITEMS_PER_THREAD], written
   PayloadInOut,      // read and possibly rearranged in place (CUB Store transposes)
+  Flag,              // this thread's flag, an int32 by value (nonzero: set)
 };
 
 struct OperandSpec {
@@ -30,11 +36,25 @@ enum class OptionType {
   Count,          // an integer; a RUNTIME value arrives as int64 and is range-checked
   PayloadScalar,  // a value of the payload's dtype
   Offset,         // an element offset (int64) added to `target` before the call
+  // A binary operator, STATIC only: a built-in name (builtin_operators()) or
+  // "user:<symbol>", an extern "C" __device__ function in the Numba ABI,
+  // `int symbol(T* ret, T a, T b)` (16-bit floats as their bits, like every
+  // value of the engine's ABI), compiled elsewhere and linked with the provider.
+  Operator,
+  // Where the method writes the payload, RUNTIME only: an array shaped like the
+  // payload; when omitted, in place into `target`. A scalar payload cannot take
+  // it: the value CUB writes there becomes the call's result.
+  PayloadOutput,
+  ScalarOutput,  // one T the method writes (an aggregate), RUNTIME only: a pointer
 };
 
 // Range a Count must lie in; checked at plan time when STATIC, trapped on the
 // device before narrowing to CUB's int when RUNTIME.
-enum class CountRange { Any, ZeroToTileCapacity };
+enum class CountRange {
+  Any,
+  ZeroToTileCapacity,
+  GroupRank,  // 0 .. threads in the group - 1 (a source lane)
+};
 
 struct OptionSpec {
   std::string name;
@@ -44,8 +64,12 @@ struct OptionSpec {
   bool allow_static = true;
   bool allow_runtime = true;
   std::string requires_option;  // must be bound too (oob_default needs valid_items)
-  std::string target;           // Offset: the operand displaced
+  std::string target;           // Offset: the operand displaced; PayloadOutput: the operand written in place
   CountRange range = CountRange::Any;
+  bool required = false;  // OMITTED is rejected (a reduction's operator)
+  // Choice: the CUB member function each value selects, when it selects one
+  // (segmented_reduce's flags: heads -> HeadSegmentedReduce).
+  std::vector<std::pair<std::string, std::string>> selects_method;
 };
 
 struct AlgorithmSpec {
@@ -62,14 +86,36 @@ struct AlgorithmSpec {
 // Template argument derivations, in the order the CUB class declares them.
 enum class TemplateArg { DType, BlockDimX, BlockDimY, BlockDimZ, ItemsPerThread, Algorithm, LogicalWarpThreads };
 
+// A class template standing in for a CUB class, declared with the same template
+// parameters, that derives from it and adds overloads CUB lacks, composed from
+// CUB's own the way CUB composes its other classes' (see scan.cpp). Its source
+// is emitted once per translation unit that uses it.
+struct ClassAdapter {
+  std::string name;  // "::coop_adapt::WarpScanItems"
+  std::vector<std::string> headers;
+  std::string source;
+};
+
+// One payload shape a form takes, and the options CUB's overloads of that shape
+// lack: giving one is rejected as an overload CUB does not have.
+struct PayloadShape {
+  PayloadKind kind = PayloadKind::Array;
+  std::vector<std::string> lacks;
+  const ClassAdapter* adapter = nullptr;  // when CUB's class lacks this shape's overloads
+};
+
 // How one operation maps to CUB for one group kind.
 struct GroupForm {
   GroupKind group;
   std::string cub_class;  // "::cub::BlockLoad"
   std::string header;     // "cub/block/block_load.cuh"
   std::vector<TemplateArg> template_args;
-  std::vector<AlgorithmSpec> algorithms;
-  bool needs_whole_warps = false;  // warp forms: the block must be whole warps
+  std::vector<AlgorithmSpec> algorithms;  // empty: CUB's class has one implementation
+  bool needs_whole_warps = false;         // warp forms: the block must be whole warps
+  bool needs_scratch = false;             // every call uses a TempStorage, whatever the algorithm
+  std::vector<PayloadShape> payloads = {{PayloadKind::Array, {}, nullptr}};
+
+  const PayloadShape* payload(PayloadKind kind) const;
 };
 
 struct OperationSpec {
@@ -82,6 +128,8 @@ struct OperationSpec {
   // dropped, which selects the shorter overload.
   std::vector<std::string> method_arguments;
   std::vector<GroupForm> forms;
+  bool returns_value = false;  // CUB's method returns the call's result (a reduction)
+  std::vector<DType> dtypes;   // payload dtypes CUB supports; empty: every dtype
 
   const GroupForm* form(GroupKind kind) const;
   const OptionSpec* option(std::string_view option_name) const;
@@ -93,5 +141,19 @@ std::string operation_names();  // "load, store" for error messages
 
 const AlgorithmSpec* find_algorithm(const GroupForm& form, std::string_view name);
 std::string algorithm_names(const GroupForm& form);
+
+// A built-in operator: a CUB or libcu++ functor, so it needs no link input.
+struct OperatorSpec {
+  std::string name;     // "max"
+  std::string functor;  // "::cuda::maximum<>"
+  std::string header;   // "cuda/functional"
+  bool integers_only = false;
+};
+
+inline constexpr std::string_view kUserOperatorPrefix = "user:";
+
+const std::vector<OperatorSpec>& builtin_operators();
+const OperatorSpec* find_operator(std::string_view name);
+std::string operator_names();  // "sum, min, ..." for error messages
 
 }  // namespace coop

@@ -2,6 +2,7 @@
 // end needs to call it: the ABI of its wrapper, its scratch and its barrier.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,14 @@ struct AbiParam {
   friend bool operator==(const AbiParam&, const AbiParam&) = default;
 };
 
+// A device function the provider calls but does not define (a user operator):
+// the front end must give nvJitLink its LTO-IR together with the bundle's.
+struct ExternalFunction {
+  std::string symbol;
+  std::string declaration;  // extern "C" __device__ int symbol(T* ret, T a, T b);
+  friend bool operator==(const ExternalFunction&, const ExternalFunction&) = default;
+};
+
 // Barrier a front end must place before another consumer reuses this call's scratch.
 enum class Barrier { None, Block, Warp };
 const char* to_string(Barrier barrier);
@@ -28,18 +37,26 @@ struct Plan {
   CallFacts facts;
   const OperationSpec* operation = nullptr;
   const GroupForm* form = nullptr;
-  const AlgorithmSpec* algorithm = nullptr;
+  const AlgorithmSpec* algorithm = nullptr;  // null where CUB's class has one implementation (warps)
+  const ClassAdapter* adapter = nullptr;     // null where CUB's class has the overload itself
+  std::string method;                        // the CUB member function called
   std::vector<std::pair<std::string, std::string>> template_arguments;  // name, C++
-  std::string cub_type;  // the full specialization, e.g. ::cub::BlockLoad<...>
+  std::string cub_type;   // the full specialization, e.g. ::cub::BlockLoad<...>
+  std::string call_type;  // what the call is made on: cub_type, or the adapter's specialization
   std::vector<std::string> headers;
   std::vector<AbiParam> abi;
+  // The value the call produces, written through the wrapper's leading `void* ret`
+  // (kind Pointer, cpp_type the pointee); nullopt when it produces none and ret
+  // is unused. The front end allocates the slot and reads it after the call.
+  std::optional<AbiParam> result;
+  std::vector<ExternalFunction> external_functions;
   bool needs_scratch = false;
   int scratch_instances = 0;  // one TempStorage per group instance in the block
   Barrier reuse_barrier = Barrier::None;
   std::string key;     // canonical text of everything that shapes the generated code
   std::string digest;  // SHA-256 of `key`, hex
 
-  int tile_capacity() const;  // items one group instance moves
+  int tile_capacity() const;  // items one group instance holds
   std::string describe() const;
 };
 

@@ -7,7 +7,7 @@ namespace coop {
 const std::vector<OperationSpec>& catalog() {
   static const std::vector<OperationSpec> operations = [] {
     std::vector<OperationSpec> all;
-    for (auto family : {catalog_families::load_store}) {
+    for (auto family : {catalog_families::load_store, catalog_families::reduce, catalog_families::scan}) {
       for (auto& operation : family()) all.push_back(std::move(operation));
     }
     return all;
@@ -31,6 +31,13 @@ std::string operation_names() {
 const GroupForm* OperationSpec::form(GroupKind kind) const {
   for (const auto& candidate : forms) {
     if (candidate.group == kind) return &candidate;
+  }
+  return nullptr;
+}
+
+const PayloadShape* GroupForm::payload(PayloadKind kind) const {
+  for (const auto& candidate : payloads) {
+    if (candidate.kind == kind) return &candidate;
   }
   return nullptr;
 }

@@ -8,5 +8,24 @@
 namespace coop::catalog_families {
 
 std::vector<OperationSpec> load_store();
+std::vector<OperationSpec> reduce();
+std::vector<OperationSpec> scan();
+
+// Shared by the families that apply a binary operator to the payload (reduce, scan).
+
+// The operator operand: compile-time, never omitted.
+inline OptionSpec operator_option() {
+  return {.name = "op", .type = OptionType::Operator, .allow_runtime = false, .required = true};
+}
+
+// Every dtype but bool: CUB's arithmetic functors promote a bool to int, so a
+// "sum" of bools would silently be an "or".
+inline std::vector<DType> arithmetic_dtypes() {
+  std::vector<DType> dtypes;
+  for (const DType dtype : all_dtypes()) {
+    if (dtype != DType::Bool) dtypes.push_back(dtype);
+  }
+  return dtypes;
+}
 
 }  // namespace coop::catalog_families

@@ -3,12 +3,11 @@
 // here rather than read from the catalog, so a catalog that loses an algorithm fails the tests.
 #pragma once
 
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "coop/call_facts.hpp"
+#include "matrix_bundle.hpp"
 
 namespace coop::testing {
 
@@ -21,15 +20,6 @@ inline const std::vector<Dim3> kMatrixBlocks = {{128, 1, 1}, {32, 4, 1}, {96, 1,
 inline const std::vector<int> kMatrixItems = {1, 2, 4, 7};
 inline const std::vector<int> kMatrixWarpWidths = {8, 16, 32};
 inline constexpr Dim3 kWarpHostBlock = {128, 1, 1};
-
-// Optional-argument bindings; the empty set is the full-tile overload.
-using Bindings = std::map<std::string, OptionBinding>;
-
-// One NVRTC compile's worth of calls.
-struct MatrixBundle {
-  std::string name;  // the dtype: names the bundle in failure messages
-  std::vector<CallFacts> calls;
-};
 
 inline CallFacts matrix_call(const std::string& operation, Group group, DType dtype, int items,
                              const std::string& algorithm, Bindings options = {}) {

@@ -19,6 +19,15 @@ void add_call_options(CLI::App& app, CallArguments& arguments) {
       ->expected(0, 1);
   app.add_option("--offset", arguments.offset, "Element offset of the tile: no value = RUNTIME, N = STATIC")
       ->expected(0, 1);
+  app.add_flag("--scalar", arguments.scalar, "One value per thread (passed by value) instead of a ThreadData array");
+  app.add_option("--op", arguments.op, "Operator (compile-time): " + operator_names() + " or user:<symbol>");
+  app.add_option("--initial-value", arguments.initial_value, "Scan seed: no value = RUNTIME, V = STATIC")
+      ->expected(0, 1);
+  app.add_option("--src-lane", arguments.src_lane, "Broadcasting lane: no value = RUNTIME, N = STATIC")->expected(0, 1);
+  app.add_option("--flags", arguments.flags, "Segment flags (compile-time): heads or tails");
+  app.add_flag("--block-aggregate", arguments.block_aggregate, "Also write the aggregate (a RUNTIME pointer operand)");
+  // Not --output: `coop compile -o,--output` names the LTO-IR file.
+  app.add_flag("--output-array", arguments.output, "Scan into a second array instead of in place (a RUNTIME operand)");
 }
 
 static OptionBinding binding_of(const std::optional<std::string>& value) {
@@ -35,12 +44,23 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
     reject(ErrorKind::InvalidArgument, command, "--dtype", "'" + arguments.dtype + "'", "one of: " + dtype_names());
   facts.dtype = *dtype;
   facts.items_per_thread = arguments.items;
-  if (arguments.algorithm) facts.options["algorithm"] = OptionBinding::fixed(*arguments.algorithm);
+  facts.payload = arguments.scalar ? PayloadKind::Scalar : PayloadKind::Array;
+  const std::pair<const char*, const std::optional<std::string>*> fixed[] = {
+      {"algorithm", &arguments.algorithm}, {"op", &arguments.op}, {"flags", &arguments.flags}};
+  for (const auto& [name, value] : fixed) {
+    if (value->has_value()) facts.options[name] = OptionBinding::fixed(**value);
+  }
   const std::pair<const char*, const std::optional<std::string>*> options[] = {
-      {"valid_items", &arguments.valid_items}, {"oob_default", &arguments.oob_default}, {"offset", &arguments.offset}};
+      {"valid_items", &arguments.valid_items},
+      {"oob_default", &arguments.oob_default},
+      {"offset", &arguments.offset},
+      {"initial_value", &arguments.initial_value},
+      {"src_lane", &arguments.src_lane}};
   for (const auto& [name, value] : options) {
     if (value->has_value()) facts.options[name] = binding_of(*value);
   }
+  if (arguments.block_aggregate) facts.options["block_aggregate"] = OptionBinding::runtime();
+  if (arguments.output) facts.options["output"] = OptionBinding::runtime();
   return facts;
 }
 

@@ -1,5 +1,6 @@
 // A primitive call described on the command line, as the CLI's subcommands share it:
 //   load --group block:128 --dtype int32 --items 2 --algorithm direct --valid-items
+//   reduce --group warp:8 --block 64 --dtype float32 --scalar --op max
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,13 @@ struct CallArguments {
   std::optional<std::string> valid_items;
   std::optional<std::string> oob_default;
   std::optional<std::string> offset;
+  bool scalar = false;            // one value per thread instead of a ThreadData array
+  std::optional<std::string> op;  // always STATIC: a built-in name or user:<symbol>
+  std::optional<std::string> initial_value;
+  std::optional<std::string> src_lane;
+  std::optional<std::string> flags;
+  bool block_aggregate = false;  // RUNTIME pointer operands: given or not
+  bool output = false;
 };
 
 // Adds the call's positional operation and its options to `app`.
