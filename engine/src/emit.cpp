@@ -262,35 +262,37 @@ void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
   out << ");\n" << (plan.result ? "" : "  (void)__ret;\n") << "  return 0;\n}\n\n";
 }
 
-// Each user operator once: its declaration and a functor calling it in the Numba
-// ABI (values of 16-bit floats cross as their bits). An extern "C" symbol has one
-// signature, so one bundle cannot use a symbol with two dtypes.
+// A user operator's declaration and the functor CUB calls, which calls it in the
+// Numba ABI (values of 16-bit floats cross as their bits).
+void emit_user_operator(std::ostream& out, const Plan& plan, const ExternalFunction& function) {
+  const std::string type = element_type(plan);
+  out << function.declaration << "\nstruct " << user_functor(function.symbol) << " {\n"
+      << "  __device__ __forceinline__ " << type << " operator()(const " << type << "& a, const " << type
+      << "& b) const {\n";
+  if (is_half(plan.facts.dtype)) {
+    const std::string to_bits = plan.facts.dtype == DType::Float16 ? "__half_as_ushort" : "__bfloat16_as_ushort";
+    out << "    ::cuda::std::uint16_t result;\n    " << function.symbol << "(&result, " << to_bits << "(a), " << to_bits
+        << "(b));\n    return " << from_abi_value(plan, "result") << ";\n";
+  } else {
+    out << "    " << type << " result;\n    " << function.symbol << "(&result, a, b);\n    return result;\n";
+  }
+  out << "  }\n};\n\n";
+}
+
+// Each user operator once. An extern "C" symbol has one signature, so one bundle
+// cannot use a symbol with two dtypes.
 void emit_user_operators(std::ostream& out, const std::vector<Plan>& plans) {
   std::map<std::string, DType> emitted;
   for (const auto& plan : plans) {
     for (const auto& function : plan.external_functions) {
       const auto [previous, added] = emitted.try_emplace(function.symbol, plan.facts.dtype);
-      if (!added && previous->second != plan.facts.dtype) {
+      if (added) {
+        emit_user_operator(out, plan, function);
+      } else if (previous->second != plan.facts.dtype) {
         reject(ErrorKind::InvalidArgument, plan.facts.call_name(), "op", "'user:" + function.symbol + "'",
                "one dtype per user operator symbol in a bundle (it is also used with " +
                    std::string(info(previous->second).name) + ")");
       }
-      if (!added) continue;
-      const std::string type = element_type(plan);
-      const bool half = is_half(plan.facts.dtype);
-      const std::string to_bits = plan.facts.dtype == DType::Float16 ? "__half_as_ushort" : "__bfloat16_as_ushort";
-      const std::string bits = "::cuda::std::uint16_t";
-      out << function.declaration << "\n"
-          << "struct " << user_functor(function.symbol) << " {\n"
-          << "  __device__ __forceinline__ " << type << " operator()(const " << type << "& a, const " << type
-          << "& b) const {\n";
-      if (half) {
-        out << "    " << bits << " result;\n    " << function.symbol << "(&result, " << to_bits << "(a), " << to_bits
-            << "(b));\n    return " << from_abi_value(plan, "result") << ";\n";
-      } else {
-        out << "    " << type << " result;\n    " << function.symbol << "(&result, a, b);\n    return result;\n";
-      }
-      out << "  }\n};\n\n";
     }
   }
 }
@@ -348,7 +350,7 @@ EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context) {
   emit_adapters(out, plans);
   emit_user_operators(out, plans);
 
-  std::map<std::string, std::string> aliases;  // CUB type -> alias
+  std::map<std::string, std::string> aliases;  // call type -> alias
   std::map<std::string, Names> emitted;        // plan key -> names
   for (const auto& plan : plans) {
     auto [alias, new_alias] = aliases.try_emplace(plan.call_type, "coop_spec_" + std::to_string(aliases.size()));

@@ -206,15 +206,18 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
   }
 }
 
-// An option CUB's overloads of this payload shape do not take.
-void check_overload_exists(const CallFacts& facts, const GroupForm& form, const PayloadShape& shape,
-                           const std::string& name, const std::string& method) {
-  if (std::find(shape.lacks.begin(), shape.lacks.end(), name) == shape.lacks.end()) return;
-  const PayloadKind other = shape.kind == PayloadKind::Array ? PayloadKind::Scalar : PayloadKind::Array;
-  reject(ErrorKind::UnsupportedOperation, facts.call_name(), name,
-         std::string("given with ") + payload_words(shape.kind) + " payload",
-         std::string(payload_words(other)) + " payload, or no " + name + ": " + form.cub_class + "::" + method +
-             " has no " + overload_words(shape.kind) + " overload taking " + name + " (an overload CUB does not have)");
+// Rejects a bound option that CUB's overloads of this payload shape do not take.
+void check_overloads_exist(const CallFacts& facts, const GroupForm& form, const PayloadShape& shape,
+                           const std::string& method) {
+  for (const auto& name : shape.lacks) {
+    if (facts.option(name).binding == Binding::Omitted) continue;
+    const PayloadKind other = shape.kind == PayloadKind::Array ? PayloadKind::Scalar : PayloadKind::Array;
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), name,
+           std::string("given with ") + payload_words(shape.kind) + " payload",
+           std::string(payload_words(other)) + " payload, or no " + name + ": " + form.cub_class + "::" + method +
+               " has no " + overload_words(shape.kind) + " overload taking " + name +
+               " (an overload CUB does not have)");
+  }
 }
 
 void check_required(const CallFacts& facts, const OperationSpec& operation) {
@@ -242,13 +245,11 @@ void check_options(const CallFacts& facts, const OperationSpec& operation, int t
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, "a compile-time constant", "a runtime value");
     }
     if (bound.binding == Binding::Static) check_static_value(facts, *option, bound.value, tile);
-    if (bound.binding != Binding::Omitted && !option->requires_option.empty() &&
-        facts.option(option->requires_option).binding == Binding::Omitted) {
+    if (!option->requires_option.empty() && facts.option(option->requires_option).binding == Binding::Omitted) {
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given without " + option->requires_option,
              name + " only together with " + option->requires_option);
     }
-    if (bound.binding != Binding::Omitted && option->type == OptionType::PayloadOutput &&
-        facts.payload == PayloadKind::Scalar) {
+    if (option->type == OptionType::PayloadOutput && facts.payload == PayloadKind::Scalar) {
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given with a scalar payload",
              "no " + name + ": a scalar payload's scanned value is the call's result");
     }
@@ -465,9 +466,7 @@ Plan plan(const CallFacts& facts) {
   result.algorithm = resolve_algorithm(facts, operation, form);
   result.adapter = shape.adapter;
   result.method = resolve_method(facts, operation);
-  for (const auto& [name, bound] : facts.options) {
-    if (bound.binding != Binding::Omitted) check_overload_exists(facts, form, shape, name, result.method);
-  }
+  check_overloads_exist(facts, form, shape, result.method);
 
   std::string arguments;
   for (const TemplateArg arg : form.template_args) {

@@ -89,10 +89,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         // 6 dtypes x 2 operations x 4 items x (3 transposing block algorithms x 3 shapes + 3 warp widths).
         OracleCase{"load_store", testing::load_store_matrix, 6u * 2 * 4 * (3 * 3 + 3)},
-        // Representative dtypes: (BlockReduce + BlockScan) x 3 algorithms x 3 shapes, and at (32,4,1)
-        // already counted; (WarpReduce + WarpScan) x 3 widths + 16 lanes already counted. Other
-        // dtypes: (BlockReduce, BlockScan) at 128 with one algorithm each, plus BlockReduce raking
-        // (operator loop), and (WarpReduce + WarpScan) x 32 lanes; a bool WarpScan of 8 lanes.
+        // Representative dtypes: (BlockReduce + BlockScan) x 3 algorithms x 3 shapes, (WarpReduce +
+        // WarpScan) x 3 widths. Other dtypes: BlockReduce (2 algorithms) and BlockScan at 128 threads,
+        // WarpReduce and WarpScan of 32 lanes. And a bool WarpScan of 8 lanes.
         OracleCase{"reduce_scan", testing::reduce_scan_matrix, 5u * (2 * 3 * 3 + 2 * 3) + 7 * (3 + 2) + 1}),
     [](const auto& info) { return info.param.name; });
 

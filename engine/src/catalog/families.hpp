@@ -19,7 +19,8 @@ inline OptionSpec operator_option() {
 }
 
 // Every dtype but bool: CUB's arithmetic functors promote a bool to int, so a
-// "sum" of bools would silently be an "or".
+// "sum" of bools would silently be an "or". Complex payloads are not engine
+// dtypes yet (API.md lists complex sums; out of scope for now).
 inline std::vector<DType> arithmetic_dtypes() {
   std::vector<DType> dtypes;
   for (const DType dtype : all_dtypes()) {

@@ -33,9 +33,15 @@ nlohmann::json provider_json(const Provider& provider) {
                    {"kind", param.kind == AbiKind::Pointer ? "pointer" : "value"},
                    {"type", param.cpp_type}});
   }
+  nlohmann::json externals = nlohmann::json::array();
+  for (const auto& function : provider.external_functions) {
+    externals.push_back({{"symbol", function.symbol}, {"declaration", function.declaration}});
+  }
   return {{"symbol", provider.symbol},
           {"cub_type", provider.cub_type},
           {"abi", abi},
+          {"result", provider.result ? nlohmann::json(provider.result->cpp_type) : nlohmann::json()},
+          {"external_functions", externals},
           {"scratch_bytes", provider.scratch.bytes},
           {"scratch_alignment", provider.scratch.alignment},
           {"scratch_instances", provider.scratch_instances},
@@ -114,7 +120,7 @@ int compile(const CompileArguments& arguments) {
             << (bundle.used_pch ? " (precompiled header)" : "") << "\n";
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const Provider& provider = bundle.providers[i];
-    std::cout << "  " << provider.symbol << "\n    " << provider.cub_type << "::" << plans[i].operation->method
+    std::cout << "  " << provider.symbol << "\n    " << provider.cub_type << "::" << plans[i].method
               << "\n    scratch: " << provider.scratch.bytes << " bytes, align " << provider.scratch.alignment << " x "
               << provider.scratch_instances << " instance(s); reuse barrier: " << to_string(provider.reuse_barrier)
               << "\n";

@@ -1,0 +1,32 @@
+// The built-in operators a reduction or scan names: each is a functor CUB or
+// libcu++ already defines, so a provider using one needs no other link input.
+#include "coop/catalog.hpp"
+
+namespace coop {
+
+const std::vector<OperatorSpec>& builtin_operators() {
+  static const std::vector<OperatorSpec> operators = {
+      {"sum", "::cuda::std::plus<>", "cuda/std/functional"},
+      {"min", "::cuda::minimum<>", "cuda/functional"},
+      {"max", "::cuda::maximum<>", "cuda/functional"},
+      {"bit_and", "::cuda::std::bit_and<>", "cuda/std/functional", true},
+      {"bit_or", "::cuda::std::bit_or<>", "cuda/std/functional", true},
+      {"bit_xor", "::cuda::std::bit_xor<>", "cuda/std/functional", true},
+  };
+  return operators;
+}
+
+const OperatorSpec* find_operator(std::string_view name) {
+  for (const auto& candidate : builtin_operators()) {
+    if (candidate.name == name) return &candidate;
+  }
+  return nullptr;
+}
+
+std::string operator_names() {
+  std::string names;
+  for (const auto& candidate : builtin_operators()) names += (names.empty() ? "" : ", ") + candidate.name;
+  return names;
+}
+
+}  // namespace coop

@@ -1,0 +1,149 @@
+// Block and warp reductions: cub::BlockReduce and cub::WarpReduce, declared as
+// data in the shape of load_store.cpp. The reduced value is the call's result
+// (valid in thread 0 / lane 0 only, as CUB documents).
+#include "catalog/families.hpp"
+
+namespace coop::catalog_families {
+namespace {
+
+const std::vector<TemplateArg> kBlockTemplate = {TemplateArg::DType, TemplateArg::BlockDimX, TemplateArg::Algorithm,
+                                                 TemplateArg::BlockDimY, TemplateArg::BlockDimZ};
+const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg::LogicalWarpThreads};
+
+// CUB's WarpReduce takes one value per lane. A ThreadData payload is reduced in
+// the thread first with cub::ThreadReduce, exactly as BlockReduce's own ThreadData
+// overloads do, and then across the warp.
+const ClassAdapter kWarpReduceItems{"::coop_adapt::WarpReduceItems",
+                                    {"cub/thread/thread_reduce.cuh", "cuda/std/functional"},
+                                    R"(namespace coop_adapt {
+// cub::WarpReduce with the ThreadData overloads of cub::BlockReduce.
+template <typename T, int LOGICAL_WARP_THREADS>
+struct WarpReduceItems : ::cub::WarpReduce<T, LOGICAL_WARP_THREADS> {
+  using Base = ::cub::WarpReduce<T, LOGICAL_WARP_THREADS>;
+  using Base::Base;
+  using Base::Reduce;
+  using Base::Sum;
+
+  template <int ITEMS_PER_THREAD, typename ReductionOp>
+  __device__ __forceinline__ T Reduce(T (&inputs)[ITEMS_PER_THREAD], ReductionOp reduction_op) {
+    T partial = ::cub::ThreadReduce(inputs, reduction_op);
+    return Base::Reduce(partial, reduction_op);
+  }
+
+  template <int ITEMS_PER_THREAD>
+  __device__ __forceinline__ T Sum(T (&inputs)[ITEMS_PER_THREAD]) {
+    T partial = ::cub::ThreadReduce(inputs, ::cuda::std::plus<>{});
+    return Base::Sum(partial);
+  }
+};
+}  // namespace coop_adapt
+)"};
+
+std::vector<AlgorithmSpec> block_algorithms() {
+  const std::string prefix = "::cub::BLOCK_REDUCE_";
+  return {
+      {"warp_reductions", prefix + "WARP_REDUCTIONS"},
+      {"raking", prefix + "RAKING"},
+      {"raking_commutative_only", prefix + "RAKING_COMMUTATIVE_ONLY"},
+  };
+}
+
+std::vector<std::string> names(const std::vector<AlgorithmSpec>& algorithms) {
+  std::vector<std::string> result;
+  for (const auto& algorithm : algorithms) result.push_back(algorithm.name);
+  return result;
+}
+
+OptionSpec algorithm_option() {
+  OptionSpec option{.name = "algorithm", .type = OptionType::Choice};
+  option.choices = names(block_algorithms());
+  option.default_choice = "warp_reductions";
+  option.allow_runtime = false;
+  return option;
+}
+
+// The first valid_items threads (lanes) contribute their value.
+OptionSpec valid_items_option() {
+  return {.name = "valid_items", .type = OptionType::Count, .range = CountRange::ZeroToTileCapacity};
+}
+
+OptionSpec flags_option() {
+  OptionSpec option{.name = "flags", .type = OptionType::Choice};
+  option.choices = {"heads", "tails"};
+  option.default_choice = "heads";
+  option.allow_runtime = false;
+  option.selects_method = {{"heads", "HeadSegmentedReduce"}, {"tails", "TailSegmentedReduce"}};
+  return option;
+}
+
+// CUB has valid_items only where each thread contributes one value.
+std::vector<GroupForm> forms() {
+  return {
+      {.group = GroupKind::Block,
+       .cub_class = "::cub::BlockReduce",
+       .header = "cub/block/block_reduce.cuh",
+       .template_args = kBlockTemplate,
+       .algorithms = block_algorithms(),
+       .needs_scratch = true,
+       .payloads = {{PayloadKind::Array, {"valid_items"}}, {PayloadKind::Scalar}}},
+      {.group = GroupKind::Warp,
+       .cub_class = "::cub::WarpReduce",
+       .header = "cub/warp/warp_reduce.cuh",
+       .template_args = kWarpTemplate,
+       .needs_whole_warps = true,
+       .needs_scratch = true,
+       .payloads = {{PayloadKind::Array, {"valid_items"}, &kWarpReduceItems}, {PayloadKind::Scalar}}},
+  };
+}
+
+// Segmented reductions exist for warps only, one value and one flag per lane.
+std::vector<GroupForm> warp_scalar_form() {
+  return {{.group = GroupKind::Warp,
+           .cub_class = "::cub::WarpReduce",
+           .header = "cub/warp/warp_reduce.cuh",
+           .template_args = kWarpTemplate,
+           .needs_whole_warps = true,
+           .needs_scratch = true,
+           .payloads = {{PayloadKind::Scalar}}}};
+}
+
+}  // namespace
+
+std::vector<OperationSpec> reduce() {
+  OperationSpec reduce{
+      .name = "reduce",
+      .family = "reduce",
+      .method = "Reduce",
+      .operands = {{"items", OperandRole::PayloadIn}},
+      .options = {operator_option(), algorithm_option(), valid_items_option()},
+      .method_arguments = {"items", "op", "valid_items"},
+      .forms = forms(),
+      .returns_value = true,
+      .dtypes = arithmetic_dtypes(),
+  };
+  OperationSpec sum{
+      .name = "sum",
+      .family = "reduce",
+      .method = "Sum",
+      .operands = {{"items", OperandRole::PayloadIn}},
+      .options = {algorithm_option(), valid_items_option()},
+      .method_arguments = {"items", "valid_items"},
+      .forms = forms(),
+      .returns_value = true,
+      .dtypes = arithmetic_dtypes(),
+  };
+  OperationSpec segmented_reduce{
+      .name = "segmented_reduce",
+      .family = "reduce",
+      .method = "HeadSegmentedReduce",
+      .operands = {{"value", OperandRole::PayloadIn}, {"flag", OperandRole::Flag}},
+      .options = {operator_option(), flags_option()},
+      .method_arguments = {"value", "flag", "op"},
+      .forms = warp_scalar_form(),
+      .returns_value = true,
+      .dtypes = arithmetic_dtypes(),
+  };
+  return {reduce, sum, segmented_reduce};
+}
+
+}  // namespace coop::catalog_families

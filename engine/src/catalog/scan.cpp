@@ -1,0 +1,262 @@
+// Block and warp scans: cub::BlockScan and cub::WarpScan (and WarpScan's
+// Broadcast), declared as data in the shape of load_store.cpp. A ThreadData
+// payload is scanned in place or into `output`; a scalar payload's scanned value
+// is the call's result.
+#include "catalog/families.hpp"
+
+namespace coop::catalog_families {
+namespace {
+
+const std::vector<TemplateArg> kBlockTemplate = {TemplateArg::DType, TemplateArg::BlockDimX, TemplateArg::Algorithm,
+                                                 TemplateArg::BlockDimY, TemplateArg::BlockDimZ};
+const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg::LogicalWarpThreads};
+
+// CUB's WarpScan takes one value per lane. Its ThreadData overloads here are
+// BlockScan's, composed the same way: reduce the thread's items, scan the partials
+// across the warp (exclusively), then scan the items in the thread seeded with
+// that prefix. Without an initial value lane 0 has no prefix to apply.
+const ClassAdapter kWarpScanItems{
+    "::coop_adapt::WarpScanItems",
+    {"cub/thread/thread_reduce.cuh", "cub/thread/thread_scan.cuh", "cuda/ptx", "cuda/std/functional"},
+    R"(namespace coop_adapt {
+// cub::WarpScan with the ThreadData overloads of cub::BlockScan (no prefix callback).
+template <typename T, int LOGICAL_WARP_THREADS>
+class WarpScanItems : public ::cub::WarpScan<T, LOGICAL_WARP_THREADS> {
+  using Base = ::cub::WarpScan<T, LOGICAL_WARP_THREADS>;
+
+  static __device__ __forceinline__ bool first_lane() {
+    return ::cuda::ptx::get_sreg_laneid() % LOGICAL_WARP_THREADS == 0;
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  static __device__ __forceinline__ void inclusive(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                   ScanOp scan_op, T prefix, bool apply_prefix) {
+    ::cub::internal::ThreadScanInclusive(input, output, scan_op, prefix, apply_prefix);
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  static __device__ __forceinline__ void exclusive(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                   ScanOp scan_op, T prefix, bool apply_prefix) {
+    ::cub::internal::ThreadScanExclusive(input, output, scan_op, prefix, apply_prefix);
+  }
+
+ public:
+  using Base::Base;
+  using Base::ExclusiveScan;
+  using Base::ExclusiveSum;
+  using Base::InclusiveScan;
+  using Base::InclusiveSum;
+
+  template <int ITEMS_PER_THREAD>
+  __device__ __forceinline__ void InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD]) {
+    T prefix = ::cub::ThreadReduce(input, ::cuda::std::plus<>{});
+    Base::ExclusiveSum(prefix, prefix);
+    inclusive(input, output, ::cuda::std::plus<>{}, prefix, !first_lane());
+  }
+
+  template <int ITEMS_PER_THREAD>
+  __device__ __forceinline__ void InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                               T& warp_aggregate) {
+    T prefix = ::cub::ThreadReduce(input, ::cuda::std::plus<>{});
+    Base::ExclusiveSum(prefix, prefix, warp_aggregate);
+    inclusive(input, output, ::cuda::std::plus<>{}, prefix, !first_lane());
+  }
+
+  template <int ITEMS_PER_THREAD>
+  __device__ __forceinline__ void ExclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD]) {
+    ExclusiveScan(input, output, T{}, ::cuda::std::plus<>{});
+  }
+
+  template <int ITEMS_PER_THREAD>
+  __device__ __forceinline__ void ExclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                               T& warp_aggregate) {
+    ExclusiveScan(input, output, T{}, ::cuda::std::plus<>{}, warp_aggregate);
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  __device__ __forceinline__ void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                ScanOp scan_op) {
+    T prefix = ::cub::ThreadReduce(input, scan_op);
+    Base::ExclusiveScan(prefix, prefix, scan_op);
+    inclusive(input, output, scan_op, prefix, !first_lane());
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  __device__ __forceinline__ void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                ScanOp scan_op, T& warp_aggregate) {
+    T prefix = ::cub::ThreadReduce(input, scan_op);
+    Base::ExclusiveScan(prefix, prefix, scan_op, warp_aggregate);
+    inclusive(input, output, scan_op, prefix, !first_lane());
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  __device__ __forceinline__ void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                T initial_value, ScanOp scan_op) {
+    T prefix = ::cub::ThreadReduce(input, scan_op);
+    Base::ExclusiveScan(prefix, prefix, initial_value, scan_op);
+    inclusive(input, output, scan_op, prefix, true);
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  __device__ __forceinline__ void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                T initial_value, ScanOp scan_op, T& warp_aggregate) {
+    T prefix = ::cub::ThreadReduce(input, scan_op);
+    Base::ExclusiveScan(prefix, prefix, initial_value, scan_op, warp_aggregate);
+    inclusive(input, output, scan_op, prefix, true);
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  __device__ __forceinline__ void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                ScanOp scan_op) {
+    T prefix = ::cub::ThreadReduce(input, scan_op);
+    Base::ExclusiveScan(prefix, prefix, scan_op);
+    exclusive(input, output, scan_op, prefix, !first_lane());
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  __device__ __forceinline__ void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                ScanOp scan_op, T& warp_aggregate) {
+    T prefix = ::cub::ThreadReduce(input, scan_op);
+    Base::ExclusiveScan(prefix, prefix, scan_op, warp_aggregate);
+    exclusive(input, output, scan_op, prefix, !first_lane());
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  __device__ __forceinline__ void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                T initial_value, ScanOp scan_op) {
+    T prefix = ::cub::ThreadReduce(input, scan_op);
+    Base::ExclusiveScan(prefix, prefix, initial_value, scan_op);
+    exclusive(input, output, scan_op, prefix, true);
+  }
+
+  template <int ITEMS_PER_THREAD, typename ScanOp>
+  __device__ __forceinline__ void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                T initial_value, ScanOp scan_op, T& warp_aggregate) {
+    T prefix = ::cub::ThreadReduce(input, scan_op);
+    Base::ExclusiveScan(prefix, prefix, initial_value, scan_op, warp_aggregate);
+    exclusive(input, output, scan_op, prefix, true);
+  }
+};
+}  // namespace coop_adapt
+)"};
+
+std::vector<AlgorithmSpec> block_algorithms() {
+  const std::string prefix = "::cub::BLOCK_SCAN_";
+  return {
+      {"raking", prefix + "RAKING"},
+      {"raking_memoize", prefix + "RAKING_MEMOIZE"},
+      {"warp_scans", prefix + "WARP_SCANS"},
+  };
+}
+
+std::vector<std::string> names(const std::vector<AlgorithmSpec>& algorithms) {
+  std::vector<std::string> result;
+  for (const auto& algorithm : algorithms) result.push_back(algorithm.name);
+  return result;
+}
+
+OptionSpec algorithm_option() {
+  OptionSpec option{.name = "algorithm", .type = OptionType::Choice};
+  option.choices = names(block_algorithms());
+  option.default_choice = "raking";
+  option.allow_runtime = false;
+  return option;
+}
+
+OptionSpec output_option() {
+  return {.name = "output", .type = OptionType::PayloadOutput, .allow_static = false, .target = "items"};
+}
+
+OptionSpec block_aggregate_option() {
+  return {.name = "block_aggregate", .type = OptionType::ScalarOutput, .allow_static = false};
+}
+
+OptionSpec initial_value_option() { return {.name = "initial_value", .type = OptionType::PayloadScalar}; }
+
+OptionSpec src_lane_option() {
+  return {.name = "src_lane", .type = OptionType::Count, .range = CountRange::GroupRank, .required = true};
+}
+
+// `scalar_lacks`: the options BlockScan's one-value-per-thread overloads lack.
+std::vector<GroupForm> forms(std::vector<std::string> scalar_lacks = {}) {
+  return {
+      {.group = GroupKind::Block,
+       .cub_class = "::cub::BlockScan",
+       .header = "cub/block/block_scan.cuh",
+       .template_args = kBlockTemplate,
+       .algorithms = block_algorithms(),
+       .needs_scratch = true,
+       .payloads = {{PayloadKind::Array}, {PayloadKind::Scalar, std::move(scalar_lacks)}}},
+      {.group = GroupKind::Warp,
+       .cub_class = "::cub::WarpScan",
+       .header = "cub/warp/warp_scan.cuh",
+       .template_args = kWarpTemplate,
+       .needs_whole_warps = true,
+       .needs_scratch = true,
+       .payloads = {{PayloadKind::Array, {}, &kWarpScanItems}, {PayloadKind::Scalar}}},
+  };
+}
+
+// Broadcast exists for warps only, one value per lane.
+std::vector<GroupForm> warp_scalar_form() {
+  return {{.group = GroupKind::Warp,
+           .cub_class = "::cub::WarpScan",
+           .header = "cub/warp/warp_scan.cuh",
+           .template_args = kWarpTemplate,
+           .needs_whole_warps = true,
+           .needs_scratch = true,
+           .payloads = {{PayloadKind::Scalar}}}};
+}
+
+OperationSpec sum_operation(const std::string& name, const std::string& method) {
+  return {
+      .name = name,
+      .family = "scan",
+      .method = method,
+      .operands = {{"items", OperandRole::PayloadInOut}},
+      .options = {algorithm_option(), output_option(), block_aggregate_option()},
+      .method_arguments = {"items", "output", "block_aggregate"},
+      .forms = forms(),
+      .dtypes = arithmetic_dtypes(),
+  };
+}
+
+OperationSpec scan_operation(const std::string& name, const std::string& method,
+                             std::vector<std::string> block_scalar_lacks) {
+  return {
+      .name = name,
+      .family = "scan",
+      .method = method,
+      .operands = {{"items", OperandRole::PayloadInOut}},
+      .options = {operator_option(), algorithm_option(), output_option(), initial_value_option(),
+                  block_aggregate_option()},
+      .method_arguments = {"items", "output", "initial_value", "op", "block_aggregate"},
+      .forms = forms(std::move(block_scalar_lacks)),
+      .dtypes = arithmetic_dtypes(),
+  };
+}
+
+}  // namespace
+
+std::vector<OperationSpec> scan() {
+  OperationSpec broadcast{
+      .name = "broadcast",
+      .family = "scan",
+      .method = "Broadcast",
+      .operands = {{"value", OperandRole::PayloadIn}},
+      .options = {src_lane_option()},
+      .method_arguments = {"value", "src_lane"},
+      .forms = warp_scalar_form(),
+      .returns_value = true,  // moves bits only: every dtype
+  };
+  return {
+      sum_operation("inclusive_sum", "InclusiveSum"),
+      sum_operation("exclusive_sum", "ExclusiveSum"),
+      // BlockScan::InclusiveScan takes an initial value only with ThreadData.
+      scan_operation("inclusive_scan", "InclusiveScan", {"initial_value"}),
+      scan_operation("exclusive_scan", "ExclusiveScan", {}),
+      broadcast,
+  };
+}
+
+}  // namespace coop::catalog_families
