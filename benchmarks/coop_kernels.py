@@ -1,6 +1,7 @@
 """The Python tile-copy kernels with cuda.coop, one per row of configs.py: each
 block (block family) or each warp of 32 lanes (warp family) loads its tile with
-coop.load and stores it with coop.store, same algorithm. The shape constants are
+coop.load and stores it with coop.store, same algorithm, at a runtime `offset=`
+(pointer arithmetic in the provider, as in the twin). The shape constants are
 closure constants, so the tile offset is a compile-time multiple, as in the twin."""
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ def block_copy(algorithm: str, items_per_thread: int, tile: int):
         block = coop.this_block()
         items = coop.ThreadData(items_per_thread)
         start = cuda.blockIdx.x * tile
-        coop.load(block, source[start:], items, algorithm=algorithm)
-        coop.store(block, destination[start:], items, algorithm=algorithm)
+        coop.load(block, source, items, algorithm=algorithm, offset=start)
+        coop.store(block, destination, items, algorithm=algorithm, offset=start)
 
     return copy_tile
 
@@ -31,8 +32,8 @@ def warp_copy(algorithm: str, items_per_thread: int, threads: int):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
         start = (cuda.blockIdx.x * threads + cuda.threadIdx.x) // configs.WARP_THREADS * warp_tile
-        coop.load(warp, source[start:], items, algorithm=algorithm)
-        coop.store(warp, destination[start:], items, algorithm=algorithm)
+        coop.load(warp, source, items, algorithm=algorithm, offset=start)
+        coop.store(warp, destination, items, algorithm=algorithm, offset=start)
 
     return copy_tile
 

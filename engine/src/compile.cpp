@@ -105,12 +105,14 @@ Layout parse_layout(const std::string& probe, const std::string& lowered) {
 
 struct Compiler::Impl {
   Toolkit toolkit;
-  nvrtc::Api& api;
   PchPolicy policy;
-  int compiles = 0;  // guarded by api.compile_mutex
+  int compiles = 0;  // guarded by the NVRTC table's compile_mutex
+
+  // Loaded on the first compile: a process served by the disk cache never pays for it.
+  nvrtc::Api& nvrtc() const { return nvrtc::Api::load(toolkit.nvrtc_library); }
 
   bool wants_pch() const {
-    if (!api.has_pch()) return false;
+    if (!nvrtc().has_pch()) return false;
     switch (policy) {
       case PchPolicy::Never:
         return false;
@@ -123,8 +125,7 @@ struct Compiler::Impl {
   }
 };
 
-Compiler::Compiler(const Toolkit& toolkit, PchPolicy policy)
-    : impl_(std::make_unique<Impl>(Impl{toolkit, nvrtc::Api::load(toolkit.nvrtc_library), policy})) {}
+Compiler::Compiler(const Toolkit& toolkit, PchPolicy policy) : impl_(std::make_unique<Impl>(Impl{toolkit, policy})) {}
 
 Compiler::~Compiler() = default;
 
@@ -144,21 +145,22 @@ std::vector<std::string> Compiler::options(const std::string& arch, bool pch) co
 
 CompileResult Compiler::compile(const CompileRequest& request) {
   parse_arch(request.arch, "compile");
-  const std::lock_guard lock(impl_->api.compile_mutex);
+  nvrtc::Api& api = impl_->nvrtc();
+  const std::lock_guard lock(api.compile_mutex);
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
   result.used_pch = impl_->wants_pch();
   ++impl_->compiles;
 
   // Naming the program after the dumped file makes NVRTC's diagnostics point at a file that exists.
-  Program program(impl_->api, request.source, request.dump_path.empty() ? "coop_bundle.cu" : request.dump_path);
+  Program program(api, request.source, request.dump_path.empty() ? "coop_bundle.cu" : request.dump_path);
   for (const std::string& probe : request.layout_probes) {
     if (!probe.empty()) program.add_name_expression(probe);
   }
   const std::vector<std::string> options = this->options(request.arch, result.used_pch);
   const nvrtc::Result status = program.compile(options);
   result.log = program.log();
-  if (status != nvrtc::kSuccess) throw compile_failure(impl_->api, status, request, options, result.log);
+  if (status != nvrtc::kSuccess) throw compile_failure(api, status, request, options, result.log);
   if (result.used_pch) program.grow_pch_heap_if_exhausted();
 
   result.ltoir = program.ltoir();

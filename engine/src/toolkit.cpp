@@ -201,11 +201,18 @@ std::string digest_headers(const fs::path& cccl_include, const fs::path& cuda_in
   return digest.hex();
 }
 
+// A library's path, size and modification time stand for its version without loading it.
+std::string file_stamp(const std::string& path) {
+  std::error_code error;
+  const auto size = fs::file_size(path, error);
+  const auto mtime = fs::last_write_time(path, error).time_since_epoch().count();
+  return path + ":" + std::to_string(size) + ":" + std::to_string(mtime);
+}
+
 std::string toolkit_identity(const Toolkit& toolkit) {
   return Sha256()
-      .field(toolkit.nvrtc_library)
-      .field(toolkit.nvrtc_version)
-      .field(toolkit.nvjitlink_version)
+      .field(file_stamp(toolkit.nvrtc_library))
+      .field(file_stamp(toolkit.nvjitlink_library))
       .field(toolkit.cccl_version)
       .field(toolkit.header_digest)
       .field(toolkit.cuda_include)
@@ -234,12 +241,14 @@ Toolkit Toolkit::locate(const ToolkitSearch& search) {
   toolkit.cccl_include = lookup.directory_with(places.cccl_includes, kCcclMarker, "CCCL headers");
   lookup.throw_if_missing(search);
 
-  toolkit.nvrtc_version = nvrtc::Api::load(toolkit.nvrtc_library).version();
-  toolkit.nvjitlink_version = nvjitlink::Api::load(toolkit.nvjitlink_library).version();
   toolkit.cccl_version = read_cccl_version(toolkit.cccl_include);
   toolkit.header_digest = digest_headers(toolkit.cccl_include, toolkit.cuda_include);
   toolkit.identity = toolkit_identity(toolkit);
   return toolkit;
 }
+
+std::string Toolkit::nvrtc_version() const { return nvrtc::Api::load(nvrtc_library).version(); }
+
+std::string Toolkit::nvjitlink_version() const { return nvjitlink::Api::load(nvjitlink_library).version(); }
 
 }  // namespace coop

@@ -65,8 +65,8 @@ TEST(Toolkit, LocatesTheInstalledToolkit) {
   EXPECT_TRUE(fs::is_regular_file(toolkit.nvjitlink_library)) << toolkit.nvjitlink_library;
   EXPECT_TRUE(fs::is_regular_file(fs::path(toolkit.cuda_include) / "cuda_fp16.h"));
   EXPECT_TRUE(fs::is_regular_file(fs::path(toolkit.cccl_include) / "cub" / "block" / "block_load.cuh"));
-  EXPECT_TRUE(std::regex_match(toolkit.nvrtc_version, std::regex(R"(\d+\.\d+)"))) << toolkit.nvrtc_version;
-  EXPECT_TRUE(std::regex_match(toolkit.nvjitlink_version, std::regex(R"(\d+\.\d+)"))) << toolkit.nvjitlink_version;
+  EXPECT_TRUE(std::regex_match(toolkit.nvrtc_version(), std::regex(R"(\d+\.\d+)"))) << toolkit.nvrtc_version();
+  EXPECT_TRUE(std::regex_match(toolkit.nvjitlink_version(), std::regex(R"(\d+\.\d+)"))) << toolkit.nvjitlink_version();
   EXPECT_TRUE(std::regex_match(toolkit.cccl_version, std::regex(R"(\d+\.\d+\.\d+)"))) << toolkit.cccl_version;
   EXPECT_TRUE(is_sha256(toolkit.header_digest));
   EXPECT_TRUE(is_sha256(toolkit.identity));
@@ -152,7 +152,7 @@ TEST(Toolkit, FindsTheCuda13WheelLayout) {
   EXPECT_EQ(toolkit.nvjitlink_library, normal(cu13 / "lib" / "libnvJitLink.so.13"));
   EXPECT_EQ(toolkit.cuda_include, normal(cu13 / "include"));
   EXPECT_EQ(toolkit.cccl_include, normal(cu13 / "include" / "cccl"));
-  EXPECT_EQ(toolkit.nvrtc_version, installed().nvrtc_version);
+  EXPECT_EQ(toolkit.nvrtc_version(), installed().nvrtc_version());
 }
 
 TEST(Toolkit, PrefersTheHighestLibraryMajorNumerically) {

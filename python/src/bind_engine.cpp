@@ -50,8 +50,8 @@ std::map<std::string, std::string> toolkit_fields(const Toolkit& toolkit) {
           {"nvjitlink_library", toolkit.nvjitlink_library},
           {"cuda_include", toolkit.cuda_include},
           {"cccl_include", toolkit.cccl_include},
-          {"nvrtc_version", toolkit.nvrtc_version},
-          {"nvjitlink_version", toolkit.nvjitlink_version},
+          {"nvrtc_version", toolkit.nvrtc_version()},
+          {"nvjitlink_version", toolkit.nvjitlink_version()},
           {"cccl_version", toolkit.cccl_version},
           {"header_digest", toolkit.header_digest},
           {"identity", toolkit.identity}};

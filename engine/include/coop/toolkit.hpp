@@ -20,14 +20,18 @@ struct Toolkit {
   std::string nvjitlink_library;  // absolute path of libnvJitLink.so.N
   std::string cuda_include;       // has cuda_fp16.h
   std::string cccl_include;       // has cub/, cuda/, nv/
-  std::string nvrtc_version;      // "13.0"
-  std::string nvjitlink_version;  // "13.0"
   std::string cccl_version;       // "3.0.1" from CUB_VERSION
   std::string header_digest;      // digest of the CCCL and CUDA header trees
-  std::string identity;           // digest of everything above that shapes code
+  // Digest of everything above that shapes code; the libraries count by path, size
+  // and modification time, so locating them loads neither (a disk-cache hit needs no NVRTC).
+  std::string identity;
 
   // Throws coop::Error(Toolkit) listing every place it looked.
   static Toolkit locate(const ToolkitSearch& search);
+
+  // "13.0": these load the library the first time.
+  std::string nvrtc_version() const;
+  std::string nvjitlink_version() const;
 };
 
 }  // namespace coop

@@ -172,8 +172,8 @@ int doctor() {
   const CacheStats stats = engine.disk_cache().stats();
   const EngineConfig& config = engine.config();
   std::cout << "engine:        " << engine_version() << "\n"
-            << "NVRTC:         " << toolkit.nvrtc_library << " (" << toolkit.nvrtc_version << ")\n"
-            << "nvJitLink:     " << toolkit.nvjitlink_library << " (" << toolkit.nvjitlink_version << ")\n"
+            << "NVRTC:         " << toolkit.nvrtc_library << " (" << toolkit.nvrtc_version() << ")\n"
+            << "nvJitLink:     " << toolkit.nvjitlink_library << " (" << toolkit.nvjitlink_version() << ")\n"
             << "CCCL headers:  " << toolkit.cccl_include << " (CCCL " << toolkit.cccl_version << ")\n"
             << "CUDA headers:  " << toolkit.cuda_include << "\n"
             << "header digest: " << toolkit.header_digest << "\n"
