@@ -1,4 +1,5 @@
 // Bundle: one LTO-IR image for several plans and, per plan, the provider to call.
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -28,6 +29,8 @@ void bind_bundle(nb::module_& module) {
   nb::class_<Provider>(module, "Provider", "The extern \"C\" wrapper of one plan and its scratch layout.")
       .def_ro("symbol", &Provider::symbol, "int symbol(void* ret, abi...)")
       .def_ro("abi", &Provider::abi, "The parameters after the ret slot.")
+      .def_ro("result", &Provider::result, "The value written through ret; None if unused.")
+      .def_ro("external_functions", &Provider::external_functions)
       .def_ro("cub_type", &Provider::cub_type)
       .def_prop_ro(
           "scratch_bytes", [](const Provider& provider) { return provider.scratch.bytes; },

@@ -40,11 +40,15 @@ Dim3 to_dim3(const std::vector<int>& shape, const std::string& call) {
 }
 
 CallFacts make_facts(std::string operation, Group group, const std::string& dtype, int items_per_thread,
-                     std::map<std::string, OptionBinding> options, std::string where) {
+                     std::map<std::string, OptionBinding> options, std::string where, const std::string& payload) {
   CallFacts facts{std::move(operation), group, DType::Int32, items_per_thread, std::move(options), std::move(where)};
   const auto parsed = parse_dtype(dtype);
   if (!parsed) reject(ErrorKind::InvalidArgument, facts.call_name(), "dtype", "'" + dtype + "'", dtype_names());
   facts.dtype = *parsed;
+  if (payload != "array" && payload != "scalar") {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), "payload", "'" + payload + "'", "'array' or 'scalar'");
+  }
+  facts.payload = payload == "scalar" ? PayloadKind::Scalar : PayloadKind::Array;
   return facts;
 }
 
@@ -115,14 +119,16 @@ void bind_call_facts(nb::module_& module) {
       .def(
           "__init__",
           [](CallFacts* self, std::string operation, Group group, const std::string& dtype, int items_per_thread,
-             std::map<std::string, OptionBinding> options, std::string where) {
-            new (self) CallFacts(
-                make_facts(std::move(operation), group, dtype, items_per_thread, std::move(options), std::move(where)));
+             std::map<std::string, OptionBinding> options, std::string where, const std::string& payload) {
+            new (self) CallFacts(make_facts(std::move(operation), group, dtype, items_per_thread, std::move(options),
+                                            std::move(where), payload));
           },
           "operation"_a, "group"_a, "dtype"_a, "items_per_thread"_a,
-          "options"_a = std::map<std::string, OptionBinding>{}, "where"_a = "",
+          "options"_a = std::map<std::string, OptionBinding>{}, "where"_a = "", "payload"_a = "array",
           "`options` maps option names to bindings (absent means omitted); `where` names the user's "
-          "function, file and line for messages.")
+          "function, file and line for messages; `payload` is \"array\" (a ThreadData) or \"scalar\" (one value "
+          "per thread).")
+      .def_prop_ro("payload", [](const CallFacts& facts) { return std::string(to_string(facts.payload)); })
       .def_ro("operation", &CallFacts::operation)
       .def_ro("group", &CallFacts::group)
       .def_prop_ro("dtype", [](const CallFacts& facts) { return std::string(info(facts.dtype).name); })

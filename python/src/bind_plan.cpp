@@ -21,6 +21,9 @@ const char* barrier_name(Barrier barrier) {
 }
 
 void bind_plan(nb::module_& module) {
+  nb::class_<ExternalFunction>(module, "ExternalFunction", "A device function a provider calls but does not define.")
+      .def_ro("symbol", &ExternalFunction::symbol)
+      .def_ro("declaration", &ExternalFunction::declaration, "Its C++ declaration, which its compile must match.");
   nb::class_<AbiParam>(module, "AbiParam", "One parameter of a generated wrapper, after its leading `void* ret`.")
       .def_ro("name", &AbiParam::name)
       .def_prop_ro(
@@ -36,7 +39,7 @@ void bind_plan(nb::module_& module) {
       .def_prop_ro("operation", [](const Plan& plan) { return plan.operation->name; })
       .def_prop_ro("family", [](const Plan& plan) { return plan.operation->family; })
       .def_prop_ro(
-          "method", [](const Plan& plan) { return plan.operation->method; }, "The CUB member function.")
+          "method", [](const Plan& plan) { return plan.method; }, "The CUB member function called.")
       .def_ro("cub_type", &Plan::cub_type, "The full specialization, e.g. ::cub::BlockLoad<...>.")
       .def_prop_ro(
           "algorithm",
@@ -48,6 +51,9 @@ void bind_plan(nb::module_& module) {
       .def_ro("template_arguments", &Plan::template_arguments, "(name, C++ value) in CUB's order.")
       .def_ro("headers", &Plan::headers)
       .def_ro("abi", &Plan::abi)
+      .def_ro("result", &Plan::result, "The value written through ret (read it after the call); None if unused.")
+      .def_ro("external_functions", &Plan::external_functions,
+              "Functions the provider calls that another compile provides (user operators): link their LTO-IR.")
       .def_ro("needs_scratch", &Plan::needs_scratch)
       .def_ro("scratch_instances", &Plan::scratch_instances, "One TempStorage per group instance in the block.")
       .def_prop_ro(

@@ -45,7 +45,11 @@ SIGNATURES = {
     "this_warp": "()",
 }
 
-IMPLEMENTED = {"this_block", "this_warp", "ThreadData", "TempStorage", "load", "store"}
+IMPLEMENTED = {
+    *("this_block", "this_warp", "ThreadData", "TempStorage", "load", "store"),
+    *("reduce", "sum", "segmented_reduce", "inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"),
+    "broadcast",
+}
 
 ERRORS = [
     "CoopCompilerContextRequiredError",

@@ -183,7 +183,7 @@ def runtime_extent(source, destination):
     coop.load(block, source, items)
 
 
-@expect(coop.PayloadInferenceError, "coop.load", "'items'", "is not a coop.ThreadData or a local array")
+@expect(coop.PayloadInferenceError, "coop.load", "'items'", "is not a coop.ThreadData, a local array")
 @cuda.jit
 def items_not_a_thread_data(source, destination):
     block = coop.this_block()
@@ -246,13 +246,22 @@ def uses_exchange(source, destination):
     coop.exchange(block, items, conversion="striped_to_blocked")  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.reduce", "not implemented")
+@expect(coop.UnsupportedOperationError, "coop.histogram", "not implemented")
 @cuda.jit
-def uses_reduce(source, destination):
+def uses_histogram(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, "sum")  # <- error
+    coop.histogram(block, items, destination)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.reduce", "'op'", "not supported yet")
+@cuda.jit
+def python_operator(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, lambda a, b: a if a != 0 else b)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "load", "'diagonal'", BLOCK_ALGORITHMS)

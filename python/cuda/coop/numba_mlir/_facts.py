@@ -3,8 +3,10 @@ that become the runtime operands of its device call."""
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import inspect
+import operator
 
 from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import ir
@@ -17,9 +19,27 @@ from ._find import Site
 from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
 
-# Data operands of each implemented operation: (name, role) after the group.
+# Each implemented operation's payload operand and, for load/store, its memory operand.
+_PAYLOAD = {name: "items" for name in ("load", "store", "reduce", "sum", "inclusive_sum", "exclusive_sum")}
+_PAYLOAD.update(
+    {"inclusive_scan": "items", "exclusive_scan": "items", "segmented_reduce": "value", "broadcast": "value"}
+)
 _MEMORY = {"load": "source", "store": "destination"}
-_OPTIONS = ("algorithm", "valid_items", "oob_default", "offset")
+# Operands that cross the ABI as runtime values as they are (not payloads, arrays or options).
+_VALUE_OPERANDS = {"segmented_reduce": ("flag",)}
+# Options the front end owns rather than the engine.
+_FRONT_END_OPTIONS = ("temp_storage", "prefix_op")
+
+# Operators written as Python objects, by the name the engine knows them by.
+_OPERATORS = {
+    operator.add: "sum",
+    builtins.min: "min",
+    builtins.max: "max",
+    operator.and_: "bit_and",
+    operator.or_: "bit_or",
+    operator.xor: "bit_xor",
+}
+_OPERATOR_NAMES = ("sum", "min", "max", "bit_and", "bit_or", "bit_xor")
 
 
 @dataclasses.dataclass
@@ -47,21 +67,6 @@ def _binding(state, var):
     return _engine.OptionBinding.runtime()
 
 
-def _payload_of(state, var, payloads, oracle, where_text):
-    found = definition(state.func_ir, var)
-    for payload in payloads:
-        if payload.site is not None and found is payload.site.call:
-            return payload
-    local = _payloads.local_array(state, var, oracle)
-    if local is not None:
-        return local
-    raise PayloadInferenceError(
-        f"{where_text}: argument 'items' is not a coop.ThreadData or a local array of compile-time length; expected "
-        "a payload made by coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined "
-        "into it)"
-    )
-
-
 def _memory_dtype(oracle, var, operation, role, where_text):
     memory_type = oracle.type_of(var)
     if not isinstance(memory_type, types.Array):
@@ -77,6 +82,40 @@ def _memory_dtype(oracle, var, operation, role, where_text):
     return dtype
 
 
+def _operator(state, var, where_text):
+    """The engine's name of a built-in operator; user functions are not planned yet."""
+    value = python_value(state.func_ir, var)
+    if isinstance(value, str) and value in _OPERATOR_NAMES:
+        return _engine.OptionBinding.fixed(value)
+    if value in _OPERATORS:
+        return _engine.OptionBinding.fixed(_OPERATORS[value])
+    raise UnsupportedOperationError(
+        f"{where_text}: argument 'op' = {value!r} is not supported yet; expected one of "
+        f"{', '.join(repr(name) for name in _OPERATOR_NAMES)}, operator.add, min or max (operators written in "
+        "Python are not planned yet)"
+    )
+
+
+def _payload(state, var, payloads, oracle, where_text):
+    """The call's payload: a ThreadData or local array (array), or one value per thread (scalar)."""
+    found = definition(state.func_ir, var)
+    for payload in payloads:
+        if payload.site is not None and found is payload.site.call:
+            return payload, "array"
+    local = _payloads.local_array(state, var, oracle)
+    if local is not None:
+        return local, "array"
+    value_type = oracle.type_of(var)
+    dtype = _payloads.dtype_name(value_type) if value_type is not None else None
+    if dtype is None:
+        raise PayloadInferenceError(
+            f"{where_text}: argument 'items' is not a coop.ThreadData, a local array of compile-time length or a "
+            f"scalar of a supported dtype (it is {value_type or 'of unknown type'}); expected a payload made by "
+            "coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined into it)"
+        )
+    return _payloads.Payload(None, 1, None, dtype, "its value", var.name), "scalar"
+
+
 def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     operation = site.marker.name
     where_text = context(operation, state, site.statement.loc)
@@ -84,30 +123,51 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         raise UnsupportedOperationError(
             f"{where_text}: coop.{operation} ({site.marker.family}) is not implemented by this cuda.coop yet"
         )
+    signature = inspect.signature(python_value(state.func_ir, site.call.func))
     try:
-        bound = inspect.signature(python_value(state.func_ir, site.call.func)).bind(
-            *site.call.args, **dict(site.call.kws)
-        )
+        bound = signature.bind(*site.call.args, **dict(site.call.kws))
     except TypeError as error:
         raise TypeError(f"{where_text}: {error}") from None
     arguments = bound.arguments
-    role = _MEMORY[operation]
-    for name in ("algorithm", "items", role):  # before anything reads them as a payload or an array
-        if name in arguments and from_literal_unroll(state.func_ir, arguments[name]):
+    group_name = next(iter(signature.parameters))  # "group", or "warp" for warp-only operations
+    payload_name, memory = _PAYLOAD[operation], _MEMORY.get(operation)
+    for name, var in arguments.items():  # before anything reads them as a payload or an array
+        if name != group_name and from_literal_unroll(state.func_ir, var):
             raise UnsupportedOperationError(literal_unroll_message(where_text, name))
-    group = _groups.resolve(state, arguments["group"], block_shape, where_text)
-    payload = _payload_of(state, arguments["items"], payloads, oracle, where_text)
-    dtype = _memory_dtype(oracle, arguments[role], operation, role, where_text)
-    _payloads.agree(payload, dtype, f"the {role} of {where_text}", where_text)
-    options = {name: _binding(state, arguments[name]) for name in _OPTIONS if name in arguments}
+    if "prefix_op" in arguments and _binding(state, arguments["prefix_op"]).binding != "omitted":
+        raise UnsupportedOperationError(f"{where_text}: argument 'prefix_op' is not supported yet")
+    group = _groups.resolve(state, arguments[group_name], block_shape, where_text)
+    payload, shape = _payload(state, arguments[payload_name], payloads, oracle, where_text)
+    if memory is not None:
+        dtype = _memory_dtype(oracle, arguments[memory], operation, memory, where_text)
+        _payloads.agree(payload, dtype, f"the {memory} of {where_text}", where_text)
+    dtype = dtype_of(payload, where_text)
+    if "output" in arguments and _binding(state, arguments["output"]).binding != "omitted":
+        output, _ = _payload(state, arguments["output"], payloads, oracle, where_text)
+        _payloads.agree(output, dtype, f"the payload of {where_text}", where_text)
+
+    options = {}
+    for name, var in arguments.items():
+        if name in (group_name, payload_name, memory, *_VALUE_OPERANDS.get(operation, ()), *_FRONT_END_OPTIONS):
+            continue
+        options[name] = _operator(state, var, where_text) if name == "op" else _binding(state, var)
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
-    facts = _engine.CallFacts(operation, group, dtype, payload.extent, options, where(state, site.statement.loc))
-    operands = {role: arguments[role], "items": arguments["items"]}
+    facts = _engine.CallFacts(operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape)
+    operands = {payload_name: arguments[payload_name]}
+    if memory is not None:
+        operands[memory] = arguments[memory]
+    operands.update({name: arguments[name] for name in _VALUE_OPERANDS.get(operation, ())})
     operands.update({name: arguments[name] for name, binding in options.items() if binding.binding == "runtime"})
     temp_storage = None
     if "temp_storage" in arguments and _binding(state, arguments["temp_storage"]).binding != "omitted":
         temp_storage = _storage_name(state, arguments["temp_storage"], storages, where_text)
     return Call(site, facts, operands, payload, temp_storage)
+
+
+def needs_a_typed_payload(site: Site) -> bool:
+    """Whether the call's dtype comes from its payload (not from a memory operand):
+    such calls are analyzed after those that type payloads."""
+    return site.marker.name not in _MEMORY
 
 
 def _storage_name(state, var, storages, where_text) -> str:

@@ -34,15 +34,23 @@ def _engine_call(function, *args):
         raise from_engine_error(error) from None
 
 
+# ABI value types that are not the payload's dtype: counts, offsets, lanes and flags.
+_FIXED_VALUE_TYPES = {"::cuda::std::int64_t": "int64", "::cuda::std::int32_t": "int32"}
+_FIXED_VALUES = ("valid_items", "offset", "src_lane", "flag")
+
+
+def _value_type(param, dtype: str) -> str:
+    return _FIXED_VALUE_TYPES[param.cpp_type] if param.name in _FIXED_VALUES else dtype
+
+
 def _register_providers(bundle, calls):
     link = _links.setdefault(bundle.cache_key, LTOIR(bundle.ltoir, name=f"cuda_coop_{bundle.cache_key[:16]}.ltoir"))
     for call, provider in zip(calls, bundle.providers):
         call.provider = provider
-        operands = tuple(
-            _provider_call.Operand(param.kind, call.facts.dtype if param.name == "oob_default" else "int64")
-            for param in provider.abi
-        )
-        _provider_call.register(_provider_call.Provider(provider.symbol, operands, link))
+        dtype = call.facts.dtype
+        operands = tuple(_provider_call.Operand(param.kind, _value_type(param, dtype)) for param in provider.abi)
+        result = dtype if provider.result is not None else None
+        _provider_call.register(_provider_call.Provider(provider.symbol, operands, link, result))
 
 
 class CoopWholeFunctionPlanner(WholeFunctionPlanner):
@@ -70,16 +78,25 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         launch = require_launch_config(state)
         block_shape = tuple(launch["block"]) + (1,) * (3 - len(launch["block"]))
         oracle = TypeOracle(state)
+        primitives = [site for site in sites if _facts.is_primitive(site)]
+        # Loads and stores type their payloads from memory; calls typed by their payload come after.
         calls = [
             _facts.analyze(state, site, block_shape, payloads, oracle, storages)
-            for site in sites
-            if _facts.is_primitive(site)
+            for site in primitives
+            if not _facts.needs_a_typed_payload(site)
         ]
         for payload in payloads:
-            where_text = context("ThreadData", state, payload.site.statement.loc)
             if payload.dtype is None:
+                where_text = context("ThreadData", state, payload.site.statement.loc)
                 _payloads.infer_from_writes(state, payload, oracle, where_text)
-            _facts.dtype_of(payload, where_text)
+        calls += [
+            _facts.analyze(state, site, block_shape, payloads, oracle, storages)
+            for site in primitives
+            if _facts.needs_a_typed_payload(site)
+        ]
+        calls.sort(key=lambda call: primitives.index(call.site))  # program order, for barrier placement
+        for payload in payloads:
+            _facts.dtype_of(payload, context("ThreadData", state, payload.site.statement.loc))
 
         session = engine()
         for call in calls:

@@ -29,6 +29,7 @@ class Provider:
     symbol: str
     operands: tuple[Operand, ...]
     link: object  # numba_cuda_mlir LTOIR of the bundle
+    result: str | None = None  # the dtype written through the ret slot, which the call returns
 
 
 _providers: dict[str, Provider] = {}
@@ -45,14 +46,32 @@ def _lookup(symbol: str) -> Provider:
         return _providers[symbol]
 
 
+_INTEGER_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
+
+
 def _mlir_scalar(name: str):
     from numba_cuda_mlir._mlir.extras import types as T
 
     if name == "bool":
         return T.i1()
-    if name.startswith(("int", "uint")):
-        return {8: T.i8, 16: T.i16, 32: T.i32, 64: T.i64}[int(name.lstrip("uint"))]()
+    if name in _INTEGER_BITS:
+        return {8: T.i8, 16: T.i16, 32: T.i32, 64: T.i64}[_INTEGER_BITS[name]]()
     return {"float16": T.f16, "bfloat16": T.bf16, "float32": T.f32, "float64": T.f64}[name]()
+
+
+def numba_scalar(name: str):
+    return types.boolean if name == "bool" else getattr(types, name)
+
+
+def _read_result(builder, slot, value_type: str):
+    """The value the wrapper wrote through ret (a C++ bool is a byte)."""
+    from numba_cuda_mlir._mlir.dialects import arith, llvm
+    from numba_cuda_mlir._mlir.extras import types as T
+
+    if value_type == "bool":
+        byte = llvm.load(T.i8(), slot)
+        return arith.cmpi(arith.CmpIPredicate.ne, byte, arith.constant(T.i8(), 0))
+    return llvm.load(_mlir_scalar(value_type), slot)
 
 
 def _abi_value(value, value_type: str, signed: bool):
@@ -88,10 +107,12 @@ def _codegen(provider: Provider, operand_types):
         signature = mlir.FunctionType.get(inputs=[pointer] + [v.type for v in values], results=[T.i32()])
         callee = get_or_insert_function(provider.symbol, signature, builder.mlir_gpu_module)
         # The return slot lives in the entry block: a call in a loop must not grow the stack.
-        return_slot = builder.alloca(T.i8())
+        slot_type = T.i8() if provider.result in (None, "bool") else _mlir_scalar(provider.result)
+        return_slot = builder.alloca(slot_type)
         func.call(result=[T.i32()], callee=callee.name.value, operands_=[return_slot] + values)
         builder.link_external_item(provider.link)
-        builder.store_var(target, None)
+        result = None if provider.result is None else _read_result(builder, return_slot, provider.result)
+        builder.store_var(target, result)
 
     return codegen
 
@@ -113,4 +134,5 @@ def coop_provider_call(typingctx, symbol, *operands):
             raise numba_errors.TypingError(
                 f"{provider.symbol}: operand {position} is {numba_type}; the provider takes a {operand.kind}"
             )
-    return types.void(symbol, *operands), _codegen(provider, operands)
+    result = types.void if provider.result is None else numba_scalar(provider.result)
+    return result(symbol, *operands), _codegen(provider, operands)

@@ -5,45 +5,45 @@ from __future__ import annotations
 from ..markers import marker
 
 
-@marker("reduce", implemented=False)
+@marker("reduce", implemented=True)
 def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions"):
     """Reduce with `op`; the result is valid in thread 0 / lane 0 only."""
 
 
-@marker("reduce", implemented=False)
+@marker("reduce", implemented=True)
 def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions"):
     """Sum; the result is valid in thread 0 / lane 0 only."""
 
 
-@marker("reduce", implemented=False)
+@marker("reduce", implemented=True)
 def segmented_reduce(warp, value, flag, op, /, *, flags="heads"):
     """Warp segmented reduction (cub::WarpReduce::Head/TailSegmentedReduce)."""
 
 
-@marker("scan", implemented=False)
+@marker("scan", implemented=True)
 def inclusive_sum(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking"):
     """Inclusive prefix sum (cub::BlockScan::InclusiveSum)."""
 
 
-@marker("scan", implemented=False)
+@marker("scan", implemented=True)
 def exclusive_sum(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking"):
     """Exclusive prefix sum (cub::BlockScan::ExclusiveSum)."""
 
 
-@marker("scan", implemented=False)
+@marker("scan", implemented=True)
 def inclusive_scan(
     group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, prefix_op=None, algorithm="raking"
 ):
     """Inclusive scan with `op` (cub::BlockScan::InclusiveScan)."""
 
 
-@marker("scan", implemented=False)
+@marker("scan", implemented=True)
 def exclusive_scan(
     group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, prefix_op=None, algorithm="raking"
 ):
     """Exclusive scan with `op` (cub::BlockScan::ExclusiveScan)."""
 
 
-@marker("scan", implemented=False)
+@marker("scan", implemented=True)
 def broadcast(warp, value, src_lane, /):
     """`value` of lane `src_lane` (cub::WarpScan::Broadcast)."""
