@@ -11,6 +11,15 @@ std::vector<OperationSpec> load_store();
 std::vector<OperationSpec> reduce();
 std::vector<OperationSpec> scan();
 
+// The compile-time `algorithm` option of a family whose block form has `algorithms`.
+inline OptionSpec algorithm_option(const std::vector<AlgorithmSpec>& algorithms, std::string default_choice) {
+  OptionSpec option{.name = "algorithm", .type = OptionType::Choice};
+  for (const auto& algorithm : algorithms) option.choices.push_back(algorithm.name);
+  option.default_choice = std::move(default_choice);
+  option.allow_runtime = false;
+  return option;
+}
+
 // Shared by the families that apply a binary operator to the payload (reduce, scan).
 
 // The operator operand: compile-time, never omitted.

@@ -39,20 +39,6 @@ std::vector<AlgorithmSpec> warp_algorithms(const std::string& direction) {
   };
 }
 
-std::vector<std::string> names(const std::vector<AlgorithmSpec>& algorithms) {
-  std::vector<std::string> result;
-  for (const auto& algorithm : algorithms) result.push_back(algorithm.name);
-  return result;
-}
-
-OptionSpec algorithm_option(const std::string& direction) {
-  OptionSpec option{.name = "algorithm", .type = OptionType::Choice};
-  option.choices = names(block_algorithms(direction));
-  option.default_choice = "direct";
-  option.allow_runtime = false;
-  return option;
-}
-
 OptionSpec valid_items_option() {
   return {.name = "valid_items", .type = OptionType::Count, .range = CountRange::ZeroToTileCapacity};
 }
@@ -89,7 +75,8 @@ std::vector<OperationSpec> load_store() {
       .family = "load_store",
       .method = "Load",
       .operands = {{"source", OperandRole::SourceArray}, {"items", OperandRole::PayloadOut}},
-      .options = {algorithm_option("LOAD"), valid_items_option(), oob_default, offset_option("source")},
+      .options = {algorithm_option(block_algorithms("LOAD"), "direct"), valid_items_option(), oob_default,
+                  offset_option("source")},
       .method_arguments = {"source", "items", "valid_items", "oob_default"},
       .forms = forms("BlockLoad", "WarpLoad", "load", "LOAD"),
   };
@@ -99,7 +86,8 @@ std::vector<OperationSpec> load_store() {
       .family = "load_store",
       .method = "Store",
       .operands = {{"destination", OperandRole::DestinationArray}, {"items", OperandRole::PayloadInOut}},
-      .options = {algorithm_option("STORE"), valid_items_option(), offset_option("destination")},
+      .options = {algorithm_option(block_algorithms("STORE"), "direct"), valid_items_option(),
+                  offset_option("destination")},
       .method_arguments = {"destination", "items", "valid_items"},
       .forms = forms("BlockStore", "WarpStore", "store", "STORE"),
   };

@@ -48,20 +48,6 @@ std::vector<AlgorithmSpec> block_algorithms() {
   };
 }
 
-std::vector<std::string> names(const std::vector<AlgorithmSpec>& algorithms) {
-  std::vector<std::string> result;
-  for (const auto& algorithm : algorithms) result.push_back(algorithm.name);
-  return result;
-}
-
-OptionSpec algorithm_option() {
-  OptionSpec option{.name = "algorithm", .type = OptionType::Choice};
-  option.choices = names(block_algorithms());
-  option.default_choice = "warp_reductions";
-  option.allow_runtime = false;
-  return option;
-}
-
 // The first valid_items threads (lanes) contribute their value.
 OptionSpec valid_items_option() {
   return {.name = "valid_items", .type = OptionType::Count, .range = CountRange::ZeroToTileCapacity};
@@ -115,7 +101,7 @@ std::vector<OperationSpec> reduce() {
       .family = "reduce",
       .method = "Reduce",
       .operands = {{"items", OperandRole::PayloadIn}},
-      .options = {operator_option(), algorithm_option(), valid_items_option()},
+      .options = {operator_option(), algorithm_option(block_algorithms(), "warp_reductions"), valid_items_option()},
       .method_arguments = {"items", "op", "valid_items"},
       .forms = forms(),
       .returns_value = true,
@@ -126,7 +112,7 @@ std::vector<OperationSpec> reduce() {
       .family = "reduce",
       .method = "Sum",
       .operands = {{"items", OperandRole::PayloadIn}},
-      .options = {algorithm_option(), valid_items_option()},
+      .options = {algorithm_option(block_algorithms(), "warp_reductions"), valid_items_option()},
       .method_arguments = {"items", "valid_items"},
       .forms = forms(),
       .returns_value = true,

@@ -149,20 +149,6 @@ std::vector<AlgorithmSpec> block_algorithms() {
   };
 }
 
-std::vector<std::string> names(const std::vector<AlgorithmSpec>& algorithms) {
-  std::vector<std::string> result;
-  for (const auto& algorithm : algorithms) result.push_back(algorithm.name);
-  return result;
-}
-
-OptionSpec algorithm_option() {
-  OptionSpec option{.name = "algorithm", .type = OptionType::Choice};
-  option.choices = names(block_algorithms());
-  option.default_choice = "raking";
-  option.allow_runtime = false;
-  return option;
-}
-
 OptionSpec output_option() {
   return {.name = "output", .type = OptionType::PayloadOutput, .allow_static = false, .target = "items"};
 }
@@ -214,7 +200,7 @@ OperationSpec sum_operation(const std::string& name, const std::string& method) 
       .family = "scan",
       .method = method,
       .operands = {{"items", OperandRole::PayloadInOut}},
-      .options = {algorithm_option(), output_option(), block_aggregate_option()},
+      .options = {algorithm_option(block_algorithms(), "raking"), output_option(), block_aggregate_option()},
       .method_arguments = {"items", "output", "block_aggregate"},
       .forms = forms(),
       .dtypes = arithmetic_dtypes(),
@@ -228,8 +214,8 @@ OperationSpec scan_operation(const std::string& name, const std::string& method,
       .family = "scan",
       .method = method,
       .operands = {{"items", OperandRole::PayloadInOut}},
-      .options = {operator_option(), algorithm_option(), output_option(), initial_value_option(),
-                  block_aggregate_option()},
+      .options = {operator_option(), algorithm_option(block_algorithms(), "raking"), output_option(),
+                  initial_value_option(), block_aggregate_option()},
       .method_arguments = {"items", "output", "initial_value", "op", "block_aggregate"},
       .forms = forms(std::move(block_scalar_lacks)),
       .dtypes = arithmetic_dtypes(),
