@@ -210,3 +210,36 @@ def test_segmented_reduce_and_broadcast():
     for start, stop in [(0, 7), (7, 20), (20, 32)]:
         assert sums[start] == source[start:stop].sum()  # valid in each segment's first lane
     assert (broadcasts == source[5]).all()
+
+
+def first_nonzero(a, b):
+    """Associative, not commutative: the leftmost non-zero value."""
+    return a if a != 0 else b
+
+
+def operator_kernel(algorithm):
+    @cuda.jit
+    def ordered(source, reduced, scanned):
+        block = coop.this_block()
+        values = coop.ThreadData(4)
+        coop.load(block, source, values)
+        total = coop.reduce(block, values, first_nonzero, algorithm=algorithm)
+        if rank() == 0:
+            reduced[0] = total
+        coop.inclusive_scan(block, values, first_nonzero, algorithm="raking")
+        coop.store(block, scanned, values)
+
+    return ordered
+
+
+@pytest.mark.parametrize("algorithm", ["raking", "warp_reductions"])
+def test_a_python_operator_applies_in_order(algorithm):
+    source = np.zeros(512, np.int32)
+    source[[300, 301, 450]] = [7, 9, 4]  # the first non-zero is 7, at index 300
+    reduced, scanned = np.zeros(1, np.int32), np.zeros_like(source)
+    operator_kernel(algorithm)[1, 128](source, reduced, scanned)
+    cuda.synchronize()
+    assert reduced[0] == 7
+    expected = np.zeros_like(source)
+    expected[300:] = 7
+    np.testing.assert_array_equal(scanned, expected)

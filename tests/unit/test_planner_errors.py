@@ -255,13 +255,26 @@ def uses_histogram(source, destination):
     coop.histogram(block, items, destination)  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.reduce", "'op'", "not supported yet")
+@expect(coop.InvalidArgumentError, "coop.reduce", "'op'", "defined outside the kernel")
 @cuda.jit
-def python_operator(source, destination):
+def operator_made_in_the_kernel(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     destination[0] = coop.reduce(block, items, lambda a, b: a if a != 0 else b)  # <- error
+
+
+def three_way(a, b, c):
+    return a + b + c
+
+
+@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = three_way takes 3 arguments", "binary operator")
+@cuda.jit
+def operator_of_the_wrong_arity(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, three_way)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "load", "'diagonal'", BLOCK_ALGORITHMS)

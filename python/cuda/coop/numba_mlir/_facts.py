@@ -12,9 +12,9 @@ from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .. import _engine
-from .._core.errors import PayloadInferenceError, UnsupportedOperationError
+from .._core.errors import InvalidArgumentError, PayloadInferenceError, UnsupportedOperationError
 from .._core.markers import all_markers
-from . import _groups, _payloads
+from . import _groups, _operators, _payloads
 from ._find import Site
 from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
@@ -51,6 +51,7 @@ class Call:
     temp_storage: str | None  # the TempStorage variable named, if any
     plan: object = None  # _engine.Plan
     provider: object = None  # _engine.Provider
+    links: list = dataclasses.field(default_factory=list)  # compiled Python operators to link
 
 
 def _binding(state, var):
@@ -82,18 +83,23 @@ def _memory_dtype(oracle, var, operation, role, where_text):
     return dtype
 
 
-def _operator(state, var, where_text):
-    """The engine's name of a built-in operator; user functions are not planned yet."""
+def _operator(state, var, dtype, where_text):
+    """The engine's name of the operator, and the link item of a Python one (or None)."""
     value = python_value(state.func_ir, var)
     if isinstance(value, str) and value in _OPERATOR_NAMES:
-        return _engine.OptionBinding.fixed(value)
+        return _engine.OptionBinding.fixed(value), None
     if value in _OPERATORS:
-        return _engine.OptionBinding.fixed(_OPERATORS[value])
-    raise UnsupportedOperationError(
-        f"{where_text}: argument 'op' = {value!r} is not supported yet; expected one of "
-        f"{', '.join(repr(name) for name in _OPERATOR_NAMES)}, operator.add, min or max (operators written in "
-        "Python are not planned yet)"
-    )
+        return _engine.OptionBinding.fixed(_OPERATORS[value]), None
+    function = _operators.python_function(value)
+    if function is None:
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'op' = {value!r} is not allowed; expected one of "
+            f"{', '.join(repr(name) for name in _OPERATOR_NAMES)}, operator.add, min, max, or a Python function "
+            "op(a, b) defined outside the kernel"
+        )
+    arch = state.metadata["targetoptions"]["chip"]
+    symbol, link = _operators.compile_operator(function, dtype, arch, where_text)
+    return _engine.OptionBinding.fixed(f"user:{symbol}"), link
 
 
 def _payload(state, var, payloads, oracle, where_text):
@@ -146,11 +152,15 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         output, _ = _payload(state, arguments["output"], payloads, oracle, where_text)
         _payloads.agree(output, dtype, f"the payload of {where_text}", where_text)
 
-    options = {}
+    options, links = {}, []
     for name, var in arguments.items():
         if name in (group_name, payload_name, memory, *_VALUE_OPERANDS.get(operation, ()), *_FRONT_END_OPTIONS):
             continue
-        options[name] = _operator(state, var, where_text) if name == "op" else _binding(state, var)
+        if name == "op":
+            options[name], link = _operator(state, var, dtype, where_text)
+            links += [link] if link is not None else []
+        else:
+            options[name] = _binding(state, var)
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
     facts = _engine.CallFacts(operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape)
     operands = {payload_name: arguments[payload_name]}
@@ -161,7 +171,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     temp_storage = None
     if "temp_storage" in arguments and _binding(state, arguments["temp_storage"]).binding != "omitted":
         temp_storage = _storage_name(state, arguments["temp_storage"], storages, where_text)
-    return Call(site, facts, operands, payload, temp_storage)
+    return Call(site, facts, operands, payload, temp_storage, links=links)
 
 
 def needs_a_typed_payload(site: Site) -> bool:

@@ -50,7 +50,8 @@ def _register_providers(bundle, calls):
         dtype = call.facts.dtype
         operands = tuple(_provider_call.Operand(param.kind, _value_type(param, dtype)) for param in provider.abi)
         result = dtype if provider.result is not None else None
-        _provider_call.register(_provider_call.Provider(provider.symbol, operands, link, result))
+        links = (link, *call.links)
+        _provider_call.register(_provider_call.Provider(provider.symbol, operands, links, result))
 
 
 class CoopWholeFunctionPlanner(WholeFunctionPlanner):

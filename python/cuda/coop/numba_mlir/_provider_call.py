@@ -28,7 +28,7 @@ class Operand:
 class Provider:
     symbol: str
     operands: tuple[Operand, ...]
-    link: object  # numba_cuda_mlir LTOIR of the bundle
+    links: tuple  # numba_cuda_mlir LTOIR of the bundle, and of any Python operator it calls
     result: str | None = None  # the dtype written through the ret slot, which the call returns
 
 
@@ -110,7 +110,8 @@ def _codegen(provider: Provider, operand_types):
         slot_type = T.i8() if provider.result in (None, "bool") else _mlir_scalar(provider.result)
         return_slot = builder.alloca(slot_type)
         func.call(result=[T.i32()], callee=callee.name.value, operands_=[return_slot] + values)
-        builder.link_external_item(provider.link)
+        for link in provider.links:
+            builder.link_external_item(link)
         result = None if provider.result is None else _read_result(builder, return_slot, provider.result)
         builder.store_var(target, result)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
 from numba_cuda_mlir.numba_cuda.core import ir
 
-from .._core.markers import marker_of
 from . import _ir
 from ._provider_call import coop_provider_call
 
@@ -98,10 +97,11 @@ def rewrite(state, calls, payloads, removed_sites, layout):
 
 def _orphanable(value) -> bool:
     """Bindings the rewrite may leave without users and that are safe to drop: any
-    constant, alias or attribute read, and globals that are cuda.coop objects."""
-    if isinstance(value, (ir.Global, ir.FreeVar)):
-        return marker_of(value.value) is not None or getattr(value.value, "__name__", "").startswith("cuda.coop")
-    return isinstance(value, (ir.Const, ir.Var)) or (isinstance(value, ir.Expr) and value.op == "getattr")
+    global, constant, alias or attribute read. Left in place, a consumed operand
+    such as a Python operator would reach typing, which cannot type it."""
+    return isinstance(value, (ir.Global, ir.FreeVar, ir.Const, ir.Var)) or (
+        isinstance(value, ir.Expr) and value.op == "getattr"
+    )
 
 
 def _drop_dead_bindings(func_ir):
