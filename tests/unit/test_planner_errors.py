@@ -255,13 +255,13 @@ def uses_histogram(source, destination):
     coop.histogram(block, items, destination)  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.reduce", "'op'", "defined outside the kernel")
+@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = 3 is not allowed", "a Python function op(a, b)")
 @cuda.jit
-def operator_made_in_the_kernel(source, destination):
+def operator_that_is_not_callable(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, lambda a, b: a if a != 0 else b)  # <- error
+    destination[0] = coop.reduce(block, items, 3)  # <- error
 
 
 def three_way(a, b, c):

@@ -95,7 +95,7 @@ def _operator(state, var, dtype, where_text):
         raise InvalidArgumentError(
             f"{where_text}: argument 'op' = {value!r} is not allowed; expected one of "
             f"{', '.join(repr(name) for name in _OPERATOR_NAMES)}, operator.add, min, max, or a Python function "
-            "op(a, b) defined outside the kernel"
+            "op(a, b)"
         )
     arch = state.metadata["targetoptions"]["chip"]
     symbol, link = _operators.compile_operator(function, dtype, arch, where_text)
