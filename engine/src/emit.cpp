@@ -262,8 +262,9 @@ void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
   out << ");\n" << (plan.result ? "" : "  (void)__ret;\n") << "  return 0;\n}\n\n";
 }
 
-// A user operator's declaration and the functor CUB calls, which calls it in the
-// Numba ABI (values of 16-bit floats cross as their bits).
+// A user operator's declaration and the functor CUB calls. The operator has the C
+// ABI (`T symbol(T a, T b)`, what numba-cuda-mlir emits for a device function);
+// values of 16-bit floats cross as their bits.
 void emit_user_operator(std::ostream& out, const Plan& plan, const ExternalFunction& function) {
   const std::string type = element_type(plan);
   out << function.declaration << "\nstruct " << user_functor(function.symbol) << " {\n"
@@ -271,10 +272,10 @@ void emit_user_operator(std::ostream& out, const Plan& plan, const ExternalFunct
       << "& b) const {\n";
   if (is_half(plan.facts.dtype)) {
     const std::string to_bits = plan.facts.dtype == DType::Float16 ? "__half_as_ushort" : "__bfloat16_as_ushort";
-    out << "    ::cuda::std::uint16_t result;\n    " << function.symbol << "(&result, " << to_bits << "(a), " << to_bits
+    out << "    const ::cuda::std::uint16_t result = " << function.symbol << "(" << to_bits << "(a), " << to_bits
         << "(b));\n    return " << from_abi_value(plan, "result") << ";\n";
   } else {
-    out << "    " << type << " result;\n    " << function.symbol << "(&result, a, b);\n    return result;\n";
+    out << "    return " << function.symbol << "(a, b);\n";
   }
   out << "  }\n};\n\n";
 }

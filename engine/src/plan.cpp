@@ -400,7 +400,7 @@ std::vector<ExternalFunction> external_functions_of(const Plan& plan) {
     if (option.type != OptionType::Operator || !bound.value.starts_with(kUserOperatorPrefix)) continue;
     const std::string symbol = bound.value.substr(kUserOperatorPrefix.size());
     functions.push_back(
-        {symbol, "extern \"C\" __device__ int " + symbol + "(" + type + "* ret, " + type + " a, " + type + " b);"});
+        {symbol, "extern \"C\" __device__ " + type + " " + symbol + "(" + type + " a, " + type + " b);"});
   }
   return functions;
 }

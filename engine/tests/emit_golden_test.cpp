@@ -154,7 +154,7 @@ TEST(Emit, UserOperatorsAreDeclaredOncePerBundle) {
   CallFacts scan = call("inclusive_scan", warp, DType::Float32, 4, "", {{"op", OptionBinding::fixed("user:my_op")}});
   const EmittedSource source = emit(plans_of({reduce, scan}), kContext);
   std::size_t declarations = 0;
-  const std::string declaration = "extern \"C\" __device__ int my_op(float* ret, float a, float b);";
+  const std::string declaration = "extern \"C\" __device__ float my_op(float a, float b);";
   for (std::size_t at = source.text.find(declaration); at != std::string::npos;
        at = source.text.find(declaration, at + 1)) {
     ++declarations;

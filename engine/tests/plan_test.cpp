@@ -274,7 +274,7 @@ TEST(Plan, UserOperatorsAreExternalFunctionsToLink) {
   ASSERT_EQ(reduce.external_functions.size(), 1u);
   EXPECT_EQ(reduce.external_functions[0].symbol, "first_nonzero");
   EXPECT_EQ(reduce.external_functions[0].declaration,
-            "extern \"C\" __device__ int first_nonzero(::cuda::std::uint16_t* ret, ::cuda::std::uint16_t a, "
+            "extern \"C\" __device__ ::cuda::std::uint16_t first_nonzero(::cuda::std::uint16_t a, "
             "::cuda::std::uint16_t b);");
 }
 

@@ -123,8 +123,8 @@ TEST(ProviderLink, BundlesSharingASpecializationNeverCollide) {
 // A user operator as the kernel compiler would provide it: an extern "C" device function in the
 // Numba ABI, compiled to LTO-IR on its own. "First non-zero" is associative, not commutative.
 const char* kUserOperatorSource =
-    "extern \"C\" __device__ int first_nonzero(float* ret, float a, float b) {\n"
-    "  *ret = a != 0.0f ? a : b;\n  return 0;\n}\n";
+    "extern \"C\" __device__ float first_nonzero(float a, float b) {\n"
+    "  return a != 0.0f ? a : b;\n}\n";
 
 Bundle user_operator_bundle(Engine& engine) {
   CallFacts scan{"inclusive_scan", Group::this_block({128, 1, 1}), DType::Float32, 4, {}, ""};
@@ -171,7 +171,7 @@ TEST(ProviderLink, UserOperatorLinksFromItsOwnLtoIr) {
     ASSERT_EQ(provider.external_functions.size(), 1u);
     EXPECT_EQ(provider.external_functions[0].symbol, "first_nonzero");
     EXPECT_EQ(provider.external_functions[0].declaration,
-              "extern \"C\" __device__ int first_nonzero(float* ret, float a, float b);");
+              "extern \"C\" __device__ float first_nonzero(float a, float b);");
   }
   EXPECT_FALSE(bundle.providers[0].result.has_value());  // a ThreadData scan writes in place
   ASSERT_TRUE(bundle.providers[1].result.has_value());   // a reduction returns through ret

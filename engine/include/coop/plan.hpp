@@ -25,7 +25,7 @@ struct AbiParam {
 // the front end must give nvJitLink its LTO-IR together with the bundle's.
 struct ExternalFunction {
   std::string symbol;
-  std::string declaration;  // extern "C" __device__ int symbol(T* ret, T a, T b);
+  std::string declaration;  // extern "C" __device__ T symbol(T a, T b);
   friend bool operator==(const ExternalFunction&, const ExternalFunction&) = default;
 };
 

@@ -1,6 +1,6 @@
-"""Operators written in Python: each (function, dtype) is compiled once per process
-by numba-cuda-mlir to LTO-IR, with the Numba ABI the engine's functor calls
-(`int symbol(T* ret, T a, T b)`), and linked with the bundle."""
+"""Operators written in Python: each (function, dtype, arch) is compiled once per
+process by numba-cuda-mlir to LTO-IR with the C ABI the engine's functor calls
+(`T symbol(T a, T b)`), and linked with the bundle."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def compile_operator(function, dtype: str, arch: str, where_text: str):
                 function,
                 scalar(scalar, scalar),
                 device=True,
-                abi="numba",
+                abi="c",
                 abi_info={"abi_name": symbol},
                 output="ltoir",
                 cc=(int(arch[3:-1]), int(arch[-1])),
