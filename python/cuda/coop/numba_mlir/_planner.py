@@ -75,46 +75,56 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         payloads = [_payloads.thread_data(state, site) for site in sites if site.marker.name == "ThreadData"]
         storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
         _groups.check_no_escape(state, sites)
-
         launch = require_launch_config(state)
         block_shape = tuple(launch["block"]) + (1,) * (3 - len(launch["block"]))
-        oracle = TypeOracle(state)
-        primitives = [site for site in sites if _facts.is_primitive(site)]
-        # Loads and stores type their payloads from memory; calls typed by their payload come after.
-        calls = [
-            _facts.analyze(state, site, block_shape, payloads, oracle, storages)
-            for site in primitives
-            if not _facts.needs_a_typed_payload(site)
-        ]
-        for payload in payloads:
-            if payload.dtype is None:
-                where_text = context("ThreadData", state, payload.site.statement.loc)
-                _payloads.infer_from_writes(state, payload, oracle, where_text)
-        calls += [
-            _facts.analyze(state, site, block_shape, payloads, oracle, storages)
-            for site in primitives
-            if _facts.needs_a_typed_payload(site)
-        ]
-        calls.sort(key=lambda call: primitives.index(call.site))  # program order, for barrier placement
-        for payload in payloads:
-            _facts.dtype_of(payload, context("ThreadData", state, payload.site.statement.loc))
-
-        session = engine()
-        for call in calls:
-            call.plan = _engine_call(session.plan, call.facts)
-            _log("plan", call.plan.describe())
-        if calls:
-            arch = state.metadata["targetoptions"]["chip"]
-            bundle = _engine_call(session.compile, [call.plan for call in calls], arch)
-            _log("compile", f"{len(calls)} call(s), {bundle.cache}, {bundle.compile_seconds:.3f} s")
-            _register_providers(bundle, calls)
-            _explain_hook(state, calls, bundle)
+        calls = _analyze(state, sites, block_shape, payloads, storages)
+        _plan_and_bundle(state, calls)
         layout = _storage.plan_layout(state.func_ir, calls, storages)
         removed = [
             site for site in sites if site.marker.family in ("groups", "storage") and site.marker.name != "ThreadData"
         ]
         _rewrite.rewrite(state, calls, payloads, removed, layout)
         return True
+
+
+def _analyze(state, sites, block_shape, payloads, storages):
+    """CallFacts for every primitive, in program order (barrier placement depends on it)."""
+    oracle = TypeOracle(state)
+    primitives = [site for site in sites if _facts.is_primitive(site)]
+    # Loads and stores type their payloads from memory; calls typed by their payload come after.
+    calls = [
+        _facts.analyze(state, site, block_shape, payloads, oracle, storages)
+        for site in primitives
+        if not _facts.needs_a_typed_payload(site)
+    ]
+    for payload in payloads:
+        if payload.dtype is None:
+            _payloads.infer_from_writes(
+                state, payload, oracle, context("ThreadData", state, payload.site.statement.loc)
+            )
+    calls += [
+        _facts.analyze(state, site, block_shape, payloads, oracle, storages)
+        for site in primitives
+        if _facts.needs_a_typed_payload(site)
+    ]
+    calls.sort(key=lambda call: primitives.index(call.site))
+    for payload in payloads:
+        _facts.dtype_of(payload, context("ThreadData", state, payload.site.statement.loc))
+    return calls
+
+
+def _plan_and_bundle(state, calls) -> None:
+    """Plans every call and compiles them as one bundle: one NVRTC call on a miss, none on a hit."""
+    if not calls:
+        return
+    session = engine()
+    for call in calls:
+        call.plan = _engine_call(session.plan, call.facts)
+        _log("plan", call.plan.describe())
+    bundle = _engine_call(session.compile, [call.plan for call in calls], state.metadata["targetoptions"]["chip"])
+    _log("compile", f"{len(calls)} call(s), {bundle.cache}, {bundle.compile_seconds:.3f} s")
+    _register_providers(bundle, calls)
+    _explain_hook(state, calls, bundle)
 
 
 _explain_recorders: list = []
