@@ -136,10 +136,10 @@ void ensure_directory(const fs::path& directory) {
 
 // pid and 64 random bits keep writers apart across processes and threads; O_EXCL makes a
 // collision an error rather than two writers sharing one file.
-std::string temp_name(const std::string& key) {
+std::string temp_name(const std::string& name) {
   std::random_device random;
   const std::uint64_t bits = (std::uint64_t{random()} << 32) ^ random();
-  return key + "." + std::to_string(::getpid()) + "." + std::to_string(bits) + ".tmp";
+  return name + "." + std::to_string(::getpid()) + "." + std::to_string(bits) + ".tmp";
 }
 
 // A temp file that removes itself unless commit() renamed it into place.
@@ -262,13 +262,16 @@ std::optional<CachedCompile> DiskCache::load(const std::string& key) const {
 // Throws coop::Error(Cache) naming the path and the OS error when the entry cannot be
 // written (read-only or full disk, permissions). The engine reports that as a warning and
 // keeps the compiled result: a cache that cannot store must never fail a compile.
+void write_atomically(const fs::path& target, std::string_view bytes) {
+  ensure_directory(target.parent_path());
+  TempFile temp(target.parent_path() / temp_name(target.filename().string()));
+  temp.write(bytes);
+  temp.commit(target);
+}
+
 void DiskCache::store(const std::string& key, const CachedCompile& value) const {
   if (!config_.enabled) return;
-  const fs::path target = entry_path(key);
-  ensure_directory(target.parent_path());
-  TempFile temp(target.parent_path() / temp_name(key));
-  temp.write(encode(key, value));
-  temp.commit(target);
+  write_atomically(entry_path(key), encode(key, value));
 }
 
 // stats() and clear() look at the directory even when the cache is disabled, so

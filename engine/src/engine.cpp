@@ -1,13 +1,10 @@
 #include "coop/engine.hpp"
 
-#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
-#include <random>
 
 namespace coop {
 namespace {
@@ -30,16 +27,11 @@ PchPolicy pch_from_environment() {
   return PchPolicy::Always;
 }
 
-// Written like a cache entry (temp + rename) so a reader never sees half a file.
 std::string dump_source(const std::string& directory, const std::string& backend, const std::string& key,
                         const std::string& text) {
-  namespace fs = std::filesystem;
-  fs::create_directories(directory);
-  const fs::path path = fs::path(directory) / ("cuda_coop_" + backend + "_" + key.substr(0, 16) + ".cu");
-  const fs::path temp =
-      path.string() + "." + std::to_string(::getpid()) + "." + std::to_string(std::random_device{}()) + ".tmp";
-  std::ofstream(temp, std::ios::binary) << text;
-  fs::rename(temp, path);
+  const std::filesystem::path path =
+      std::filesystem::path(directory) / ("cuda_coop_" + backend + "_" + key.substr(0, 16) + ".cu");
+  write_atomically(path, text);
   return path.string();
 }
 

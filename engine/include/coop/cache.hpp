@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "coop/compile.hpp"
@@ -39,6 +41,10 @@ struct CacheStats {
 // toolkit identity). Runtime operand values never reach it: they are not in the source.
 std::string cache_key(const std::string& source, const std::vector<std::string>& options, const std::string& arch,
                       const std::string& toolkit_identity);
+
+// Writes `bytes` to `target` through a temp file renamed into place, so no reader ever
+// sees half a file; creates the directory. Throws coop::Error(Cache) naming the path.
+void write_atomically(const std::filesystem::path& target, std::string_view bytes);
 
 class DiskCache {
  public:
