@@ -44,8 +44,9 @@ std::string payload_literal(const Plan& plan, const std::string& text) {
   return "static_cast<" + element_type(plan) + ">(" + text + suffix + ")";
 }
 
-// The functor struct wrapping a user operator's extern "C" function.
+// The functor struct wrapping a user function's extern "C" symbol.
 std::string user_functor(const std::string& symbol) { return "coop_user_op_" + symbol; }
+std::string prefix_functor(const std::string& symbol) { return "coop_prefix_op_" + symbol; }
 
 std::string operator_functor(const std::string& text) {
   if (text.starts_with(kUserOperatorPrefix)) return user_functor(text.substr(kUserOperatorPrefix.size())) + "{}";
@@ -56,7 +57,19 @@ std::string static_literal(const Plan& plan, const OptionSpec& option, const std
   if (option.type == OptionType::PayloadScalar) return payload_literal(plan, text);
   if (option.type == OptionType::Offset) return "(" + text + "LL)";
   if (option.type == OptionType::Operator) return operator_functor(text);
+  if (option.type == OptionType::PrefixCallback) return option.name;  // the impl's local functor (an lvalue)
   return text;
+}
+
+// The prefix callbacks bound: CUB takes each by non-const reference, so the impl
+// makes a local functor over the state pointer it is given.
+std::vector<const OptionSpec*> prefix_callbacks(const Plan& plan) {
+  std::vector<const OptionSpec*> result;
+  for (const auto& option : plan.operation->options) {
+    if (option.type == OptionType::PrefixCallback && plan.facts.option(option.name).binding == Binding::Static)
+      result.push_back(&option);
+  }
+  return result;
 }
 
 // The local a scalar payload's result is written to when CUB writes it to an argument.
@@ -167,6 +180,7 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   std::vector<std::string> params;
   for (const auto& operand : plan.operation->operands) params.push_back(operand_parameter(plan, operand));
   for (const OptionSpec* option : runtime_options(plan)) params.push_back(option_parameter(plan, *option));
+  for (const OptionSpec* option : prefix_callbacks(plan)) params.push_back("void* " + prefix_state_parameter(*option));
   if (plan.needs_scratch) params.push_back(names.alias + "::TempStorage& temp_storage");
 
   std::vector<std::string> arguments;
@@ -183,6 +197,10 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   out << ") {\n";
   emit_unaligned_fallback(out, plan, arguments.front());
   if (result_argument) out << "  " << type << " " << kResultLocal << ";\n";
+  for (const OptionSpec* option : prefix_callbacks(plan)) {
+    const std::string symbol = plan.facts.option(option->name).value.substr(kUserOperatorPrefix.size());
+    out << "  " << prefix_functor(symbol) << " " << option->name << "{" << prefix_state_parameter(*option) << "};\n";
+  }
   out << "  " << (plan.operation->returns_value ? "return " : "") << names.alias
       << (plan.needs_scratch ? "(temp_storage)" : "()") << "." << plan.method << "(";
   for (std::size_t i = 0; i < arguments.size(); ++i) out << (i ? ", " : "") << arguments[i];
@@ -255,6 +273,7 @@ void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
     emit_range_check(out, plan, *option);
     arguments.push_back(option_argument(plan, *option));
   }
+  for (const OptionSpec* option : prefix_callbacks(plan)) arguments.push_back(prefix_state_parameter(*option));
   if (plan.needs_scratch) arguments.push_back(scratch_instance(plan, names));
   out << "  " << (plan.result ? "*static_cast<" + plan.result->cpp_type + "*>(__ret) = " : std::string()) << names.impl
       << "(";
@@ -262,37 +281,52 @@ void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
   out << ");\n" << (plan.result ? "" : "  (void)__ret;\n") << "  return 0;\n}\n\n";
 }
 
-// A user operator's declaration and the functor CUB calls. The operator has the C
-// ABI (`T symbol(T a, T b)`, what numba-cuda-mlir emits for a device function);
-// values of 16-bit floats cross as their bits.
-void emit_user_operator(std::ostream& out, const Plan& plan, const ExternalFunction& function) {
+// A user function's declaration and the functor CUB calls: a binary operator,
+// or a block prefix callback over its state pointer. Values of 16-bit floats
+// cross by pointer (see ExternalFunction::by_pointer).
+void emit_user_function(std::ostream& out, const Plan& plan, const ExternalFunction& function) {
   const std::string type = element_type(plan);
-  out << function.declaration << "\nstruct " << user_functor(function.symbol) << " {\n"
-      << "  __device__ __forceinline__ " << type << " operator()(const " << type << "& a, const " << type
-      << "& b) const {\n";
-  if (is_half(plan.facts.dtype)) {
-    const std::string to_bits = plan.facts.dtype == DType::Float16 ? "__half_as_ushort" : "__bfloat16_as_ushort";
-    out << "    const ::cuda::std::uint16_t result = " << function.symbol << "(" << to_bits << "(a), " << to_bits
-        << "(b));\n    return " << from_abi_value(plan, "result") << ";\n";
+  const bool prefix = function.kind == ExternalFunction::Kind::PrefixCallback;
+  out << function.declaration << "\nstruct "
+      << (prefix ? prefix_functor(function.symbol) : user_functor(function.symbol)) << " {\n";
+  if (prefix) {
+    out << "  void* state;\n  __device__ __forceinline__ " << type << " operator()(" << type << " block_aggregate) {\n";
   } else {
-    out << "    return " << function.symbol << "(a, b);\n";
+    out << "  __device__ __forceinline__ " << type << " operator()(const " << type << "& a, const " << type
+        << "& b) const {\n";
+  }
+  const std::vector<std::string> values =
+      prefix ? std::vector<std::string>{"block_aggregate"} : std::vector<std::string>{"a", "b"};
+  std::string arguments = prefix ? "state" : "";
+  if (function.by_pointer) {
+    out << "    " << type << " result;\n";
+    for (const auto& value : values) {
+      out << "    " << type << " " << value << "_copy = " << value << ";\n";
+      arguments += (arguments.empty() ? "&" : ", &") + value + "_copy";
+    }
+    out << "    " << function.symbol << "(&result, " << arguments << ");\n    return result;\n";
+  } else {
+    for (const auto& value : values) arguments += (arguments.empty() ? "" : ", ") + value;
+    out << "    return " << function.symbol << "(" << arguments << ");\n";
   }
   out << "  }\n};\n\n";
 }
 
-// Each user operator once. An extern "C" symbol has one signature, so one bundle
-// cannot use a symbol with two dtypes.
-void emit_user_operators(std::ostream& out, const std::vector<Plan>& plans) {
-  std::map<std::string, DType> emitted;
+// Each user function once. An extern "C" symbol has one signature, so one bundle
+// cannot use a symbol with two dtypes or as two kinds of function.
+void emit_user_functions(std::ostream& out, const std::vector<Plan>& plans) {
+  std::map<std::string, std::pair<DType, ExternalFunction::Kind>> emitted;
   for (const auto& plan : plans) {
     for (const auto& function : plan.external_functions) {
-      const auto [previous, added] = emitted.try_emplace(function.symbol, plan.facts.dtype);
+      const auto [previous, added] = emitted.try_emplace(function.symbol, plan.facts.dtype, function.kind);
       if (added) {
-        emit_user_operator(out, plan, function);
-      } else if (previous->second != plan.facts.dtype) {
-        reject(ErrorKind::InvalidArgument, plan.facts.call_name(), "op", "'user:" + function.symbol + "'",
-               "one dtype per user operator symbol in a bundle (it is also used with " +
-                   std::string(info(previous->second).name) + ")");
+        emit_user_function(out, plan, function);
+      } else if (previous->second != std::pair{plan.facts.dtype, function.kind}) {
+        const bool prefix = function.kind == ExternalFunction::Kind::PrefixCallback;
+        reject(ErrorKind::InvalidArgument, plan.facts.call_name(), prefix ? "prefix_op" : "op",
+               "'user:" + function.symbol + "'",
+               "one dtype and one role per user function symbol in a bundle (it is also used with " +
+                   std::string(info(previous->second.first).name) + ")");
       }
     }
   }
@@ -314,8 +348,8 @@ std::string summary(const Plan& plan) {
   if (plan.algorithm != nullptr) text += ", " + plan.algorithm->name;
   for (const auto& option : plan.operation->options) {
     const OptionBinding bound = facts.option(option.name);
-    const bool shown =
-        option.type == OptionType::Operator || (option.type == OptionType::Choice && option.name != "algorithm");
+    const bool shown = option.type == OptionType::Operator || option.type == OptionType::PrefixCallback ||
+                       (option.type == OptionType::Choice && option.name != "algorithm");
     if (shown && bound.binding == Binding::Static) text += ", " + option.name + " " + bound.value;
   }
   return text;
@@ -349,7 +383,7 @@ EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context) {
       << "namespace coop_probe {\ntemplate <unsigned long long Bytes, unsigned long long Align>\n"
       << "__device__ char layout;\n}  // namespace coop_probe\n\n";
   emit_adapters(out, plans);
-  emit_user_operators(out, plans);
+  emit_user_functions(out, plans);
 
   std::map<std::string, std::string> aliases;  // call type -> alias
   std::map<std::string, Names> emitted;        // plan key -> names

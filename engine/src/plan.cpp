@@ -142,16 +142,17 @@ bool is_identifier(const std::string& text) {
   return std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
 
+void check_user_symbol(const CallFacts& facts, const OptionSpec& option, const std::string& text) {
+  if (!text.starts_with(kUserOperatorPrefix) || !is_identifier(text.substr(kUserOperatorPrefix.size()))) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
+           "user:<symbol> with a C identifier as the symbol (an extern \"C\" device function)");
+  }
+}
+
 // A built-in operator's name, or "user:<symbol>" naming a C identifier.
 void check_operator(const CallFacts& facts, const OptionSpec& option, const std::string& text) {
   const std::string expected = "one of: " + operator_names() + ", or user:<symbol> (an extern \"C\" device function)";
-  if (text.starts_with(kUserOperatorPrefix)) {
-    if (!is_identifier(text.substr(kUserOperatorPrefix.size()))) {
-      reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
-             "user:<symbol> with a C identifier as the symbol");
-    }
-    return;
-  }
+  if (text.starts_with(kUserOperatorPrefix)) return check_user_symbol(facts, option, text);
   const OperatorSpec* op = find_operator(text);
   if (op == nullptr) reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), expected);
   if (op->integers_only && !info(facts.dtype).is_integer) {
@@ -192,6 +193,9 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
     case OptionType::Operator:
       check_operator(facts, option, text);
       break;
+    case OptionType::PrefixCallback:
+      check_user_symbol(facts, option, text);
+      break;
     case OptionType::PayloadOutput:
     case OptionType::ScalarOutput:
       break;  // never STATIC: rejected by allow_static
@@ -206,9 +210,16 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
   }
 }
 
-// Rejects a bound option that CUB's overloads of this payload shape do not take.
+// Rejects a bound option that CUB's overloads of this class or payload shape do not take.
 void check_overloads_exist(const CallFacts& facts, const GroupForm& form, const PayloadShape& shape,
                            const std::string& method) {
+  for (const auto& name : form.lacks) {
+    if (facts.option(name).binding == Binding::Omitted) continue;
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), name,
+           std::string("given with a ") + to_string(form.group) + " group",
+           "no " + name + ": " + form.cub_class + "::" + method + " has no overload taking " + name +
+               " (an overload CUB does not have)");
+  }
   for (const auto& name : shape.lacks) {
     if (facts.option(name).binding == Binding::Omitted) continue;
     const PayloadKind other = shape.kind == PayloadKind::Array ? PayloadKind::Scalar : PayloadKind::Array;
@@ -245,6 +256,11 @@ void check_options(const CallFacts& facts, const OperationSpec& operation, int t
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, "a compile-time constant", "a runtime value");
     }
     if (bound.binding == Binding::Static) check_static_value(facts, *option, bound.value, tile);
+    for (const auto& excluded : option->excludes) {
+      if (facts.option(excluded).binding == Binding::Omitted) continue;
+      reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given with " + excluded,
+             "either " + name + " or " + excluded + ": " + operation.name + " has no overload taking both");
+    }
     if (!option->requires_option.empty() && facts.option(option->requires_option).binding == Binding::Omitted) {
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given without " + option->requires_option,
              name + " only together with " + option->requires_option);
@@ -376,7 +392,11 @@ std::vector<AbiParam> abi_of(const Plan& plan) {
   std::vector<AbiParam> abi;
   for (const auto& operand : plan.operation->operands) abi.push_back(operand_abi(plan, operand));
   for (const auto& option : plan.operation->options) {
-    if (plan.facts.option(option.name).binding == Binding::Runtime) abi.push_back(option_abi(plan, option));
+    const Binding binding = plan.facts.option(option.name).binding;
+    if (binding == Binding::Runtime) abi.push_back(option_abi(plan, option));
+    if (option.type == OptionType::PrefixCallback && binding == Binding::Static) {
+      abi.push_back({prefix_state_parameter(option), AbiKind::Pointer, "unsigned char"});
+    }
   }
   if (plan.needs_scratch) abi.push_back({"temp_storage", AbiKind::Pointer, "unsigned char"});
   return abi;
@@ -392,15 +412,31 @@ std::optional<AbiParam> result_of(const Plan& plan) {
   return AbiParam{"result", AbiKind::Pointer, std::string(info(plan.facts.dtype).cpp)};
 }
 
+// The C declaration a user function must be compiled to: values by value, or
+// (16-bit floats) by pointer with the result written through the first.
+ExternalFunction external_function(const Plan& plan, ExternalFunction::Kind kind, const std::string& symbol) {
+  const bool by_pointer = plan.facts.dtype == DType::Float16 || plan.facts.dtype == DType::BFloat16;
+  const std::string type(info(plan.facts.dtype).cpp);
+  const std::string value = by_pointer ? "void* " : type + " ";
+  std::vector<std::string> params = kind == ExternalFunction::Kind::BinaryOperator
+                                        ? std::vector<std::string>{value + "a", value + "b"}
+                                        : std::vector<std::string>{"void* state", value + "block_aggregate"};
+  if (by_pointer) params.insert(params.begin(), "void* result");
+  std::string declaration = "extern \"C\" __device__ " + (by_pointer ? std::string("void") : type) + " " + symbol + "(";
+  for (std::size_t i = 0; i < params.size(); ++i) declaration += (i ? ", " : "") + params[i];
+  return {kind, symbol, declaration + ");", by_pointer};
+}
+
 std::vector<ExternalFunction> external_functions_of(const Plan& plan) {
   std::vector<ExternalFunction> functions;
-  const std::string type = abi_value_type(plan.facts.dtype);
   for (const auto& option : plan.operation->options) {
     const OptionBinding bound = plan.facts.option(option.name);
-    if (option.type != OptionType::Operator || !bound.value.starts_with(kUserOperatorPrefix)) continue;
+    if (bound.binding != Binding::Static || !bound.value.starts_with(kUserOperatorPrefix)) continue;
     const std::string symbol = bound.value.substr(kUserOperatorPrefix.size());
-    functions.push_back(
-        {symbol, "extern \"C\" __device__ " + type + " " + symbol + "(" + type + " a, " + type + " b);"});
+    if (option.type == OptionType::Operator)
+      functions.push_back(external_function(plan, ExternalFunction::Kind::BinaryOperator, symbol));
+    if (option.type == OptionType::PrefixCallback)
+      functions.push_back(external_function(plan, ExternalFunction::Kind::PrefixCallback, symbol));
   }
   return functions;
 }

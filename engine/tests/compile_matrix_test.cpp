@@ -94,12 +94,21 @@ void check_provider(const Plan& plan, const Provider& provider, const std::strin
   } else {
     EXPECT_FALSE(provider.result.has_value());
   }
-  const std::string op = facts.option("op").value;
-  if (op.starts_with("user:")) {
-    ASSERT_EQ(provider.external_functions.size(), 1u);
-    EXPECT_EQ(provider.external_functions[0].symbol, op.substr(5));
-  } else {
-    EXPECT_TRUE(provider.external_functions.empty());
+  // Each user function the call names, operator first, is an external function to link.
+  std::vector<std::string> user_symbols;
+  for (const char* name : {"op", "prefix_op"}) {
+    const std::string value = facts.option(name).value;
+    if (value.starts_with("user:")) user_symbols.push_back(value.substr(5));
+  }
+  ASSERT_EQ(provider.external_functions.size(), user_symbols.size());
+  for (std::size_t i = 0; i < user_symbols.size(); ++i) {
+    EXPECT_EQ(provider.external_functions[i].symbol, user_symbols[i]);
+  }
+  if (facts.option("prefix_op").binding == Binding::Static) {
+    EXPECT_EQ(provider.external_functions.back().kind, ExternalFunction::Kind::PrefixCallback);
+    EXPECT_NE(std::find_if(provider.abi.begin(), provider.abi.end(),
+                           [](const AbiParam& param) { return param.name == "prefix_op_state"; }),
+              provider.abi.end());
   }
 }
 
@@ -158,10 +167,10 @@ TEST(CompileMatrix, CoversTheRequiredReduceScanCombinationsOnce) {
   std::size_t calls = 0;
   const std::size_t keys = distinct_keys(testing::reduce_scan_matrix(), calls);
   // Per representative dtype: block 6 operations x 3 algorithms x 3 shapes x 3 payloads, warp
-  // 6 x 3 widths x 3 payloads, warp-only 4 x 3 widths, option variants 24 x 3 block algorithms
-  // + 27 in warps. Per other dtype: 6 operations x 2 payloads in a block and in a warp, 4
+  // 6 x 3 widths x 3 payloads, warp-only 4 x 3 widths, option variants 24 (+ 9 with a prefix
+  // callback) x 3 block algorithms + 27 in warps. Per other dtype: 6 operations x 2 payloads in a block and in a warp, 4
   // warp-only, 2 per operator (6 integer, 3 floating), a user operator; and a bool broadcast.
-  EXPECT_EQ(calls, 5u * (162 + 54 + 12 + 24 * 3 + 27) + 6 * (12 + 12 + 4 + 2 * 6 + 1) + (12 + 12 + 4 + 2 * 3 + 1) + 1);
+  EXPECT_EQ(calls, 5u * (162 + 54 + 12 + (24 + 9) * 3 + 27) + 6 * (12 + 12 + 4 + 2 * 6 + 1) + (12 + 12 + 4 + 2 * 3 + 1) + 1);
   EXPECT_EQ(keys, calls);
 }
 

@@ -273,9 +273,59 @@ TEST(Plan, UserOperatorsAreExternalFunctionsToLink) {
                                        {{"op", OptionBinding::fixed("user:first_nonzero")}}));
   ASSERT_EQ(reduce.external_functions.size(), 1u);
   EXPECT_EQ(reduce.external_functions[0].symbol, "first_nonzero");
+  // A compiler's half and C++'s __nv_bfloat16 struct are passed differently: by pointer.
   EXPECT_EQ(reduce.external_functions[0].declaration,
-            "extern \"C\" __device__ ::cuda::std::uint16_t first_nonzero(::cuda::std::uint16_t a, "
-            "::cuda::std::uint16_t b);");
+            "extern \"C\" __device__ void first_nonzero(void* result, void* a, void* b);");
+  EXPECT_TRUE(reduce.external_functions[0].by_pointer);
+  const Plan by_value = plan(reduce_call("reduce", kWarp8, DType::Int16, PayloadKind::Scalar, 1,
+                                         {{"op", OptionBinding::fixed("user:first_nonzero")}}));
+  EXPECT_EQ(by_value.external_functions[0].declaration,
+            "extern \"C\" __device__ ::cuda::std::int16_t first_nonzero(::cuda::std::int16_t a, "
+            "::cuda::std::int16_t b);");
+}
+
+TEST(Plan, PrefixCallbackTakesItsStateAtRunTime) {
+  const Plan scan = plan(reduce_call(
+      "exclusive_scan", kBlock128, DType::Int64, PayloadKind::Array, 4,
+      {{"op", OptionBinding::fixed("user:first_nonzero")}, {"prefix_op", OptionBinding::fixed("user:running_total")}}));
+  EXPECT_EQ(scan.abi[1], (AbiParam{"prefix_op_state", AbiKind::Pointer, "unsigned char"}));
+  EXPECT_EQ(scan.abi.back().name, "temp_storage");
+  ASSERT_EQ(scan.external_functions.size(), 2u);
+  EXPECT_EQ(scan.external_functions[1].kind, ExternalFunction::Kind::PrefixCallback);
+  EXPECT_EQ(scan.external_functions[1].declaration,
+            "extern \"C\" __device__ ::cuda::std::int64_t running_total(void* state, ::cuda::std::int64_t "
+            "block_aggregate);");
+  const Plan half = plan(reduce_call("inclusive_sum", kBlock128, DType::Float16, PayloadKind::Scalar, 1,
+                                     {{"prefix_op", OptionBinding::fixed("user:running_total")}}));
+  EXPECT_EQ(half.external_functions[0].declaration,
+            "extern \"C\" __device__ void running_total(void* result, void* state, void* block_aggregate);");
+  EXPECT_NE(half.key.find(";prefix_op=STATIC:user:running_total"), std::string::npos);
+}
+
+TEST(Plan, PrefixCallbackRejectionsNameTheArgument) {
+  const OptionBinding prefix = OptionBinding::fixed("user:running_total");
+  const auto scan = [&](const std::string& operation, Group group, std::map<std::string, OptionBinding> options) {
+    options.emplace("prefix_op", prefix);
+    return reduce_call(operation, group, DType::Int32, PayloadKind::Array, 4, std::move(options));
+  };
+  const OptionBinding runtime = OptionBinding::runtime();
+  expect_rejected(scan("inclusive_sum", kBlock128, {{"block_aggregate", runtime}}), ErrorKind::InvalidArgument,
+                  "prefix_op",
+                  "given with block_aggregate is not allowed; expected either prefix_op or block_aggregate");
+  expect_rejected(scan("exclusive_scan", kBlock128,
+                       {{"op", OptionBinding::fixed("sum")}, {"initial_value", OptionBinding::fixed("1")}}),
+                  ErrorKind::InvalidArgument, "prefix_op", "either prefix_op or initial_value");
+  expect_rejected(scan("exclusive_sum", kWarp8, {}), ErrorKind::UnsupportedOperation, "prefix_op",
+                  "given with a warp group is not allowed; expected no prefix_op: ::cub::WarpScan::ExclusiveSum has no "
+                  "overload taking prefix_op");
+  CallFacts builtin = scan("exclusive_sum", kBlock128, {});
+  builtin.options["prefix_op"] = OptionBinding::fixed("sum");
+  expect_rejected(builtin, ErrorKind::InvalidArgument, "prefix_op", "'sum' is not allowed; expected user:<symbol>");
+  CallFacts at_run_time = scan("exclusive_sum", kBlock128, {});
+  at_run_time.options["prefix_op"] = runtime;
+  expect_rejected(at_run_time, ErrorKind::InvalidArgument, "prefix_op", "expected a compile-time constant");
+  expect_rejected(scan("reduce", kBlock128, {{"op", OptionBinding::fixed("sum")}}), ErrorKind::InvalidArgument,
+                  "prefix_op", "expected one of the options of reduce");
 }
 
 TEST(Plan, BroadcastMovesAnyDtype) {

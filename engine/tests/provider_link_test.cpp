@@ -210,5 +210,53 @@ TEST(ProviderLink, UserOperatorMissingAtLinkTimeIsNamed) {
   }
 }
 
+// CUB's block prefix callback over state the kernel owns: a running total.
+const char* kPrefixCallbackSource =
+    "extern \"C\" __device__ long long running_total(void* state, long long block_aggregate) {\n"
+    "  long long* total = static_cast<long long*>(state);\n"
+    "  const long long before = *total;\n  *total = before + block_aggregate;\n  return before;\n}\n";
+
+TEST(ProviderLink, PrefixCallbackLinksWithItsStateFromTheKernel) {
+  testing::TempDir dir;
+  Engine engine(testing::isolated_engine_config(dir.path() / "cache"));
+  CallFacts scan{"inclusive_sum", Group::this_block({128, 1, 1}), DType::Int64, 4, {}, ""};
+  scan.options = {{"prefix_op", OptionBinding::fixed("user:running_total")}};
+  const Bundle bundle = engine.compile({engine.plan(scan)}, "sm_90");
+  const Provider& provider = bundle.providers[0];
+  ASSERT_EQ(provider.external_functions.size(), 1u);
+  EXPECT_EQ(provider.external_functions[0].declaration,
+            "extern \"C\" __device__ ::cuda::std::int64_t running_total(void* state, ::cuda::std::int64_t "
+            "block_aggregate);");
+  // A loop over tiles carrying the running total in each thread's own state.
+  const std::string kernel_source =
+      "#include <cuda/std/cstdint>\n" + declaration(provider) +
+      "\nextern \"C\" __global__ void running_prefix(long long* data, int tiles) {\n"
+      "  __shared__ __align__(" +
+      std::to_string(provider.scratch.alignment) + ") unsigned char scratch[" +
+      std::to_string(provider.scratch_bytes_per_block()) +
+      "];\n"
+      "  long long total = 0;\n"
+      "  for (int tile = 0; tile < tiles; ++tile) {\n"
+      "    long long items[4];\n"
+      "    for (int i = 0; i < 4; ++i) items[i] = data[tile * 512 + threadIdx.x * 4 + i];\n"
+      "    " +
+      provider.symbol +
+      "(nullptr, items, &total, scratch);\n"
+      "    __syncthreads();\n"
+      "    for (int i = 0; i < 4; ++i) data[tile * 512 + threadIdx.x * 4 + i] = items[i];\n"
+      "  }\n}\n";
+  const std::vector<char> callback = nvcc_fatbin(kPrefixCallbackSource, engine.toolkit(), dir, "running_total");
+  const std::vector<char> kernel = nvcc_fatbin(kernel_source, engine.toolkit(), dir);
+  const LinkResult linked = link(engine.toolkit(),
+                                 {{LinkInputKind::Fatbin, kernel, "kernel.fatbin"},
+                                  {LinkInputKind::LtoIr, bundle.ltoir, "providers.ltoir"},
+                                  {LinkInputKind::Fatbin, callback, "running_total.fatbin"}},
+                                 "sm_90");
+  const std::string cubin(linked.cubin.begin(), linked.cubin.end());
+  EXPECT_NE(cubin.find("running_prefix"), std::string::npos);
+  // Inlined by link-time optimization: no function of that name remains.
+  EXPECT_EQ(cubin.find(std::string("\0running_total\0", 15)), std::string::npos);
+}
+
 }  // namespace
 }  // namespace coop

@@ -10,6 +10,7 @@ from cuda import coop
 from cuda.coop._core.markers import all_markers, marker_of
 
 # Signatures exactly as API.md writes them: group first, operands positional-only, options keyword-only.
+# The reductions and scans add temp_storage= last (see _core/api/reductions.py for why).
 SIGNATURES = {
     "load": "(group, source, items, /, *, algorithm='direct', valid_items=None, oob_default=None, offset=None, "
     "temp_storage=None)",
@@ -19,15 +20,17 @@ SIGNATURES = {
     "shuffle_rotate": "(group, value, /, *, distance=1)",
     "shuffle_up": "(group, items, /, *, output=None, block_suffix=None)",
     "shuffle_down": "(group, items, /, *, output=None, block_prefix=None)",
-    "reduce": "(group, items, op, /, *, valid_items=None, algorithm='warp_reductions')",
-    "sum": "(group, items, /, *, valid_items=None, algorithm='warp_reductions')",
+    "reduce": "(group, items, op, /, *, valid_items=None, algorithm='warp_reductions', temp_storage=None)",
+    "sum": "(group, items, /, *, valid_items=None, algorithm='warp_reductions', temp_storage=None)",
     "segmented_reduce": "(warp, value, flag, op, /, *, flags='heads')",
-    "inclusive_sum": "(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm='raking')",
-    "exclusive_sum": "(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm='raking')",
+    "inclusive_sum": "(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm='raking', "
+    "temp_storage=None)",
+    "exclusive_sum": "(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm='raking', "
+    "temp_storage=None)",
     "inclusive_scan": "(group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, "
-    "prefix_op=None, algorithm='raking')",
+    "prefix_op=None, algorithm='raking', temp_storage=None)",
     "exclusive_scan": "(group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, "
-    "prefix_op=None, algorithm='raking')",
+    "prefix_op=None, algorithm='raking', temp_storage=None)",
     "broadcast": "(warp, value, src_lane, /)",
     "radix_sort": "(group, keys, /, *, values=None, descending=False, begin_bit=None, end_bit=None, "
     "output_layout='blocked')",

@@ -243,3 +243,134 @@ def test_a_python_operator_applies_in_order(algorithm):
     expected = np.zeros_like(source)
     expected[300:] = 7
     np.testing.assert_array_equal(scanned, expected)
+
+
+class RunningTotal:
+    """CUB's canonical block prefix callback: the sum of the tiles before this one.
+    Each lane of the first warp keeps its own total (a local array)."""
+
+    def __init__(self, total):
+        self.total = total
+
+    def __call__(self, block_aggregate):
+        before = self.total[0]
+        self.total[0] = before + block_aggregate
+        return before
+
+
+class RunningMax:
+    """A prefix callback with a compile-time constant: the largest value so far, at least `floor`."""
+
+    def __init__(self, best, floor):
+        self.best = best
+        self.floor = floor
+
+    def __call__(self, block_aggregate):
+        before = max(self.best[0], self.floor)
+        self.best[0] = max(before, block_aggregate)
+        return before
+
+
+def add(a, b):
+    return a + b
+
+
+def running_prefix_kernel(kind, algorithm, dtype, items):
+    @cuda.jit
+    def running(source, destination, tiles):
+        block = coop.this_block()
+        tile_items = cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z * items
+        values = coop.ThreadData(items, dtype)
+        total = cuda.local.array(1, dtype)
+        total[0] = 0
+        prefix = RunningTotal(total)
+        for tile in range(tiles):
+            coop.load(block, source, values, offset=tile * tile_items)
+            if kind == "inclusive_sum":
+                coop.inclusive_sum(block, values, prefix_op=prefix, algorithm=algorithm)
+            elif kind == "exclusive_sum":
+                coop.exclusive_sum(block, values, prefix_op=prefix, algorithm=algorithm)
+            elif kind == "inclusive_scan":
+                coop.inclusive_scan(block, values, "sum", prefix_op=prefix, algorithm=algorithm)
+            else:
+                coop.exclusive_scan(block, values, add, prefix_op=prefix, algorithm=algorithm)
+            coop.store(block, destination, values, offset=tile * tile_items)
+
+    return running
+
+
+def exclusive(cumulative):
+    return np.concatenate([[0], cumulative[:-1]])
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("algorithm", SCAN_ALGORITHMS)
+@pytest.mark.parametrize("kind", ["inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"])
+def test_a_running_prefix_over_tiles_matches_cumsum(kind, algorithm, shape):
+    threads, tiles = shape[0] * shape[1] * shape[2], 37
+    source = data(threads * 4 * tiles, np.int64)
+    destination = np.zeros_like(source)
+    running_prefix_kernel(kind, algorithm, np.int64, 4)[1, shape](source, destination, tiles)
+    cuda.synchronize()
+    cumulative = np.cumsum(source)
+    np.testing.assert_array_equal(destination, cumulative if kind.startswith("inclusive") else exclusive(cumulative))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32], ids=lambda d: np.dtype(d).name)
+def test_a_running_prefix_of_one_item_per_thread(dtype):
+    tiles = 200
+    source = data(128 * tiles, dtype)
+    destination = np.zeros_like(source)
+    running_prefix_kernel("inclusive_sum", "raking", dtype, 1)[1, 128](source, destination, tiles)
+    cuda.synchronize()
+    expected = np.cumsum(source.astype(np.float64))
+    if dtype == np.float32:  # 25,600 float32 additions in another order: the error grows with the length
+        np.testing.assert_allclose(destination, expected, rtol=1e-5, atol=0.05)
+    else:
+        check(destination, expected, dtype)
+
+
+@cuda.jit
+def running_max_of_scalars(source, destination, tiles):
+    block = coop.this_block()
+    best = cuda.local.array(1, np.float32)
+    best[0] = -1e30
+    prefix = RunningMax(best, -5.0)
+    for tile in range(tiles):
+        value = source[tile * 256 + rank()]
+        destination[tile * 256 + rank()] = coop.inclusive_scan(block, value, max, prefix_op=prefix)
+
+
+def test_a_prefix_callback_with_a_constant_on_scalars():
+    tiles = 9
+    source = data(256 * tiles, np.float32) * 3 - 12  # most values below the floor
+    destination = np.zeros_like(source)
+    running_max_of_scalars[1, 256](source, destination, tiles)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, np.maximum.accumulate(np.maximum(source, np.float32(-5.0))))
+
+
+def larger(a, b):
+    return max(a, b)
+
+
+@cuda.jit
+def half_operators(source, reduced, scanned):
+    block = coop.this_block()
+    values = coop.ThreadData(4)
+    coop.load(block, source, values)
+    total = coop.reduce(block, values, first_nonzero)
+    if rank() == 0:
+        reduced[0] = total
+    coop.inclusive_scan(block, values, larger)
+    coop.store(block, scanned, values)
+
+
+def test_python_operators_on_float16():
+    source = np.zeros(512, np.float16)
+    source[[100, 200, 300]] = [np.float16(-2.5), np.float16(7.0), np.float16(3.0)]
+    reduced, scanned = np.zeros(1, np.float16), np.zeros_like(source)
+    half_operators[1, 128](source, reduced, scanned)
+    cuda.synchronize()
+    assert reduced[0] == np.float16(-2.5)  # the first non-zero, in order
+    np.testing.assert_array_equal(scanned, np.maximum.accumulate(source))

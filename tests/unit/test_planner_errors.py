@@ -338,6 +338,203 @@ def calls_a_standalone_helper(source, destination):
     standalone_helper(source, destination)
 
 
+# -- reductions, scans and their prefix callbacks
+
+BF16 = types.Array(types.bf16, 1, "C")
+I64 = types.Array(types.int64, 1, "C")
+
+
+class RunningTotal:
+    def __init__(self, total):
+        self.total = total
+
+    def __call__(self, block_aggregate):
+        before = self.total[0]
+        self.total[0] = before + block_aggregate
+        return before
+
+
+class TwoArguments:
+    def __init__(self, total):
+        self.total = total
+
+    def __call__(self, block_aggregate, extra):
+        return block_aggregate
+
+
+class NamedTotal:
+    def __init__(self, total):
+        self.total = total
+        self.name = "running"
+
+    def __call__(self, block_aggregate):
+        return self.total[0]
+
+
+class ReplacesItsState:
+    def __init__(self, total):
+        self.total = total
+
+    def __call__(self, block_aggregate):
+        self.total = block_aggregate
+        return block_aggregate
+
+
+def first_nonzero(a, b):
+    return a if a != 0 else b
+
+
+@expect(coop.InvalidArgumentError, "inclusive_sum", "'prefix_op'", "either prefix_op or block_aggregate")
+@cuda.jit
+def prefix_op_with_block_aggregate(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    total = cuda.local.array(1, np.int32)
+    total[0] = 0
+    coop.inclusive_sum(block, items, block_aggregate=destination, prefix_op=RunningTotal(total))  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "exclusive_sum", "'prefix_op'", "WarpScan::ExclusiveSum has no overload")
+@cuda.jit
+def prefix_op_on_a_warp(source, destination):
+    warp = coop.this_warp()
+    items = coop.ThreadData(4)
+    coop.load(warp, source, items)
+    total = cuda.local.array(1, np.int32)
+    prefix = RunningTotal(total)
+    coop.exclusive_sum(warp, items, prefix_op=prefix)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "'prefix_op'", "__call__(self, block_aggregate)")
+@cuda.jit
+def prefix_op_is_a_function(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.inclusive_sum(block, items, prefix_op=first_nonzero)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "TwoArguments", "__call__(self, block_aggregate)")
+@cuda.jit
+def prefix_op_of_the_wrong_arity(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    total = cuda.local.array(1, np.int32)
+    coop.inclusive_sum(block, items, prefix_op=TwoArguments(total))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_sum", "argument 1 of RunningTotal", "cuda.local.array")
+@cuda.jit
+def prefix_op_state_in_global_memory(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.exclusive_sum(block, items, prefix_op=RunningTotal(destination))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_sum", "NamedTotal.name holds 'running'", "compile-time number")
+@cuda.jit
+def prefix_op_holding_a_string(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    total = cuda.local.array(1, np.int32)
+    coop.exclusive_sum(block, items, prefix_op=NamedTotal(total))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_sum", "ReplacesItsState.__call__ assigns self.total")
+@cuda.jit
+def prefix_op_rebinding_its_state(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    total = cuda.local.array(1, np.int32)
+    coop.exclusive_sum(block, items, prefix_op=ReplacesItsState(total))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "prefix_op object RunningTotal(...)", "used at line", "only at compile time")
+@cuda.jit
+def prefix_op_used_at_run_time(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    total = cuda.local.array(1, np.int32)
+    prefix = RunningTotal(total)  # <- error
+    coop.exclusive_sum(block, items, prefix_op=prefix)
+    destination[0] = prefix(3)
+
+
+@expect(
+    coop.InvalidArgumentError, "exclusive_scan", "'initial_value' = '1.5'", "integer literal representable as int32"
+)
+@cuda.jit
+def static_initial_value_of_another_type(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.exclusive_scan(block, items, "sum", initial_value=1.5)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_scan", "'initial_value' is float64", "payload's dtype int32")
+@cuda.jit
+def runtime_initial_value_of_another_type(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.exclusive_scan(block, items, "sum", initial_value=source[0] * 0.5)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "reduce", "'valid_items'", "an overload CUB does not have")
+@cuda.jit
+def valid_items_on_a_thread_data_reduction(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, "max", valid_items=100)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "segmented_reduce", "'group'", "segmented_reduce supports: warp")
+@cuda.jit
+def segmented_reduce_on_a_block(source, destination):
+    value = source[cuda.threadIdx.x]
+    destination[0] = coop.segmented_reduce(coop.this_block(), value, 1, "sum")  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "'block_aggregate' is int32", "one-element array of")
+@cuda.jit
+def block_aggregate_is_not_an_array(source, destination):
+    block = coop.this_block()
+    coop.inclusive_sum(block, source[cuda.threadIdx.x], block_aggregate=destination[0])  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_sum", "'block_aggregate' is array(int64", "dtype int32")
+@cuda.jit
+def block_aggregate_of_another_dtype(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    aggregate = cuda.local.array(1, np.int64)
+    coop.exclusive_sum(block, items, block_aggregate=aggregate)  # <- error
+    destination[0] = aggregate[0]
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.reduce",
+    "'op' = first_nonzero cannot be compiled for bfloat16",
+    "first_nonzero",
+    argtypes=(BF16, BF16),
+)
+@cuda.jit
+def python_operator_the_compiler_cannot_type(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, first_nonzero)  # <- error
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
 def test_error_names_the_call_and_the_users_line(case):
     with pytest.raises(case.error) as raised:

@@ -231,3 +231,91 @@ def test_explain_names_warp_types():
 def test_explain_refuses_what_is_not_a_kernel():
     with pytest.raises(coop.InvalidArgumentError, match="coop.explain: argument 'kernel'"):
         coop.explain(len, grid=1, block=32)
+
+
+@cuda.jit
+def sequential_reductions(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)  # direct: no scratch
+    largest = coop.reduce(block, items, "max")
+    total = coop.sum(block, items)  # reuses the reduction's scratch: one barrier
+    coop.inclusive_sum(block, items)  # and again: one barrier
+    coop.store(block, destination, items)  # direct: none
+    if cuda.threadIdx.x == 0:
+        destination[0] = largest + total
+
+
+def test_sequential_reductions_and_scans_get_a_barrier_before_each_reuse_only():
+    compiled = Compiled(sequential_reductions)
+    assert compiled.planner_barriers() == 2
+
+
+@cuda.jit
+def sequential_reductions_exclusively(source, destination):
+    block = coop.this_block()
+    storage = coop.TempStorage(sharing="exclusive")
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    largest = coop.reduce(block, items, "max", temp_storage=storage)
+    total = coop.sum(block, items, temp_storage=storage)
+    coop.inclusive_sum(block, items, temp_storage=storage)
+    coop.store(block, destination, items)
+    if cuda.threadIdx.x == 0:
+        destination[0] = largest + total
+
+
+def test_exclusive_scratch_lets_sequential_reductions_run_without_barriers():
+    compiled = Compiled(sequential_reductions_exclusively)
+    assert compiled.planner_barriers() == 0
+    assert compiled.static_shared_bytes() > Compiled(sequential_reductions).static_shared_bytes()
+
+
+class RunningTotal:
+    def __init__(self, total):
+        self.total = total
+
+    def __call__(self, block_aggregate):
+        before = self.total[0]
+        self.total[0] = before + block_aggregate
+        return before
+
+
+@cuda.jit
+def running_prefix(source, destination, tiles):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    total = cuda.local.array(1, np.int64)
+    total[0] = 0
+    prefix = RunningTotal(total)
+    for tile in range(tiles):
+        coop.load(block, source, items, offset=tile * 512)
+        coop.exclusive_sum(block, items, prefix_op=prefix)
+        coop.store(block, destination, items, offset=tile * 512)
+
+
+def test_a_prefix_callback_is_inlined_and_its_scan_reused_in_a_loop():
+    compiled = Compiled(running_prefix, (I64, I64, types.int32))
+    assert not re.search(r"^\s*call", compiled.body, re.MULTILINE), "the callback or a provider was not inlined"
+    assert compiled.planner_barriers() == 1  # the next tile's scan reuses this one's scratch
+    assert "RunningTotal" not in compiled.mlir  # the object exists only at compile time
+
+
+def larger(a, b):
+    return max(a, b)
+
+
+@cuda.jit
+def half_precision_operator(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.inclusive_scan(block, items, larger)
+    coop.store(block, destination, items)
+
+
+def test_a_python_operator_on_float16_is_inlined():
+    f16 = types.Array(types.float16, 1, "C")
+    compiled = Compiled(half_precision_operator, (f16, f16))
+    assert not re.search(r"^\s*call", compiled.body, re.MULTILINE)
+    assert re.search(r"\bmax\.f(16|32)\b", compiled.body)  # the operator itself, folded into CUB's loops

@@ -37,10 +37,16 @@ enum class OptionType {
   PayloadScalar,  // a value of the payload's dtype
   Offset,         // an element offset (int64) added to `target` before the call
   // A binary operator, STATIC only: a built-in name (builtin_operators()) or
-  // "user:<symbol>", an extern "C" __device__ function in the Numba ABI,
-  // `int symbol(T* ret, T a, T b)` (16-bit floats as their bits, like every
-  // value of the engine's ABI), compiled elsewhere and linked with the provider.
+  // "user:<symbol>", an extern "C" __device__ function compiled elsewhere and
+  // linked with the provider: `T symbol(T a, T b)`, or for 16-bit floats (whose
+  // compiler type and C++ struct are passed differently)
+  // `void symbol(T* result, T* a, T* b)`.
   Operator,
+  // CUB's block prefix callback, STATIC only: "user:<symbol>", an extern "C"
+  // __device__ function `T symbol(void* state, T block_aggregate)` (16-bit
+  // floats: `void symbol(T* result, void* state, T* block_aggregate)`). Its state,
+  // memory of the calling thread, arrives at run time as the pointer `<name>_state`.
+  PrefixCallback,
   // Where the method writes the payload, RUNTIME only: an array shaped like the
   // payload; when omitted, in place into `target`. A scalar payload cannot take
   // it: the value CUB writes there becomes the call's result.
@@ -63,14 +69,18 @@ struct OptionSpec {
   std::string default_choice;        // Choice: used when omitted
   bool allow_static = true;
   bool allow_runtime = true;
-  std::string requires_option;  // must be bound too (oob_default needs valid_items)
-  std::string target;           // Offset: the operand displaced; PayloadOutput: the operand written in place
+  std::string requires_option;        // must be bound too (oob_default needs valid_items)
+  std::vector<std::string> excludes;  // must not be bound with it: CUB has no overload taking both
+  std::string target;                 // Offset: the operand displaced; PayloadOutput: the operand written in place
   CountRange range = CountRange::Any;
   bool required = false;  // OMITTED is rejected (a reduction's operator)
   // Choice: the CUB member function each value selects, when it selects one
   // (segmented_reduce's flags: heads -> HeadSegmentedReduce).
   std::vector<std::pair<std::string, std::string>> selects_method;
 };
+
+// The ABI parameter carrying a PrefixCallback option's state pointer.
+inline std::string prefix_state_parameter(const OptionSpec& option) { return option.name + "_state"; }
 
 struct AlgorithmSpec {
   std::string name;      // user-facing: "transpose"
@@ -114,6 +124,7 @@ struct GroupForm {
   bool needs_whole_warps = false;         // warp forms: the block must be whole warps
   bool needs_scratch = false;             // every call uses a TempStorage, whatever the algorithm
   std::vector<PayloadShape> payloads = {{PayloadKind::Array, {}, nullptr}};
+  std::vector<std::string> lacks;  // options no overload of this class takes, whatever the payload
 
   const PayloadShape* payload(PayloadKind kind) const;
 };

@@ -23,9 +23,13 @@ struct AbiParam {
 
 // A device function the provider calls but does not define (a user operator):
 // the front end must give nvJitLink its LTO-IR together with the bundle's.
+// A function compiled elsewhere that a provider calls and is linked with.
 struct ExternalFunction {
+  enum class Kind { BinaryOperator, PrefixCallback };
+  Kind kind = Kind::BinaryOperator;
   std::string symbol;
   std::string declaration;  // extern "C" __device__ T symbol(T a, T b);
+  bool by_pointer = false;  // values cross as pointers (16-bit floats)
   friend bool operator==(const ExternalFunction&, const ExternalFunction&) = default;
 };
 

@@ -159,6 +159,15 @@ OptionSpec block_aggregate_option() {
 
 OptionSpec initial_value_option() { return {.name = "initial_value", .type = OptionType::PayloadScalar}; }
 
+// CUB's block prefix callback: called by the first warp with the block's
+// aggregate, its (lane 0) return value seeds the scan.
+OptionSpec prefix_op_option() {
+  return {.name = "prefix_op",
+          .type = OptionType::PrefixCallback,
+          .allow_runtime = false,
+          .excludes = {"block_aggregate", "initial_value"}};
+}
+
 OptionSpec src_lane_option() {
   return {.name = "src_lane", .type = OptionType::Count, .range = CountRange::GroupRank, .required = true};
 }
@@ -179,7 +188,8 @@ std::vector<GroupForm> forms(std::vector<std::string> scalar_lacks = {}) {
        .template_args = kWarpTemplate,
        .needs_whole_warps = true,
        .needs_scratch = true,
-       .payloads = {{PayloadKind::Array, {}, &kWarpScanItems}, {PayloadKind::Scalar}}},
+       .payloads = {{PayloadKind::Array, {}, &kWarpScanItems}, {PayloadKind::Scalar}},
+       .lacks = {"prefix_op"}},
   };
 }
 
@@ -200,8 +210,9 @@ OperationSpec sum_operation(const std::string& name, const std::string& method) 
       .family = "scan",
       .method = method,
       .operands = {{"items", OperandRole::PayloadInOut}},
-      .options = {algorithm_option(block_algorithms(), "raking"), output_option(), block_aggregate_option()},
-      .method_arguments = {"items", "output", "block_aggregate"},
+      .options = {algorithm_option(block_algorithms(), "raking"), output_option(), block_aggregate_option(),
+                  prefix_op_option()},
+      .method_arguments = {"items", "output", "block_aggregate", "prefix_op"},
       .forms = forms(),
       .dtypes = arithmetic_dtypes(),
   };
@@ -215,8 +226,8 @@ OperationSpec scan_operation(const std::string& name, const std::string& method,
       .method = method,
       .operands = {{"items", OperandRole::PayloadInOut}},
       .options = {operator_option(), algorithm_option(block_algorithms(), "raking"), output_option(),
-                  initial_value_option(), block_aggregate_option()},
-      .method_arguments = {"items", "output", "initial_value", "op", "block_aggregate"},
+                  initial_value_option(), block_aggregate_option(), prefix_op_option()},
+      .method_arguments = {"items", "output", "initial_value", "op", "block_aggregate", "prefix_op"},
       .forms = forms(std::move(block_scalar_lacks)),
       .dtypes = arithmetic_dtypes(),
   };

@@ -35,11 +35,14 @@ struct WarpReduceItems : ::cub::WarpReduce<T, LOGICAL_WARP_THREADS> {
 };
 }  // namespace coop_adapt
 
-extern "C" __device__ ::cuda::std::uint16_t first_nonzero(::cuda::std::uint16_t a, ::cuda::std::uint16_t b);
+extern "C" __device__ void first_nonzero(void* result, void* a, void* b);
 struct coop_user_op_first_nonzero {
   __device__ __forceinline__ __half operator()(const __half& a, const __half& b) const {
-    const ::cuda::std::uint16_t result = first_nonzero(__half_as_ushort(a), __half_as_ushort(b));
-    return __ushort_as_half(result);
+    __half result;
+    __half a_copy = a;
+    __half b_copy = b;
+    first_nonzero(&result, &a_copy, &b_copy);
+    return result;
   }
 };
 

@@ -25,6 +25,8 @@ void add_call_options(CLI::App& app, CallArguments& arguments) {
       ->expected(0, 1);
   app.add_option("--src-lane", arguments.src_lane, "Broadcasting lane: no value = RUNTIME, N = STATIC")->expected(0, 1);
   app.add_option("--flags", arguments.flags, "Segment flags (compile-time): heads or tails");
+  app.add_option("--prefix-op", arguments.prefix_op,
+                 "Block prefix callback (compile-time): user:<symbol>, T symbol(void* state, T block_aggregate)");
   app.add_flag("--block-aggregate", arguments.block_aggregate, "Also write the aggregate (a RUNTIME pointer operand)");
   // Not --output: `coop compile -o,--output` names the LTO-IR file.
   app.add_flag("--output-array", arguments.output, "Scan into a second array instead of in place (a RUNTIME operand)");
@@ -45,8 +47,10 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
   facts.dtype = *dtype;
   facts.items_per_thread = arguments.items;
   facts.payload = arguments.scalar ? PayloadKind::Scalar : PayloadKind::Array;
-  const std::pair<const char*, const std::optional<std::string>*> fixed[] = {
-      {"algorithm", &arguments.algorithm}, {"op", &arguments.op}, {"flags", &arguments.flags}};
+  const std::pair<const char*, const std::optional<std::string>*> fixed[] = {{"algorithm", &arguments.algorithm},
+                                                                             {"op", &arguments.op},
+                                                                             {"flags", &arguments.flags},
+                                                                             {"prefix_op", &arguments.prefix_op}};
   for (const auto& [name, value] : fixed) {
     if (value->has_value()) facts.options[name] = OptionBinding::fixed(**value);
   }

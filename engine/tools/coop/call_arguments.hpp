@@ -28,6 +28,7 @@ struct CallArguments {
   std::optional<std::string> initial_value;
   std::optional<std::string> src_lane;
   std::optional<std::string> flags;
+  std::optional<std::string> prefix_op;
   bool block_aggregate = false;  // RUNTIME pointer operands: given or not
   bool output = false;
 };

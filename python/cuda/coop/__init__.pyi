@@ -94,6 +94,7 @@ def reduce(
     *,
     valid_items: int | None = None,
     algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
+    temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def sum(
     group: GroupDescriptor,
@@ -102,6 +103,7 @@ def sum(
     *,
     valid_items: int | None = None,
     algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
+    temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def segmented_reduce(
     warp: GroupDescriptor, value: Any, flag: Any, op: Operator, /, *, flags: Literal["heads", "tails"] = "heads"
@@ -115,6 +117,7 @@ def inclusive_sum(
     block_aggregate: Array | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+    temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def exclusive_sum(
     group: GroupDescriptor,
@@ -125,6 +128,7 @@ def exclusive_sum(
     block_aggregate: Array | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+    temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def inclusive_scan(
     group: GroupDescriptor,
@@ -137,6 +141,7 @@ def inclusive_scan(
     block_aggregate: Array | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+    temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def exclusive_scan(
     group: GroupDescriptor,
@@ -149,6 +154,7 @@ def exclusive_scan(
     block_aggregate: Array | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+    temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def broadcast(warp: GroupDescriptor, value: Any, src_lane: int, /) -> Any: ...
 def radix_sort(

@@ -14,7 +14,7 @@ from numba_cuda_mlir.numba_cuda.core import ir
 from .. import _engine
 from .._core.errors import InvalidArgumentError, PayloadInferenceError, UnsupportedOperationError
 from .._core.markers import all_markers
-from . import _groups, _operators, _payloads
+from . import _groups, _operators, _payloads, _prefix_callbacks
 from ._find import Site
 from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
@@ -52,6 +52,7 @@ class Call:
     plan: object = None  # _engine.Plan
     provider: object = None  # _engine.Provider
     links: list = dataclasses.field(default_factory=list)  # compiled Python operators to link
+    prefix_callback: object = None  # _prefix_callbacks.PrefixCallback
 
 
 def _binding(state, var):
@@ -102,6 +103,31 @@ def _operator(state, var, dtype, where_text):
     return _engine.OptionBinding.fixed(f"user:{symbol}"), link
 
 
+def _check_value_type(value_type, dtype: str, name: str, where_text: str) -> None:
+    """A runtime value converted to the payload's dtype must not lose its kind: a
+    float seed for an integer scan would be truncated without a word."""
+    if value_type is None:
+        return  # not known before typing; the ABI converts it
+    lossy = isinstance(value_type, types.Complex) or (
+        isinstance(value_type, types.Float) and not dtype.startswith(("float", "bfloat"))
+    )
+    if lossy:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{name}' is {value_type}; expected a value of the payload's dtype {dtype} "
+            "(convert it explicitly if truncation is meant)"
+        )
+
+
+def _check_aggregate_array(array_type, dtype: str, where_text: str) -> None:
+    """The aggregate is written as one value of the payload's dtype into element 0."""
+    if isinstance(array_type, types.Array) and _payloads.dtype_name(array_type.dtype) == dtype:
+        return
+    raise InvalidArgumentError(
+        f"{where_text}: argument 'block_aggregate' is {array_type or 'not an array'}; expected a one-element array "
+        f"of the payload's dtype {dtype} (the aggregate is written to element 0)"
+    )
+
+
 def _payload(state, var, payloads, oracle, where_text):
     """The call's payload: a ThreadData or local array (array), or one value per thread (scalar)."""
     found = definition(state.func_ir, var)
@@ -140,8 +166,6 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     for name, var in arguments.items():  # before anything reads them as a payload or an array
         if name != group_name and from_literal_unroll(state.func_ir, var):
             raise UnsupportedOperationError(literal_unroll_message(where_text, name))
-    if "prefix_op" in arguments and _binding(state, arguments["prefix_op"]).binding != "omitted":
-        raise UnsupportedOperationError(f"{where_text}: argument 'prefix_op' is not supported yet")
     group = _groups.resolve(state, arguments[group_name], block_shape, where_text)
     payload, shape = _payload(state, arguments[payload_name], payloads, oracle, where_text)
     if memory is not None:
@@ -161,17 +185,31 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             links += [link] if link is not None else []
         else:
             options[name] = _binding(state, var)
+    prefix_callback = None
+    if "prefix_op" in arguments and _binding(state, arguments["prefix_op"]).binding != "omitted":
+        prefix_callback = _prefix_callbacks.describe(state, arguments["prefix_op"], oracle, where_text)
+        arch = state.metadata["targetoptions"]["chip"]
+        symbol, link = _prefix_callbacks.compile_prefix_callback(prefix_callback, dtype, arch, where_text)
+        options["prefix_op"] = _engine.OptionBinding.fixed(f"user:{symbol}")
+        links.append(link)
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
+    for name in ("initial_value", "oob_default"):
+        if name in options and options[name].binding == "runtime":
+            _check_value_type(oracle.type_of(arguments[name]), dtype, name, where_text)
+    if "block_aggregate" in options:
+        _check_aggregate_array(oracle.type_of(arguments["block_aggregate"]), dtype, where_text)
     facts = _engine.CallFacts(operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape)
     operands = {payload_name: arguments[payload_name]}
     if memory is not None:
         operands[memory] = arguments[memory]
     operands.update({name: arguments[name] for name in _VALUE_OPERANDS.get(operation, ())})
     operands.update({name: arguments[name] for name, binding in options.items() if binding.binding == "runtime"})
+    if prefix_callback is not None:
+        operands["prefix_op_state"] = prefix_callback.state_var
     temp_storage = None
     if "temp_storage" in arguments and _binding(state, arguments["temp_storage"]).binding != "omitted":
         temp_storage = _storage_name(state, arguments["temp_storage"], storages, where_text)
-    return Call(site, facts, operands, payload, temp_storage, links=links)
+    return Call(site, facts, operands, payload, temp_storage, links=links, prefix_callback=prefix_callback)
 
 
 def needs_a_typed_payload(site: Site) -> bool:

@@ -1,6 +1,7 @@
 """Operators written in Python: each (function, dtype, arch) is compiled once per
 process by numba-cuda-mlir to LTO-IR with the C ABI the engine's functor calls
-(`T symbol(T a, T b)`), and linked with the bundle."""
+(`T symbol(T a, T b)`; `void symbol(T* result, T* a, T* b)` for 16-bit floats),
+and linked with the bundle."""
 
 from __future__ import annotations
 
@@ -33,6 +34,38 @@ def _symbol(function, dtype: str) -> str:
     return f"coop_op_{re.sub(r'[^0-9A-Za-z_]', '_', function.__qualname__)}_{dtype}_{identity}"
 
 
+def compile_device_function(function, signature, symbol, arch, where_text, argument, name, dtype) -> bytes:
+    """LTO-IR of `function` with the C ABI under `symbol`; a function the kernel
+    compiler cannot compile is an error naming the call and the argument."""
+    from numba_cuda_mlir.compiler import compile as compile_to_ltoir
+    from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
+
+    try:
+        ltoir, _ = compile_to_ltoir(
+            function,
+            signature,
+            device=True,
+            abi="c",
+            abi_info={"abi_name": symbol},
+            output="ltoir",
+            cc=(int(arch[3:-1]), int(arch[-1])),
+            forceinline=True,  # so LTO folds it into CUB's loops
+        )
+    except numba_errors.TypingError as error:
+        raise UnsupportedOperationError(
+            f"{where_text}: argument '{argument}' = {name} cannot be compiled for {dtype} values: {_summary(error)}"
+        ) from None
+    return ltoir
+
+
+def _summary(error) -> str:
+    """The kernel compiler's message without its candidate lists: what failed and where."""
+    lines = [line.strip() for line in re.sub(r"\x1b\[[0-9;]*m", "", str(error)).splitlines() if line.strip()]
+    body = lines[1:] if lines and lines[0].startswith("Failed in") else lines
+    kept = body[:1] + [line for line in body if line.startswith((">>>", 'File "'))]
+    return " ".join(dict.fromkeys(kept))
+
+
 def compile_operator(function, dtype: str, arch: str, where_text: str):
     """(symbol, link item) of `function` as a binary operator on `dtype`, for `arch` ("sm_90")."""
     parameters = inspect.signature(function).parameters
@@ -41,27 +74,25 @@ def compile_operator(function, dtype: str, arch: str, where_text: str):
             f"{where_text}: argument 'op' = {function.__qualname__} takes {len(parameters)} arguments; expected a "
             "binary operator op(a, b)"
         )
-    if dtype in ("float16", "bfloat16"):
-        raise UnsupportedOperationError(
-            f"{where_text}: argument 'op' is a Python function on {dtype}; Python operators take 8- to 64-bit "
-            "integers, float32 or float64 for now"
-        )
     with _lock:
         key = (function, dtype, arch)
         if key not in _compiled:
-            from numba_cuda_mlir.compiler import compile as compile_device_function
+            from numba_cuda_mlir import cuda, types
 
             symbol = _symbol(function, dtype)
             scalar = numba_scalar(dtype)
-            ltoir, _ = compile_device_function(
-                function,
-                scalar(scalar, scalar),
-                device=True,
-                abi="c",
-                abi_info={"abi_name": symbol},
-                output="ltoir",
-                cc=(int(arch[3:-1]), int(arch[-1])),
-                forceinline=True,  # so LTO folds the operator into CUB's loops
+            if dtype in ("float16", "bfloat16"):  # values by pointer (see the engine's ExternalFunction)
+                operator = cuda.jit(device=True)(function)
+
+                def wrapper(result, a, b):
+                    result[0] = operator(a[0], b[0])
+
+                pointer = types.CPointer(scalar)
+                compiled, signature = wrapper, types.void(pointer, pointer, pointer)
+            else:
+                compiled, signature = function, scalar(scalar, scalar)
+            ltoir = compile_device_function(
+                compiled, signature, symbol, arch, where_text, "op", function.__qualname__, dtype
             )
             _compiled[key] = (symbol, LTOIR(ltoir, name=f"{symbol}.ltoir"))
         return _compiled[key]

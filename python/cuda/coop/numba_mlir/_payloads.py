@@ -38,7 +38,7 @@ class Payload:
 def dtype_name(numba_type) -> str | None:
     """The engine's dtype name of a Numba scalar type, or None if it has none."""
     name = str(numba_type)
-    names = {"bool": "bool", "boolean": "bool", "float16": "float16", "bfloat16": "bfloat16"}
+    names = {"bool": "bool", "boolean": "bool", "float16": "float16", "bfloat16": "bfloat16", "bf16": "bfloat16"}
     if name in names:
         return names[name]
     if name in {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}:

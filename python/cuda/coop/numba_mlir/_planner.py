@@ -13,7 +13,7 @@ from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 from .. import _engine
 from .._core.errors import UnsupportedOperationError, from_engine_error
 from .._engine_session import engine
-from . import _facts, _groups, _payloads, _provider_call, _rewrite, _storage
+from . import _facts, _groups, _payloads, _prefix_callbacks, _provider_call, _rewrite, _storage
 from ._find import find_sites
 from ._location import context
 from ._types import TypeOracle
@@ -81,8 +81,11 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         _plan_and_bundle(state, calls)
         layout = _storage.plan_layout(state.func_ir, calls, storages)
         removed = [
-            site for site in sites if site.marker.family in ("groups", "storage") and site.marker.name != "ThreadData"
+            site.statement
+            for site in sites
+            if site.marker.family in ("groups", "storage") and site.marker.name != "ThreadData"
         ]
+        removed += _prefix_callback_constructors(state, calls)
         _rewrite.rewrite(state, calls, payloads, removed, layout)
         return True
 
@@ -111,6 +114,15 @@ def _analyze(state, sites, block_shape, payloads, storages):
     for payload in payloads:
         _facts.dtype_of(payload, context("ThreadData", state, payload.site.statement.loc))
     return calls
+
+
+def _prefix_callback_constructors(state, calls) -> list:
+    """The statements making prefix_op objects, which exist only at compile time."""
+    with_callbacks = [call for call in calls if call.prefix_callback is not None]
+    uses = {(id(call.site.statement), dict(call.site.call.kws)["prefix_op"].name) for call in with_callbacks}
+    callbacks = [call.prefix_callback for call in with_callbacks]
+    _prefix_callbacks.check_only_used_as_prefix_op(state, callbacks, uses)
+    return list({id(callback.constructor): callback.constructor for callback in callbacks}.values())
 
 
 def _plan_and_bundle(state, calls) -> None:

@@ -60,7 +60,11 @@ def _mlir_scalar(name: str):
 
 
 def numba_scalar(name: str):
-    return types.boolean if name == "bool" else getattr(types, name)
+    if name == "bool":
+        return types.boolean
+    if name == "bfloat16":
+        return types.bf16  # numba-cuda-mlir's name for it
+    return getattr(types, name)
 
 
 def _read_result(builder, slot, value_type: str):

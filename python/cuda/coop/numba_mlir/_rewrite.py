@@ -57,13 +57,13 @@ def _provider_call(scope, call, scratch, loc):
     return statements
 
 
-def rewrite(state, calls, payloads, removed_sites, layout):
+def rewrite(state, calls, payloads, removed_statements, layout):
     func_ir = state.func_ir
     first_loc = calls[0].site.statement.loc if calls else func_ir.loc
     backing = _backing(state, layout, first_loc) if layout.bytes else None
     by_statement = {id(call.site.statement): call for call in calls}
     payload_by_statement = {id(payload.site.statement): payload for payload in payloads}
-    removed = {id(site.statement) for site in removed_sites}
+    removed = {id(statement) for statement in removed_statements}
     for block in func_ir.blocks.values():
         body = []
         for statement in block.body:

@@ -5,6 +5,7 @@ slices, user local arrays and values carried through type-preserving loops)."""
 from __future__ import annotations
 
 from numba_cuda_mlir.numba_cuda.core import ir
+from numba_cuda_mlir.numba_cuda.core.errors import TypingError
 from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
 
 from ._ir import definition
@@ -24,7 +25,23 @@ class TypeOracle:
             # Errors are expected (cooperative calls are still markers); only the types that
             # could be inferred are used, and conflicting ones are left out by Numba.
             result = type_inference_stage(
-                state.typingctx, state.targetctx, state.func_ir, state.args, None, state.locals, raise_errors=False
+                state.typingctx, state.targetctx, _typable(state), state.args, None, state.locals, raise_errors=False
             )
             self._typemap = dict(result.typemap)
         return self._typemap.get(var.name)
+
+
+def _typable(state):
+    """A copy of the IR that Numba's inference can walk: a global it has no type
+    for (a prefix_op's class, which exists only at compile time) becomes None, so
+    only the values computed from it stay untyped, instead of the whole function."""
+    func_ir = state.func_ir.copy()
+    func_ir.blocks = {label: block.copy() for label, block in func_ir.blocks.items()}
+    for block in func_ir.blocks.values():
+        for index, statement in enumerate(block.body):
+            if isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Global):
+                try:
+                    state.typingctx.resolve_value_type(statement.value.value)
+                except (ValueError, TypingError):
+                    block.body[index] = ir.Assign(ir.Const(None, statement.loc), statement.target, statement.loc)
+    return func_ir

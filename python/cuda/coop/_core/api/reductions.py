@@ -1,4 +1,9 @@
-"""Reductions and scans (CUB BlockReduce/WarpReduce, BlockScan/WarpScan)."""
+"""Reductions and scans (CUB BlockReduce/WarpReduce, BlockScan/WarpScan).
+
+Beyond API.md's signatures, the reductions and scans that have block forms take
+`temp_storage=` last, as load and store do: API.md's TempStorage row names every
+primitive with scratch, and sequential reductions are where "exclusive" sharing
+pays (no barrier between them)."""
 
 from __future__ import annotations
 
@@ -6,12 +11,12 @@ from ..markers import marker
 
 
 @marker("reduce", implemented=True)
-def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions"):
+def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions", temp_storage=None):
     """Reduce with `op`; the result is valid in thread 0 / lane 0 only."""
 
 
 @marker("reduce", implemented=True)
-def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions"):
+def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions", temp_storage=None):
     """Sum; the result is valid in thread 0 / lane 0 only."""
 
 
@@ -21,25 +26,49 @@ def segmented_reduce(warp, value, flag, op, /, *, flags="heads"):
 
 
 @marker("scan", implemented=True)
-def inclusive_sum(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking"):
+def inclusive_sum(
+    group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking", temp_storage=None
+):
     """Inclusive prefix sum (cub::BlockScan::InclusiveSum)."""
 
 
 @marker("scan", implemented=True)
-def exclusive_sum(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking"):
+def exclusive_sum(
+    group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking", temp_storage=None
+):
     """Exclusive prefix sum (cub::BlockScan::ExclusiveSum)."""
 
 
 @marker("scan", implemented=True)
 def inclusive_scan(
-    group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, prefix_op=None, algorithm="raking"
+    group,
+    items,
+    op,
+    /,
+    *,
+    output=None,
+    initial_value=None,
+    block_aggregate=None,
+    prefix_op=None,
+    algorithm="raking",
+    temp_storage=None,
 ):
     """Inclusive scan with `op` (cub::BlockScan::InclusiveScan)."""
 
 
 @marker("scan", implemented=True)
 def exclusive_scan(
-    group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, prefix_op=None, algorithm="raking"
+    group,
+    items,
+    op,
+    /,
+    *,
+    output=None,
+    initial_value=None,
+    block_aggregate=None,
+    prefix_op=None,
+    algorithm="raking",
+    temp_storage=None,
 ):
     """Exclusive scan with `op` (cub::BlockScan::ExclusiveScan)."""
 

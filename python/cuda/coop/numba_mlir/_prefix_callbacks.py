@@ -1,0 +1,295 @@
+"""Block prefix callbacks written as Python classes (CUB's BlockPrefixCallbackOp).
+
+A `prefix_op` is an object made in the kernel, `RunningTotal(total)`, whose class
+defines `__call__(self, block_aggregate)`: CUB calls it in every lane of the first
+warp with the block's aggregate and seeds the scan with lane 0's return value. Its
+state is one `cuda.local.array` given to the constructor, so each lane carries its
+own copy from tile to tile, as CUB's callback objects do in registers.
+
+The object never exists at run time. `__init__` runs once on the host with a
+stand-in for the array to learn which attribute holds the state and which hold
+compile-time numbers; `__call__` becomes a function of (state, block_aggregate)
+with `self.<attribute>` replaced by those, compiled by numba-cuda-mlir to LTO-IR
+with the engine's C ABI (`T symbol(void* state, T block_aggregate)`, by pointer for
+16-bit floats) and linked with the bundle. The kernel passes the array's address."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import inspect
+import re
+import textwrap
+import threading
+
+from numba_cuda_mlir.numba_cuda.core import ir
+from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
+
+from .._core.errors import InvalidArgumentError
+from . import _payloads
+from ._ir import definition, python_value
+from ._location import where
+from ._operators import compile_device_function
+
+_STATE = "_coop_prefix_state"  # the state parameter of the rewritten __call__
+
+
+@dataclasses.dataclass(frozen=True)
+class PrefixCallback:
+    cls: type
+    state_attribute: str
+    constants: tuple  # (attribute, value) pairs fixed at compile time
+    state_dtype: str
+    state_extent: int
+    state_var: ir.Var  # the kernel's local array
+    constructor: ir.Assign  # `prefix = RunningTotal(total)`, removed by the rewrite
+
+    @property
+    def name(self) -> str:
+        return self.cls.__qualname__
+
+
+class _StateStandIn:
+    """What `__init__` receives for the state array when it runs on the host."""
+
+    def __init__(self, argument: str):
+        self.argument = argument
+
+    def __repr__(self) -> str:
+        return f"<the local array {self.argument}>"
+
+
+_EXPECTED = (
+    "an object of a class with __call__(self, block_aggregate), constructed in this kernel with its state, one "
+    "cuda.local.array (e.g. prefix_op=RunningTotal(total))"
+)
+
+
+def describe(state, var, oracle, where_text: str) -> PrefixCallback:
+    """The callback object `var` names: its class, its state array and its constants."""
+    constructor = _constructor(state, var)
+    cls = python_value(state.func_ir, constructor.value.func) if constructor is not None else None
+    if not inspect.isclass(cls):
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op' = {python_value(state.func_ir, var) or var.name!r} is not allowed; "
+            f"expected {_EXPECTED}"
+        )
+    call = inspect.getattr_static(cls, "__call__", None)
+    if not inspect.isfunction(call) or len(inspect.signature(call).parameters) != 2:
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op' = {cls.__qualname__}(...) is not allowed; its class must define "
+            "__call__(self, block_aggregate) in Python"
+        )
+    call_args = constructor.value
+    values, states = [], {}
+    for position, argument in enumerate(call_args.args):
+        values.append(_argument_value(state, argument, oracle, states, where_text, cls, f"argument {position + 1}"))
+    keywords = {
+        name: _argument_value(state, argument, oracle, states, where_text, cls, f"argument {name!r}")
+        for name, argument in call_args.kws
+    }
+    instance = cls.__new__(cls)
+    try:
+        cls.__init__(instance, *values, **keywords)
+    except Exception as error:  # noqa: BLE001 (the user's __init__ may raise anything)
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op': {cls.__qualname__}.__init__ must only store its arguments (it runs "
+            f"at compile time with a stand-in for the state array), but it raised {type(error).__name__}: {error}"
+        ) from None
+    state_attributes, constants = [], []
+    for attribute, value in vars(instance).items():
+        if isinstance(value, _StateStandIn):
+            state_attributes.append((attribute, value))
+        elif isinstance(value, (bool, int, float)):
+            constants.append((attribute, value))
+        else:
+            raise InvalidArgumentError(
+                f"{where_text}: argument 'prefix_op': {cls.__qualname__}.{attribute} holds {value!r}; expected the "
+                "state array given to the constructor or a compile-time number"
+            )
+    if len(state_attributes) != 1:
+        held = ", ".join(attribute for attribute, _ in state_attributes) or "none"
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op': {cls.__qualname__} keeps state in {held}; expected exactly one "
+            "attribute holding a cuda.local.array given to its constructor (its running state)"
+        )
+    attribute, stand_in = state_attributes[0]
+    payload, state_var = states[stand_in.argument]
+    return PrefixCallback(cls, attribute, tuple(constants), payload.dtype, payload.extent, state_var, constructor)
+
+
+def _constructor(state, var):
+    """The statement `var = Class(...)` that made the object, if there is exactly one."""
+    found = definition(state.func_ir, var)
+    if not (isinstance(found, ir.Expr) and found.op == "call"):
+        return None
+    for block in state.func_ir.blocks.values():
+        for statement in block.body:
+            if isinstance(statement, ir.Assign) and statement.value is found:
+                return statement
+    return None
+
+
+def _argument_value(state, var, oracle, states, where_text, cls, label):
+    """A compile-time number as itself; a local array as a stand-in recorded in `states`."""
+    local = _payloads.local_array(state, var, oracle)
+    if local is not None:
+        if local.dtype is None:
+            raise InvalidArgumentError(
+                f"{where_text}: argument 'prefix_op': {label} of {cls.__qualname__} is a local array of unknown dtype"
+            )
+        states[var.name] = (local, var)
+        return _StateStandIn(var.name)
+    value = python_value(state.func_ir, var)
+    if isinstance(value, (bool, int, float)):
+        return value
+    raise InvalidArgumentError(
+        f"{where_text}: argument 'prefix_op': {label} of {cls.__qualname__} is not allowed; expected a "
+        "cuda.local.array of compile-time length (the state, one per lane: CUB calls the callback in every lane of "
+        "the first warp) or a compile-time number"
+    )
+
+
+def check_only_used_as_prefix_op(state, callbacks: list, prefix_arguments: set) -> None:
+    """The object exists only at compile time: any use of it (or of an alias of it)
+    but as a scan's prefix_op has no meaning."""
+    names = {callback.constructor.target.name: callback for callback in callbacks}
+    statements = [statement for block in state.func_ir.blocks.values() for statement in block.body]
+    changed = True
+    while changed:  # `prefix = $call` and other aliases name the object too
+        changed = False
+        for statement in statements:
+            if (
+                isinstance(statement, ir.Assign)
+                and isinstance(statement.value, ir.Var)
+                and statement.value.name in names
+                and statement.target.name not in names
+            ):
+                names[statement.target.name] = names[statement.value.name]
+                changed = True
+    constructors = {id(callback.constructor) for callback in callbacks}
+    for statement in statements:
+        if id(statement) in constructors or isinstance(statement, ir.Del):
+            continue
+        if isinstance(statement, ir.Assign) and statement.target.name in names:
+            continue  # an alias
+        for var in statement.list_vars():
+            if var.name in names and (id(statement), var.name) not in prefix_arguments:
+                callback = names[var.name]
+                raise InvalidArgumentError(
+                    f"prefix_op object {callback.name}(...) ({where(state, callback.constructor.loc)}) is used at "
+                    f"line {statement.loc.line} other than as a coop scan's prefix_op; it exists only at compile time"
+                )
+
+
+class _SelfReplacer(ast.NodeTransformer):
+    """`self.<state>` -> the state parameter, `self.<constant>` -> its value."""
+
+    def __init__(self, self_name: str, callback: PrefixCallback, where_text: str):
+        self.self_name, self.callback, self.where_text = self_name, callback, where_text
+        self.constants = dict(callback.constants)
+
+    def _refuse(self, node, what: str):
+        raise InvalidArgumentError(
+            f"{self.where_text}: argument 'prefix_op': {self.callback.name}.__call__ {what} (line "
+            f"{node.lineno}); it may read self.<attribute> and change its state array's elements"
+        )
+
+    def visit_Attribute(self, node):
+        if not (isinstance(node.value, ast.Name) and node.value.id == self.self_name):
+            return self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load):
+            self._refuse(node, f"assigns self.{node.attr}")
+        if node.attr == self.callback.state_attribute:
+            return ast.copy_location(ast.Name(id=_STATE, ctx=ast.Load()), node)
+        if node.attr in self.constants:
+            return ast.copy_location(ast.Constant(self.constants[node.attr]), node)
+        return self._refuse(node, f"reads self.{node.attr}, which __init__ does not set")
+
+    def visit_Name(self, node):
+        if node.id == self.self_name:
+            self._refuse(node, f"uses {self.self_name} other than as {self.self_name}.<attribute>")
+        return node
+
+
+def _call_as_function(callback: PrefixCallback, where_text: str):
+    """`__call__(self, block_aggregate)` rewritten as `f(state, block_aggregate)`."""
+    method = callback.cls.__call__
+    try:
+        source = textwrap.dedent(inspect.getsource(method))
+    except (OSError, TypeError):
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op': the source of {callback.name}.__call__ is not available; define "
+            "the class in a file"
+        ) from None
+    tree = ast.parse(source)
+    function = tree.body[0]
+    self_name = function.args.args[0].arg
+    function.decorator_list = []
+    function.args.args[0] = ast.arg(arg=_STATE)
+    _SelfReplacer(self_name, callback, where_text).visit(function)
+    ast.fix_missing_locations(tree)
+    ast.increment_lineno(tree, method.__code__.co_firstlineno - 1)  # errors point at the user's lines
+    namespace = dict(method.__globals__)
+    namespace.update(zip(method.__code__.co_freevars, (cell.cell_contents for cell in method.__closure__ or ())))
+    # The user's own method, recompiled with self.<attribute> replaced.
+    exec(compile(tree, inspect.getsourcefile(method) or "<prefix_op>", "exec"), namespace)  # noqa: S102
+    return namespace[function.name]
+
+
+def _symbol(callback: PrefixCallback, dtype: str) -> str:
+    """Stable across processes (the provider cache keys on it), distinct per class, state and dtype."""
+    code = callback.cls.__call__.__code__
+    identity = hashlib.sha256(
+        repr(
+            (
+                callback.cls.__module__,
+                callback.name,
+                code.co_code,
+                code.co_consts,
+                callback.state_attribute,
+                callback.constants,
+                callback.state_dtype,
+                callback.state_extent,
+                dtype,
+            )
+        ).encode()
+    ).hexdigest()[:12]
+    return f"coop_prefix_{re.sub(r'[^0-9A-Za-z_]', '_', callback.name)}_{dtype}_{identity}"
+
+
+_compiled: dict = {}  # (class, state, constants, dtype, arch) -> (symbol, LTOIR)
+_lock = threading.Lock()
+
+
+def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, where_text: str):
+    """(symbol, link item) of the callback for a scan of `dtype` on `arch` ("sm_90")."""
+    from numba_cuda_mlir import carray, cuda, types
+
+    from ._provider_call import numba_scalar
+
+    key = (callback.cls, callback.state_attribute, callback.constants, callback.state_dtype, callback.state_extent)
+    key += (dtype, arch)
+    with _lock:
+        if key not in _compiled:
+            body = cuda.jit(device=True)(_call_as_function(callback, where_text))
+            extent, value, state = (callback.state_extent,), numba_scalar(dtype), numba_scalar(callback.state_dtype)
+            if dtype in ("float16", "bfloat16"):  # values by pointer (see the engine's ExternalFunction)
+
+                def wrapper(result, state_pointer, block_aggregate):
+                    result[0] = body(carray(state_pointer, extent), block_aggregate[0])
+
+                signature = types.void(types.CPointer(value), types.CPointer(state), types.CPointer(value))
+            else:
+
+                def wrapper(state_pointer, block_aggregate):
+                    return body(carray(state_pointer, extent), block_aggregate)
+
+                signature = value(types.CPointer(state), value)
+            symbol = _symbol(callback, dtype)
+            ltoir = compile_device_function(
+                wrapper, signature, symbol, arch, where_text, "prefix_op", callback.name, dtype
+            )
+            _compiled[key] = (symbol, LTOIR(ltoir, name=f"{symbol}.ltoir"))
+        return _compiled[key]
