@@ -19,11 +19,19 @@ constexpr std::array kTable = {
     DTypeInfo{DType::BFloat16, "bfloat16", "__nv_bfloat16", "cuda_bf16.h", 2, 2, false, true},
     DTypeInfo{DType::Float32, "float32", "float", "", 4, 4, false, true},
     DTypeInfo{DType::Float64, "float64", "double", "", 8, 8, false, true},
+    DTypeInfo{DType::Complex64, "complex64", "::cuda::std::complex<float>", "cuda/std/complex", 8, 8, false, false,
+              true},
+    DTypeInfo{DType::Complex128, "complex128", "::cuda::std::complex<double>", "cuda/std/complex", 16, 16, false, false,
+              true},
 };
 
 }  // namespace
 
 const DTypeInfo& info(DType dtype) { return kTable[static_cast<std::size_t>(dtype)]; }
+
+bool passes_by_pointer(DType dtype) {
+  return dtype == DType::Float16 || dtype == DType::BFloat16 || info(dtype).is_complex;
+}
 
 std::optional<DType> parse_dtype(std::string_view name) {
   for (const auto& entry : kTable) {

@@ -89,6 +89,22 @@ const PayloadShape& require_payload(const OperationSpec& operation, const GroupF
   return *shape;
 }
 
+// Complex values cross the engine's ABI by pointer only: a payload array, an
+// output array or the result slot, never a value parameter.
+void require_complex_by_pointer(const OperationSpec& operation, const CallFacts& facts) {
+  if (!info(facts.dtype).is_complex) return;
+  const std::string dtype(info(facts.dtype).name);
+  if (facts.payload == PayloadKind::Scalar) {
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), payload_operand(operation), "a scalar " + dtype,
+           "a ThreadData array or local array for " + dtype + " (complex values are passed by pointer)");
+  }
+  for (const auto& option : operation.options) {
+    if (option.type != OptionType::PayloadScalar || facts.option(option.name).binding == Binding::Omitted) continue;
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name, "given for a " + dtype + " payload",
+           "no " + option.name + " with complex payloads (a complex scalar is not passed by value)");
+  }
+}
+
 std::optional<long long> parse_integer(const std::string& text) {
   long long value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -155,6 +171,11 @@ void check_operator(const CallFacts& facts, const OptionSpec& option, const std:
   if (text.starts_with(kUserOperatorPrefix)) return check_user_symbol(facts, option, text);
   const OperatorSpec* op = find_operator(text);
   if (op == nullptr) reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), expected);
+  if (op->needs_order && info(facts.dtype).is_complex) {
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name,
+           quoted(text) + " on " + std::string(info(facts.dtype).name),
+           "an ordered dtype for " + op->name + " (complex values have no order); sum or a user operator");
+  }
   if (op->integers_only && !info(facts.dtype).is_integer) {
     reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name,
            quoted(text) + " on " + std::string(info(facts.dtype).name),
@@ -415,7 +436,7 @@ std::optional<AbiParam> result_of(const Plan& plan) {
 // The C declaration a user function must be compiled to: values by value, or
 // (16-bit floats) by pointer with the result written through the first.
 ExternalFunction external_function(const Plan& plan, ExternalFunction::Kind kind, const std::string& symbol) {
-  const bool by_pointer = plan.facts.dtype == DType::Float16 || plan.facts.dtype == DType::BFloat16;
+  const bool by_pointer = passes_by_pointer(plan.facts.dtype);
   const std::string type(info(plan.facts.dtype).cpp);
   const std::string value = by_pointer ? "void* " : type + " ";
   std::vector<std::string> params = kind == ExternalFunction::Kind::BinaryOperator
@@ -493,6 +514,7 @@ Plan plan(const CallFacts& facts) {
   const GroupForm& form = require_form(operation, facts);
   require_dtype(operation, facts);
   const PayloadShape& shape = require_payload(operation, form, facts);
+  require_complex_by_pointer(operation, facts);
   check_options(facts, operation, facts.items_per_thread * facts.group.threads());
 
   Plan result;

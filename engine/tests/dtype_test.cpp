@@ -11,7 +11,7 @@ TEST(DType, EveryTypeRoundTripsByName) {
     ASSERT_TRUE(parsed.has_value()) << info(dtype).name;
     EXPECT_EQ(*parsed, dtype);
   }
-  EXPECT_EQ(all_dtypes().size(), 13u);
+  EXPECT_EQ(all_dtypes().size(), 15u);
 }
 
 TEST(DType, SizesAlignmentsAndSpellings) {
@@ -25,6 +25,18 @@ TEST(DType, SizesAlignmentsAndSpellings) {
   EXPECT_TRUE(info(DType::UInt16).is_integer);
   EXPECT_TRUE(info(DType::BFloat16).is_floating);
   EXPECT_FALSE(info(DType::Bool).is_integer);
+  EXPECT_EQ(info(DType::Complex128).cpp, "::cuda::std::complex<double>");
+  EXPECT_EQ(info(DType::Complex128).alignment, 16);
+  EXPECT_TRUE(info(DType::Complex64).is_complex);
+  EXPECT_FALSE(info(DType::Complex64).is_floating);
+}
+
+TEST(DType, HalvesAndComplexValuesCrossByPointer) {
+  EXPECT_TRUE(passes_by_pointer(DType::Float16));
+  EXPECT_TRUE(passes_by_pointer(DType::BFloat16));
+  EXPECT_TRUE(passes_by_pointer(DType::Complex64));
+  EXPECT_FALSE(passes_by_pointer(DType::Float32));
+  EXPECT_FALSE(passes_by_pointer(DType::Int8));
 }
 
 TEST(DType, UnknownNamesAreRejected) {

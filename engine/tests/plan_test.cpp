@@ -328,6 +328,26 @@ TEST(Plan, PrefixCallbackRejectionsNameTheArgument) {
                   "prefix_op", "expected one of the options of reduce");
 }
 
+TEST(Plan, ComplexPayloadsTakeSumsAndUserOperatorsOnArrays) {
+  const Plan sum = plan(reduce_call("sum", kBlock128, DType::Complex64, PayloadKind::Array, 4));
+  EXPECT_EQ(sum.cub_type,
+            "::cub::BlockReduce<::cuda::std::complex<float>, 128, ::cub::BLOCK_REDUCE_WARP_REDUCTIONS, 1, 1>");
+  EXPECT_EQ(sum.result->cpp_type, "::cuda::std::complex<float>");
+  const Plan user = plan(reduce_call("inclusive_scan", kWarp8, DType::Complex128, PayloadKind::Array, 2,
+                                     {{"op", OptionBinding::fixed("user:cmul")}}));
+  EXPECT_EQ(user.external_functions[0].declaration,
+            "extern \"C\" __device__ void cmul(void* result, void* a, void* b);");
+
+  expect_rejected(reduce_call("sum", kBlock128, DType::Complex64, PayloadKind::Scalar, 1),
+                  ErrorKind::UnsupportedOperation, "items", "a scalar complex64 is not allowed; expected a ThreadData");
+  expect_rejected(
+      reduce_call("reduce", kBlock128, DType::Complex128, PayloadKind::Array, 4, {{"op", OptionBinding::fixed("max")}}),
+      ErrorKind::UnsupportedOperation, "op", "complex values have no order");
+  expect_rejected(reduce_call("exclusive_scan", kBlock128, DType::Complex64, PayloadKind::Array, 4,
+                              {{"op", OptionBinding::fixed("sum")}, {"initial_value", OptionBinding::runtime()}}),
+                  ErrorKind::UnsupportedOperation, "initial_value", "no initial_value with complex payloads");
+}
+
 TEST(Plan, BroadcastMovesAnyDtype) {
   const Plan broadcast = plan(
       reduce_call("broadcast", kWarp8, DType::Bool, PayloadKind::Scalar, 1, {{"src_lane", OptionBinding::fixed("7")}}));

@@ -91,8 +91,11 @@ INSTANTIATE_TEST_SUITE_P(
         OracleCase{"load_store", testing::load_store_matrix, 6u * 2 * 4 * (3 * 3 + 3)},
         // Representative dtypes: (BlockReduce + BlockScan) x 3 algorithms x 3 shapes, (WarpReduce +
         // WarpScan) x 3 widths. Other dtypes: BlockReduce (2 algorithms) and BlockScan at 128 threads,
-        // WarpReduce and WarpScan of 32 lanes. And a bool WarpScan of 8 lanes.
-        OracleCase{"reduce_scan", testing::reduce_scan_matrix, 5u * (2 * 3 * 3 + 2 * 3) + 7 * (3 + 2) + 1}),
+        // WarpReduce and WarpScan of 32 lanes. And a bool WarpScan of 8 lanes. Complex dtypes:
+        // (BlockReduce + BlockScan) x 3 algorithms, (WarpReduce + WarpScan) x 3 widths, a BlockScan
+        // at 128 threads and 4 transposing BlockLoad/BlockStore.
+        OracleCase{"reduce_scan", testing::reduce_scan_matrix,
+                   5u * (2 * 3 * 3 + 2 * 3) + 7 * (3 + 2) + 1 + 2 * (6 + 6 + 1 + 4)}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

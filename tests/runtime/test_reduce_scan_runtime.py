@@ -374,3 +374,79 @@ def test_python_operators_on_float16():
     cuda.synchronize()
     assert reduced[0] == np.float16(-2.5)  # the first non-zero, in order
     np.testing.assert_array_equal(scanned, np.maximum.accumulate(source))
+
+
+def complex_data(count, dtype, seed=3):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(count) + 1j * rng.standard_normal(count)).astype(dtype)
+
+
+def check_complex(got, expected, dtype):
+    tolerance = 1e-4 if dtype == np.complex64 else 1e-10
+    np.testing.assert_allclose(got, expected, rtol=tolerance, atol=tolerance)
+
+
+def complex_sums_kernel(algorithm, scan_algorithm, items):
+    @cuda.jit
+    def complex_sums(source, sums, scanned, aggregate):
+        block = coop.this_block()
+        tile = cuda.blockIdx.x * cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z * items
+        values = coop.ThreadData(items)
+        coop.load(block, source, values, offset=tile)
+        total = coop.sum(block, values, algorithm=algorithm)
+        if rank() == 0:
+            sums[cuda.blockIdx.x] = total
+        coop.exclusive_sum(block, values, block_aggregate=aggregate, algorithm=scan_algorithm)
+        coop.store(block, scanned, values, offset=tile)
+
+    return complex_sums
+
+
+@pytest.mark.parametrize("items", [1, 4])
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("algorithms", list(zip(REDUCE_ALGORITHMS, SCAN_ALGORITHMS)), ids="-".join)
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_complex_block_sums(dtype, algorithms, shape, items):
+    threads = shape[0] * shape[1] * shape[2]
+    source = complex_data(threads * items, dtype)
+    sums, scanned, aggregate = np.zeros(1, dtype), np.zeros_like(source), np.zeros(1, dtype)
+    complex_sums_kernel(*algorithms, items)[1, shape](source, sums, scanned, aggregate)
+    cuda.synchronize()
+    reference = source.astype(np.complex128)
+    check_complex(sums, [reference.sum()], dtype)
+    check_complex(aggregate, [reference.sum()], dtype)
+    check_complex(scanned, np.concatenate([[0], np.cumsum(reference)[:-1]]), dtype)
+
+
+def complex_multiply(a, b):
+    return a * b
+
+
+def complex_warp_kernel(width):
+    @cuda.jit
+    def warp_products(source, products, scanned):
+        warp = coop.this_warp().group_by(width) if width < 32 else coop.this_warp()
+        values = coop.ThreadData(4)
+        offset = (rank() // width) * width * 4
+        coop.load(warp, source, values, offset=offset)
+        product = coop.reduce(warp, values, complex_multiply)
+        if rank() % width == 0:
+            products[rank() // width] = product
+        coop.inclusive_sum(warp, values)
+        coop.store(warp, scanned, values, offset=offset)
+
+    return warp_products
+
+
+@pytest.mark.parametrize("width", [8, 16, 32])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_complex_warp_product_with_a_python_operator_and_sum(dtype, width):
+    # Values near the unit circle keep a product of 128 terms in range.
+    angles = np.random.default_rng(9).uniform(-np.pi, np.pi, 128 * 4)
+    source = (np.exp(1j * angles) * 1.001).astype(dtype)
+    products, scanned = np.zeros(128 // width, dtype), np.zeros_like(source)
+    complex_warp_kernel(width)[1, 128](source, products, scanned)
+    cuda.synchronize()
+    groups = source.astype(np.complex128).reshape(128 // width, -1)
+    check_complex(products, np.prod(groups, axis=1), dtype)
+    check_complex(scanned, np.cumsum(groups, axis=1).ravel(), dtype)

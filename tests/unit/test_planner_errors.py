@@ -20,7 +20,7 @@ from cuda.coop.numba_mlir._explain import compile_for_launch
 
 I32 = types.Array(types.int32, 1, "C")
 F32 = types.Array(types.float32, 1, "C")
-C64 = types.Array(types.complex64, 1, "C")
+DATES = types.Array(types.NPDatetime("ns"), 1, "C")
 FILE = os.path.basename(__file__)
 
 UNROLL = ("literal_unroll", "write one call per value with compile-time constants")
@@ -199,7 +199,7 @@ def source_not_an_array(source, destination):
     coop.load(block, source[0], items)  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.load", "'source' holds complex64", argtypes=(C64, C64))
+@expect(coop.UnsupportedOperationError, "coop.load", "'source' holds datetime64[ns]", argtypes=(DATES, DATES))
 @cuda.jit
 def unsupported_dtype(source, destination):
     block = coop.this_block()

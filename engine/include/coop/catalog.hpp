@@ -159,6 +159,7 @@ struct OperatorSpec {
   std::string functor;  // "::cuda::maximum<>"
   std::string header;   // "cuda/functional"
   bool integers_only = false;
+  bool needs_order = false;  // min, max: not for complex values
 };
 
 inline constexpr std::string_view kUserOperatorPrefix = "user:";

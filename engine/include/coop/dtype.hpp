@@ -22,6 +22,8 @@ enum class DType {
   BFloat16,
   Float32,
   Float64,
+  Complex64,   // ::cuda::std::complex<float>
+  Complex128,  // ::cuda::std::complex<double>
 };
 
 struct DTypeInfo {
@@ -33,7 +35,12 @@ struct DTypeInfo {
   int alignment;
   bool is_integer;
   bool is_floating;
+  bool is_complex = false;
 };
+
+// Values the engine's ABI passes by pointer rather than by value: a compiler's
+// half or complex and C++'s struct types are not passed alike.
+bool passes_by_pointer(DType dtype);
 
 const DTypeInfo& info(DType dtype);
 std::optional<DType> parse_dtype(std::string_view name);

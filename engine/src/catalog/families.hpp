@@ -28,8 +28,8 @@ inline OptionSpec operator_option() {
 }
 
 // Every dtype but bool: CUB's arithmetic functors promote a bool to int, so a
-// "sum" of bools would silently be an "or". Complex payloads are not engine
-// dtypes yet (API.md lists complex sums; out of scope for now).
+// "sum" of bools would silently be an "or". Complex payloads take sums and user
+// operators (plan() refuses min and max on them).
 inline std::vector<DType> arithmetic_dtypes() {
   std::vector<DType> dtypes;
   for (const DType dtype : all_dtypes()) {

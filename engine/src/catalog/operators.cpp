@@ -7,8 +7,8 @@ namespace coop {
 const std::vector<OperatorSpec>& builtin_operators() {
   static const std::vector<OperatorSpec> operators = {
       {"sum", "::cuda::std::plus<>", "cuda/std/functional"},
-      {"min", "::cuda::minimum<>", "cuda/functional"},
-      {"max", "::cuda::maximum<>", "cuda/functional"},
+      {"min", "::cuda::minimum<>", "cuda/functional", false, true},
+      {"max", "::cuda::maximum<>", "cuda/functional", false, true},
       {"bit_and", "::cuda::std::bit_and<>", "cuda/std/functional", true},
       {"bit_or", "::cuda::std::bit_or<>", "cuda/std/functional", true},
       {"bit_xor", "::cuda::std::bit_xor<>", "cuda/std/functional", true},

@@ -211,6 +211,40 @@ inline std::vector<MatrixBundle> reduce_scan_matrix() {
     auto calls = builder.take().calls;
     others.calls.insert(others.calls.end(), calls.begin(), calls.end());
   }
+  // Complex payloads: sums and user operators on arrays (complex values cross by pointer only),
+  // every block algorithm and warp width, a prefix callback, and the data movement around them.
+  for (const DType dtype : {DType::Complex64, DType::Complex128}) {
+    const std::vector<MatrixPayload> arrays = {{PayloadKind::Array, 1}, {PayloadKind::Array, 4}};
+    const OptionBinding sum = OptionBinding::fixed("sum"), user = OptionBinding::fixed(user_operator_for(dtype));
+    ReduceScanBundleBuilder builder(std::string(info(dtype).name), dtype);
+    const auto add_sums = [&](Group group, const std::vector<std::string>& reduce_algorithms,
+                              const std::vector<std::string>& scan_algorithms) {
+      for (const auto payload : arrays) {
+        for (const auto& algorithm : reduce_algorithms) {
+          builder.add("sum", group, payload, algorithm);
+          builder.add("reduce", group, payload, algorithm, {{"op", payload.items == 1 ? sum : user}});
+        }
+        for (const auto& algorithm : scan_algorithms) {
+          builder.add("inclusive_sum", group, payload, algorithm);
+          builder.add("exclusive_sum", group, payload, algorithm, {{"block_aggregate", OptionBinding::runtime()}});
+          builder.add("inclusive_scan", group, payload, algorithm, {{"op", user}});
+          builder.add("exclusive_scan", group, payload, algorithm, {{"op", sum}});
+        }
+      }
+    };
+    add_sums(Group::this_block({96, 1, 1}), kBlockReduceAlgorithms, kBlockScanAlgorithms);
+    for (const int width : kReduceScanWarpWidths) add_sums(Group::this_warp(kReduceScanWarpBlock, width), {""}, {""});
+    builder.add("exclusive_sum", Group::this_block({128, 1, 1}), {PayloadKind::Array, 4}, "raking",
+                {{"prefix_op", OptionBinding::fixed(prefix_callback_for(dtype))}});
+    auto calls = builder.take().calls;
+    for (const char* algorithm : {"direct", "vectorize", "transpose", "warp_transpose"}) {
+      for (const char* operation : {"load", "store"}) {
+        calls.push_back(reduce_scan_call(operation, Group::this_block({128, 1, 1}), dtype, {PayloadKind::Array, 4},
+                                         algorithm, {{"valid_items", OptionBinding::runtime()}}));
+      }
+    }
+    others.calls.insert(others.calls.end(), calls.begin(), calls.end());
+  }
   // Broadcast moves bits only, so it takes bool too.
   others.calls.push_back(reduce_scan_call("broadcast", Group::this_warp({64, 1, 1}, 8), DType::Bool,
                                           {PayloadKind::Scalar, 1}, "", {{"src_lane", OptionBinding::runtime()}}));

@@ -79,7 +79,7 @@ def _memory_dtype(oracle, var, operation, role, where_text):
     if dtype is None:
         raise UnsupportedOperationError(
             f"{where_text}: argument '{role}' holds {memory_type.dtype}; coop.{operation} moves bool, int8-int64, "
-            "uint8-uint64, float16, bfloat16, float32 or float64"
+            "uint8-uint64, float16, bfloat16, float32, float64, complex64 or complex128"
         )
     return dtype
 

@@ -1,6 +1,7 @@
 """Operators written in Python: each (function, dtype, arch) is compiled once per
 process by numba-cuda-mlir to LTO-IR with the C ABI the engine's functor calls
-(`T symbol(T a, T b)`; `void symbol(T* result, T* a, T* b)` for 16-bit floats),
+(`T symbol(T a, T b)`; `void symbol(T* result, T* a, T* b)` for 16-bit floats
+and complex values),
 and linked with the bundle."""
 
 from __future__ import annotations
@@ -17,6 +18,12 @@ from ._provider_call import numba_scalar
 
 _compiled: dict = {}  # (function, dtype, arch) -> (symbol, LTOIR)
 _lock = threading.Lock()
+
+
+def passes_by_pointer(dtype: str) -> bool:
+    """The engine's ExternalFunction::by_pointer: the compiler's half and complex
+    values and C++'s structs for them are not passed alike, so they cross by pointer."""
+    return dtype in ("float16", "bfloat16", "complex64", "complex128")
 
 
 def python_function(value):
@@ -81,7 +88,7 @@ def compile_operator(function, dtype: str, arch: str, where_text: str):
 
             symbol = _symbol(function, dtype)
             scalar = numba_scalar(dtype)
-            if dtype in ("float16", "bfloat16"):  # values by pointer (see the engine's ExternalFunction)
+            if passes_by_pointer(dtype):
                 operator = cuda.jit(device=True)(function)
 
                 def wrapper(result, a, b):

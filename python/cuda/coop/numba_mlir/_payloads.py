@@ -43,6 +43,8 @@ def dtype_name(numba_type) -> str | None:
         return names[name]
     if name in {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}:
         return name
+    if name in {"complex64", "complex128"}:
+        return name
     return None
 
 

@@ -11,7 +11,7 @@ stand-in for the array to learn which attribute holds the state and which hold
 compile-time numbers; `__call__` becomes a function of (state, block_aggregate)
 with `self.<attribute>` replaced by those, compiled by numba-cuda-mlir to LTO-IR
 with the engine's C ABI (`T symbol(void* state, T block_aggregate)`, by pointer for
-16-bit floats) and linked with the bundle. The kernel passes the array's address."""
+16-bit floats and complex values) and linked with the bundle. The kernel passes the array's address."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from .._core.errors import InvalidArgumentError
 from . import _payloads
 from ._ir import definition, python_value
 from ._location import where
-from ._operators import compile_device_function
+from ._operators import compile_device_function, passes_by_pointer
 
 _STATE = "_coop_prefix_state"  # the state parameter of the rewritten __call__
 
@@ -275,7 +275,7 @@ def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, whe
         if key not in _compiled:
             body = cuda.jit(device=True)(_call_as_function(callback, where_text))
             extent, value, state = (callback.state_extent,), numba_scalar(dtype), numba_scalar(callback.state_dtype)
-            if dtype in ("float16", "bfloat16"):  # values by pointer (see the engine's ExternalFunction)
+            if passes_by_pointer(dtype):
 
                 def wrapper(result, state_pointer, block_aggregate):
                     result[0] = body(carray(state_pointer, extent), block_aggregate[0])

@@ -56,6 +56,8 @@ def _mlir_scalar(name: str):
         return T.i1()
     if name in _INTEGER_BITS:
         return {8: T.i8, 16: T.i16, 32: T.i32, 64: T.i64}[_INTEGER_BITS[name]]()
+    if name in ("complex64", "complex128"):
+        return T.complex(T.f32() if name == "complex64" else T.f64())
     return {"float16": T.f16, "bfloat16": T.bf16, "float32": T.f32, "float64": T.f64}[name]()
 
 
@@ -75,6 +77,13 @@ def _read_result(builder, slot, value_type: str):
     if value_type == "bool":
         byte = llvm.load(T.i8(), slot)
         return arith.cmpi(arith.CmpIPredicate.ne, byte, arith.constant(T.i8(), 0))
+    if value_type in ("complex64", "complex128"):  # C++'s complex<T> is {real, imaginary}
+        from numba_cuda_mlir._mlir.dialects import complex as complex_dialect
+
+        part = T.f32() if value_type == "complex64" else T.f64()
+        imaginary_slot = llvm.getelementptr(llvm.PointerType.get(), slot, [], [1], part, no_wrap_flags=0)
+        real, imaginary = llvm.load(part, slot), llvm.load(part, imaginary_slot)
+        return complex_dialect.create_(_mlir_scalar(value_type), real, imaginary)
     return llvm.load(_mlir_scalar(value_type), slot)
 
 
@@ -90,6 +99,18 @@ def _abi_value(value, value_type: str, signed: bool):
     if value_type == "bool":
         return arith.extui(T.i8(), value)
     return value
+
+
+def _slot_type(result: str | None):
+    """What the return slot is allocated as: a byte, the scalar, or two parts of a complex."""
+    from numba_cuda_mlir._mlir import ir as mlir
+    from numba_cuda_mlir._mlir.extras import types as T
+
+    if result in (None, "bool"):
+        return T.i8()
+    if result in ("complex64", "complex128"):
+        return mlir.VectorType.get([2], T.f32() if result == "complex64" else T.f64())
+    return _mlir_scalar(result)
 
 
 def _codegen(provider: Provider, operand_types):
@@ -111,7 +132,7 @@ def _codegen(provider: Provider, operand_types):
         signature = mlir.FunctionType.get(inputs=[pointer] + [v.type for v in values], results=[T.i32()])
         callee = get_or_insert_function(provider.symbol, signature, builder.mlir_gpu_module)
         # The return slot lives in the entry block: a call in a loop must not grow the stack.
-        slot_type = T.i8() if provider.result in (None, "bool") else _mlir_scalar(provider.result)
+        slot_type = _slot_type(provider.result)
         return_slot = builder.alloca(slot_type)
         func.call(result=[T.i32()], callee=callee.name.value, operands_=[return_slot] + values)
         for link in provider.links:
