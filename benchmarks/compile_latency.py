@@ -1,8 +1,10 @@
-"""Compile latency of a Python kernel with cuda.coop (block load + store, transpose:
-scratch and a barrier), each scenario split into cuda.coop's share (the planner's
+"""Compile latency of a Python kernel with cuda.coop (a block's load + reduce + scan
++ store: coop.load, coop.sum, coop.inclusive_sum and coop.store; the load and
+store transpose, so all four use scratch and cuda.coop places a barrier before
+each but the first), each scenario split into cuda.coop's share (the planner's
 wall time: planning, the engine, NVRTC or its cache, the rewrite) and the kernel
-compiler's own (the rest of the first launch), against the same copy written
-without coop primitives (manual indexing):
+compiler's own (the rest of the first launch), against the same kernel written
+without coop primitives (shared memory and barriers by hand):
 
   1. first launch in a fresh process, empty provider cache
   2. a second, different kernel (float32) in the same process: NVRTC's PCH at work
@@ -34,17 +36,75 @@ BLOCKS = 8
 ALGORITHM = "transpose"
 
 
-def plain_copy():
-    """The same tile copy without coop: each thread moves ITEMS elements, striped."""
+def coop_kernel():
+    """Each block scans its tile in place (inclusive sum) and writes the tile's sum."""
     from numba_cuda_mlir import cuda
 
-    @cuda.jit
-    def copy_tile(source, destination):
-        start = cuda.blockIdx.x * TILE + cuda.threadIdx.x
-        for i in range(ITEMS):
-            destination[start + i * THREADS] = source[start + i * THREADS]
+    from cuda import coop
 
-    return copy_tile
+    @cuda.jit
+    def scan_tile(source, destination, totals):
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS)
+        start = cuda.blockIdx.x * TILE
+        coop.load(block, source, items, algorithm=ALGORITHM, offset=start)
+        total = coop.sum(block, items)
+        coop.inclusive_sum(block, items)
+        coop.store(block, destination, items, algorithm=ALGORITHM, offset=start)
+        if cuda.threadIdx.x == 0:
+            totals[cuda.blockIdx.x] = total
+
+    return scan_tile
+
+
+def plain_kernel(dtype: str):
+    """The same kernel without coop: each thread scans its ITEMS consecutive elements,
+    then the threads' sums are scanned in shared memory (Hillis-Steele)."""
+    import numpy as np
+    from numba_cuda_mlir import cuda
+
+    element = np.dtype(dtype).type
+
+    @cuda.jit
+    def scan_tile(source, destination, totals):
+        partials = cuda.shared.array(THREADS, element)
+        items = cuda.local.array(ITEMS, element)
+        thread = cuda.threadIdx.x
+        start = cuda.blockIdx.x * TILE + thread * ITEMS
+        items[0] = source[start]
+        for i in range(1, ITEMS):
+            items[i] = items[i - 1] + source[start + i]
+        partials[thread] = items[ITEMS - 1]
+        cuda.syncthreads()
+        distance = 1
+        while distance < THREADS:
+            value = partials[thread]
+            if thread >= distance:
+                value += partials[thread - distance]
+            cuda.syncthreads()
+            partials[thread] = value
+            cuda.syncthreads()
+            distance *= 2
+        prefix = partials[thread] - items[ITEMS - 1]
+        for i in range(ITEMS):
+            destination[start + i] = items[i] + prefix
+        if thread == 0:
+            totals[cuda.blockIdx.x] = partials[THREADS - 1]
+
+    return scan_tile
+
+
+def problem(dtype: str):
+    """((source, destination, totals) on the device, (the expected destination and
+    totals)). Small integers, so that float32 sums are exact in any order."""
+    import numpy as np
+    from numba_cuda_mlir import cuda
+
+    host = np.random.default_rng().integers(-1000, 1000, size=BLOCKS * TILE).astype(dtype)
+    tiles = host.reshape(BLOCKS, TILE)
+    expected = (np.cumsum(tiles, axis=1, dtype=dtype).ravel(), tiles.sum(axis=1, dtype=dtype))
+    arrays = (cuda.to_device(host), cuda.device_array(BLOCKS * TILE, dtype), cuda.device_array(BLOCKS, dtype))
+    return arrays, expected
 
 
 class PlannerClock:
@@ -105,18 +165,18 @@ class PlannerClock:
         self.seconds, self.runs, self.bundles, self.engine_s, self.engine_calls_s = 0.0, 0, [], 0.0, 0.0
 
 
-def first_launch(kernel, source, destination, clock) -> dict:
+def first_launch(kernel, problem, clock) -> dict:
     """Wall time of a launch that compiles, to the end of the kernel, split."""
-    import numpy as np
     from numba_cuda_mlir import cuda
 
+    arrays, expected = problem
     if clock:
         clock.reset()
     start = time.perf_counter()
-    kernel[BLOCKS, THREADS](source, destination)
+    kernel[BLOCKS, THREADS](*arrays)
     cuda.synchronize()
     wall = time.perf_counter() - start
-    if not (destination.copy_to_host().view(np.uint32) == source.copy_to_host().view(np.uint32)).all():
+    if not all((array.copy_to_host() == value).all() for array, value in zip(arrays[1:], expected)):
         raise SystemExit("wrong output")
     result = {"wall_s": wall}
     if clock:
@@ -146,7 +206,7 @@ def per_launch(kernels: dict, arrays, launches: int = 200, batches: int = 15) ->
 
 def child(mode: str) -> dict:
     """One fresh process: 'coop' (scenarios 1, 2 and 4), 'coop-warm' (3) or 'plain'."""
-    import numpy as np
+    import numpy  # noqa: F401 -- before the clock of numba-cuda-mlir's import
 
     result = {"mode": mode}
     start = time.perf_counter()
@@ -162,31 +222,24 @@ def child(mode: str) -> dict:
         clock = PlannerClock()
 
     start = time.perf_counter()
-    host = np.random.default_rng().integers(-(2**31), 2**31 - 1, size=BLOCKS * TILE)
-    arrays = {
-        dtype: (cuda.to_device(host.astype(np.int32).view(dtype)), cuda.device_array(BLOCKS * TILE, dtype))
-        for dtype in ("int32", "float32")
-    }
+    problems = {dtype: problem(dtype) for dtype in ("int32", "float32")}
     cuda.synchronize()
     result["context_s"] = time.perf_counter() - start
 
-    def make():
-        if mode == "plain":  # this process never imports cuda.coop
-            return plain_copy()
-        import coop_kernels
+    def make(dtype: str):
+        # the plain process never imports cuda.coop
+        return plain_kernel(dtype) if mode == "plain" else coop_kernel()
 
-        return coop_kernels.block_copy(ALGORITHM, ITEMS, TILE)
-
-    first = make()
-    result["first"] = first_launch(first, *arrays["int32"], clock)
+    first = make("int32")
+    result["first"] = first_launch(first, problems["int32"], clock)
     if mode == "coop-warm":
         return result
-    result["second"] = first_launch(make(), *arrays["float32"], clock)
+    result["second"] = first_launch(make("float32"), problems["float32"], clock)
     if mode == "coop":
-        plain = plain_copy()
-        result["plain_in_process"] = first_launch(plain, *arrays["int32"], None)
+        plain = plain_kernel("int32")
+        result["plain_in_process"] = first_launch(plain, problems["int32"], None)
         clock.reset()
-        result["per_launch_s"] = per_launch({"coop": first, "plain": plain}, arrays["int32"])
+        result["per_launch_s"] = per_launch({"coop": first, "plain": plain}, problems["int32"][0])
         result["repeat_planner"] = clock.reading()
     return result
 
@@ -256,7 +309,9 @@ def main() -> None:
     per_repetition = [scenarios(repetition) for repetition in repetitions]
     summary = {name: median_of([each[name] for each in per_repetition]) for name in per_repetition[0]}
     document = {
-        "kernel": f"block load + store, {ALGORITHM}, {THREADS} threads x {ITEMS} items, {BLOCKS} blocks",
+        "kernel": (
+            f"block load + sum + inclusive_sum + store, {ALGORITHM}, {THREADS} threads x {ITEMS} items, {BLOCKS} blocks"
+        ),
         "scenarios": summary,
         "repetitions": per_repetition,
         "processes": repetitions,

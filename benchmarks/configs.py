@@ -1,10 +1,17 @@
-"""The rows of the kernel-speed benchmark: one tile copy (load, then store with the
-same algorithm) per family, algorithm, dtype, block size and items per thread.
+"""The rows of the kernel-speed benchmark, one per family, algorithm, operation,
+dtype, block size and items per thread. The families:
 
-The matrix is pruned to fit one device call: every algorithm at 256 threads, and
-the block sizes 128 and 512 only for block direct and transpose (the two ends:
-no scratch, and scratch with a barrier). Both the Python kernels and the CUDA C++
-twins are built from this one list."""
+  block, warp                a tile copy: load, then store with the same algorithm
+  block_reduce, warp_reduce  a direct load, then coop.sum; the group's first thread
+                             writes the sum (one value per tile)
+  block_scan, warp_scan      a direct load, coop.inclusive_sum or exclusive_sum in
+                             place, a direct store
+
+The matrix is pruned to fit one device call: every algorithm at 256 threads; the
+block sizes 128 and 512 only for block direct and transpose copies (the two ends:
+no scratch, and scratch with a barrier) and for the default block reduce and
+scan algorithm; exclusive scans at 256 threads only. Both the Python kernels and
+the CUDA C++ twins are built from this one list."""
 
 from __future__ import annotations
 
@@ -12,50 +19,98 @@ import dataclasses
 
 DTYPES = {"int32": "int", "float32": "float"}  # numpy name -> C++ type
 ITEMS = (1, 4, 8, 16)
+WARP_THREADS = 32
+DEFAULT_THREADS = 256
+OTHER_THREADS = (128, 512)
+
 BLOCK_ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose", "warp_transpose_timesliced")
 WARP_ALGORITHMS = ("direct", "striped", "vectorize", "transpose")
 # Algorithms whose CUB specialization uses shared scratch; cuda.coop puts a
 # barrier between a load and a store that reuse it (block: __syncthreads,
 # warp: __syncwarp), and the twins do the same.
 SCRATCH = {"block": {"transpose", "warp_transpose", "warp_transpose_timesliced"}, "warp": {"transpose"}}
-WARP_THREADS = 32
-DEFAULT_THREADS = 256
-EXTRA_THREADS = {"direct": (128, 512), "transpose": (128, 512)}  # block family only
+EXTRA_THREADS = {"direct": OTHER_THREADS, "transpose": OTHER_THREADS}  # block copies only
+
+# The defaults (cuda.coop's and CUB's) first; they also run at OTHER_THREADS.
+REDUCE_ALGORITHMS = ("warp_reductions", "raking", "raking_commutative_only")
+SCAN_ALGORITHMS = ("raking", "raking_memoize", "warp_scans")
+# operation -> its part of the row name; the first is the default, also at OTHER_THREADS
+SCANS = {"inclusive_sum": "inclusive", "exclusive_sum": "exclusive"}
 
 
 @dataclasses.dataclass(frozen=True)
 class Config:
-    family: str  # "block" or "warp": the group that loads and stores one tile
-    algorithm: str
+    family: str  # "block", "warp", "block_reduce", "warp_reduce", "block_scan" or "warp_scan"
+    algorithm: str  # "" for warp reductions and scans: CUB has one implementation
     dtype: str  # numpy name
     threads: int  # per block
     items: int  # per thread
+    operation: str = "copy"  # "copy", "sum" or a key of SCANS
 
     @property
     def name(self) -> str:
         """The twin kernel's symbol and the row's key."""
-        return f"{self.family}_{self.algorithm}_{self.dtype}_{self.threads}x{self.items}"
+        parts = (self.family, self.algorithm, SCANS.get(self.operation), self.dtype, f"{self.threads}x{self.items}")
+        return "_".join(part for part in parts if part)
+
+    @property
+    def group(self) -> str:
+        """The group that owns one tile: "block" or "warp"."""
+        return self.family.split("_")[0]
+
+    @property
+    def primitive(self) -> str:
+        """What the kernel does with its tile: "copy", "reduce" or "scan"."""
+        return self.family.partition("_")[2] or "copy"
 
     @property
     def block_tile(self) -> int:
-        """Elements one block copies."""
+        """Elements one block reads."""
         return self.threads * self.items
 
     @property
     def group_tile(self) -> int:
-        """Elements one group (the block, or one warp) copies."""
-        return (self.threads if self.family == "block" else WARP_THREADS) * self.items
+        """Elements one group (the block, or one warp) reads."""
+        return (self.threads if self.group == "block" else WARP_THREADS) * self.items
 
     @property
     def scratch(self) -> bool:
-        return self.algorithm in SCRATCH[self.family]
+        """Whether the load and the store of a copy use scratch, so that a barrier
+        separates them. Reductions and scans load and store direct (no scratch):
+        their primitive is the kernel's one scratch user and needs no barrier."""
+        return self.primitive == "copy" and self.algorithm in SCRATCH[self.group]
 
     @property
     def cub_algorithms(self) -> tuple[str, str]:
-        """The CUB enumerators of the load and the store."""
-        prefix = "BLOCK" if self.family == "block" else "WARP"
+        """The CUB enumerators of a copy's load and store."""
+        prefix = self.group.upper()
         suffix = self.algorithm.upper()
         return f"cub::{prefix}_LOAD_{suffix}", f"cub::{prefix}_STORE_{suffix}"
+
+    @property
+    def cub_algorithm(self) -> str:
+        """The CUB enumerator of a block reduction or scan."""
+        return f"cub::BLOCK_{self.primitive.upper()}_{self.algorithm.upper()}"
+
+    def outputs(self, elements: int) -> int:
+        """Elements written for `elements` read: one per tile for a reduction."""
+        return elements // self.group_tile if self.primitive == "reduce" else elements
+
+    def bytes_moved(self, elements: int) -> int:
+        """Bytes read plus bytes written (4-byte dtypes)."""
+        return 4 * (elements + self.outputs(elements))
+
+
+def _block_rows(family: str, algorithms: tuple, operations: tuple) -> list[Config]:
+    """Every algorithm and operation at DEFAULT_THREADS; the defaults (the first
+    algorithm with the first operation) at OTHER_THREADS too."""
+    rows = []
+    for algorithm in algorithms:
+        for operation in operations:
+            defaults = algorithm == algorithms[0] and operation == operations[0]
+            threads = sorted((DEFAULT_THREADS, *OTHER_THREADS)) if defaults else (DEFAULT_THREADS,)
+            rows += [Config(family, algorithm, d, t, i, operation) for t in threads for d in DTYPES for i in ITEMS]
+    return rows
 
 
 def all_configs() -> list[Config]:
@@ -65,6 +120,10 @@ def all_configs() -> list[Config]:
             rows += [Config("block", algorithm, d, threads, i) for d in DTYPES for i in ITEMS]
     for algorithm in WARP_ALGORITHMS:
         rows += [Config("warp", algorithm, d, DEFAULT_THREADS, i) for d in DTYPES for i in ITEMS]
+    rows += _block_rows("block_reduce", REDUCE_ALGORITHMS, ("sum",))
+    rows += _block_rows("block_scan", SCAN_ALGORITHMS, tuple(SCANS))
+    rows += [Config("warp_reduce", "", d, DEFAULT_THREADS, i, "sum") for d in DTYPES for i in ITEMS]
+    rows += [Config("warp_scan", "", d, DEFAULT_THREADS, i, scan) for scan in SCANS for d in DTYPES for i in ITEMS]
     return rows
 
 

@@ -1,8 +1,10 @@
-"""The Python tile-copy kernels with cuda.coop, one per row of configs.py: each
-block (block family) or each warp of 32 lanes (warp family) loads its tile with
-coop.load and stores it with coop.store, same algorithm, at a runtime `offset=`
-(pointer arithmetic in the provider, as in the twin). The shape constants are
-closure constants, so the tile offset is a compile-time multiple, as in the twin."""
+"""The Python kernels with cuda.coop, one per row of configs.py: each block (block
+families) or each warp of 32 lanes (warp families) loads its tile with coop.load
+at a runtime `offset=` (pointer arithmetic in the provider, as in the twin), then
+stores it back with the same algorithm (copies), sums it (reductions: the
+group's first thread writes the sum) or scans it in place and stores it direct
+(scans). The shape constants are closure constants, so the tile offset is a
+compile-time multiple, as in the twin."""
 
 from __future__ import annotations
 
@@ -38,8 +40,76 @@ def warp_copy(algorithm: str, items_per_thread: int, threads: int):
     return copy_tile
 
 
+def block_reduce(algorithm: str, items_per_thread: int, tile: int):
+    @cuda.jit
+    def reduce_tile(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        coop.load(block, source, items, algorithm="direct", offset=cuda.blockIdx.x * tile)
+        total = coop.sum(block, items, algorithm=algorithm)
+        if cuda.threadIdx.x == 0:
+            destination[cuda.blockIdx.x] = total
+
+    return reduce_tile
+
+
+def warp_reduce(items_per_thread: int, threads: int):
+    warp_tile = configs.WARP_THREADS * items_per_thread
+
+    @cuda.jit
+    def reduce_tile(source, destination):
+        warp = coop.this_warp()
+        items = coop.ThreadData(items_per_thread)
+        index = (cuda.blockIdx.x * threads + cuda.threadIdx.x) // configs.WARP_THREADS
+        coop.load(warp, source, items, algorithm="direct", offset=index * warp_tile)
+        total = coop.sum(warp, items)
+        if cuda.threadIdx.x % configs.WARP_THREADS == 0:
+            destination[index] = total
+
+    return reduce_tile
+
+
+def block_scan(algorithm: str, operation: str, items_per_thread: int, tile: int):
+    scan = getattr(coop, operation)  # coop.inclusive_sum or coop.exclusive_sum
+
+    @cuda.jit
+    def scan_tile(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, items, algorithm="direct", offset=start)
+        scan(block, items, algorithm=algorithm)
+        coop.store(block, destination, items, algorithm="direct", offset=start)
+
+    return scan_tile
+
+
+def warp_scan(operation: str, items_per_thread: int, threads: int):
+    scan = getattr(coop, operation)
+    warp_tile = configs.WARP_THREADS * items_per_thread
+
+    @cuda.jit
+    def scan_tile(source, destination):
+        warp = coop.this_warp()
+        items = coop.ThreadData(items_per_thread)
+        start = (cuda.blockIdx.x * threads + cuda.threadIdx.x) // configs.WARP_THREADS * warp_tile
+        coop.load(warp, source, items, algorithm="direct", offset=start)
+        scan(warp, items)
+        coop.store(warp, destination, items, algorithm="direct", offset=start)
+
+    return scan_tile
+
+
 def kernel_for(config: configs.Config):
     """A new dispatcher for one row; it compiles on its first launch (or explain)."""
     if config.family == "block":
         return block_copy(config.algorithm, config.items, config.block_tile)
-    return warp_copy(config.algorithm, config.items, config.threads)
+    if config.family == "warp":
+        return warp_copy(config.algorithm, config.items, config.threads)
+    if config.family == "block_reduce":
+        return block_reduce(config.algorithm, config.items, config.block_tile)
+    if config.family == "warp_reduce":
+        return warp_reduce(config.items, config.threads)
+    if config.family == "block_scan":
+        return block_scan(config.algorithm, config.operation, config.items, config.block_tile)
+    return warp_scan(config.operation, config.items, config.threads)

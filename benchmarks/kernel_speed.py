@@ -1,8 +1,9 @@
-"""Kernel speed: each tile-copy row of configs.py as a Python kernel with cuda.coop
-and as its CUDA C++ twin (twins.py), on the same device buffers and grid. Checks
-both outputs bitwise against the input, then times them interleaved (timing.py)
-and writes JSON with the medians, the ratio twin/coop (>= 1: coop as fast), the
-achieved bandwidth against the measured copy bandwidth, and SASS counts.
+"""Kernel speed: each row of configs.py as a Python kernel with cuda.coop and as
+its CUDA C++ twin (twins.py), on the same device buffers and grid. Checks both
+outputs (reference.py: a copy against its input, a reduction or scan against a
+reference and the two kernels against each other), then times them interleaved
+(timing.py) and writes JSON with the medians, the ratio twin/coop (>= 1: coop as
+fast), the achieved bandwidth against the measured copy bandwidth, and SASS counts.
 
     python3 benchmarks/kernel_speed.py --cubin twins.cubin --json OUT.json [--sass-dir DIR]
         [--filter PATTERN] [--runs 25] [--elements 2**27] [--buffers 3]
@@ -27,6 +28,7 @@ os.environ.setdefault("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0")
 import configs
 import coop_kernels
 import cupy as cp
+import reference
 import sass
 import timing
 
@@ -46,11 +48,6 @@ class Bundles:
     def take(self) -> list:
         taken, self.seen = self.seen, []
         return taken
-
-
-def random_bits(elements: int):
-    """Random 32-bit words (as float32: NaNs and denormals included; the copy moves bits)."""
-    return cp.random.randint(0, 1 << 32, size=elements, dtype=cp.int64).astype(cp.uint32)
 
 
 def geomean(values: list[float]) -> float:
@@ -96,6 +93,15 @@ class Bench:
         self.module, self.sources, self.outputs = module, sources, outputs
         self.copy_GBps, self.timer = copy_GBps, timer
         self.bundles = Bundles()
+        self.input_kind = "bits"  # what the sources hold (main fills them with random bits)
+
+    def fresh_input(self, config: configs.Config) -> None:
+        """A new input in the first source for the check; every source refilled when
+        the row needs another kind of input (uniform floats for float32 sums)."""
+        kind = reference.input_kind(config)
+        for source in self.sources if kind != self.input_kind else self.sources[:1]:
+            reference.fill(kind, source)
+        self.input_kind = kind
 
     def measure(self, config: configs.Config):
         """(the coop kernel, the row's results)."""
@@ -105,59 +111,67 @@ class Bench:
         src = [s.view(config.dtype) for s in self.sources]
         dst = [d.view(config.dtype) for d in self.outputs]
 
-        def coop_launch(i):
-            kernel[grid, config.threads](src[i], dst[i])
+        def coop_launch(i, output=None):
+            kernel[grid, config.threads](src[i], dst[i if output is None else output])
 
-        def twin_launch(i):
-            twin((grid,), (config.threads,), (src[i], dst[i]))
+        def twin_launch(i, output=None):
+            twin((grid,), (config.threads,), (src[i], dst[i if output is None else output]))
 
-        # A fresh input and poisoned outputs for the check; the first launch compiles.
-        self.sources[0][...] = random_bits(self.sources[0].size)
-        self.outputs[0].fill(POISON)
-        self.outputs[1].fill(POISON)
-        start = time.perf_counter()
-        kernel[grid, config.threads](src[0], dst[0])
-        cp.cuda.runtime.deviceSynchronize()
-        first_launch = time.perf_counter() - start
-        twin((grid,), (config.threads,), (src[0], dst[1]))
-        cp.cuda.runtime.deviceSynchronize()
-        built = self.bundles.take()
-        correct = bool(cp.array_equal(self.outputs[0], self.sources[0]))
-        correct = correct and bool(cp.array_equal(self.outputs[1], self.sources[0]))
         row = {
             "name": config.name,
             "family": config.family,
             "algorithm": config.algorithm,
+            "operation": config.operation,
             "dtype": config.dtype,
             "threads": config.threads,
             "items": config.items,
             "grid": grid,
-            "correct": correct,
+            **self.checked(config, coop_launch, twin_launch),
+        }
+        if row["correct"]:
+            samples = self.timer.interleaved({"coop": coop_launch, "twin": twin_launch}, rotate=len(self.sources))
+            row.update(self.rates(config, samples))
+        return kernel, row
+
+    def checked(self, config: configs.Config, coop_launch, twin_launch) -> dict:
+        """Both kernels once on a fresh input into poisoned outputs (coop's launch
+        compiles), and the check of their outputs (reference.py)."""
+        self.fresh_input(config)
+        self.outputs[0].fill(POISON)
+        self.outputs[1].fill(POISON)
+        start = time.perf_counter()
+        coop_launch(0, output=0)
+        cp.cuda.runtime.deviceSynchronize()
+        first_launch = time.perf_counter() - start
+        twin_launch(0, output=1)
+        cp.cuda.runtime.deviceSynchronize()
+        built = self.bundles.take()
+        return {
+            **reference.check(config, self.sources[0], self.outputs[0], self.outputs[1]),
             "first_launch_s": first_launch,
             "bundle_cache": [bundle.cache for bundle in built],
             "nvrtc_s": sum(bundle.compile_seconds for bundle in built),
         }
-        if not correct:
-            return kernel, row
-        samples = self.timer.interleaved({"coop": coop_launch, "twin": twin_launch}, rotate=len(self.sources))
+
+    def rates(self, config: configs.Config, samples: dict) -> dict:
+        """Medians, twin/coop, bandwidths and spreads of the timed runs."""
         coop_ms, twin_ms = timing.median(samples["coop"]), timing.median(samples["twin"])
-        moved = 2 * self.sources[0].nbytes  # each element read once and written once
+        moved = config.bytes_moved(self.sources[0].size)
         twin_samples = samples["twin"]
-        row.update(
-            coop_ms=coop_ms,
-            twin_ms=twin_ms,
-            ratio=twin_ms / coop_ms,
-            coop_GBps=moved / coop_ms / 1e6,
-            twin_GBps=moved / twin_ms / 1e6,
-            coop_of_copy=moved / coop_ms / 1e6 / self.copy_GBps,
-            twin_of_copy=moved / twin_ms / 1e6 / self.copy_GBps,
-            coop_spread=timing.spread(samples["coop"]),
-            twin_spread=timing.spread(twin_samples),
+        return {
+            "coop_ms": coop_ms,
+            "twin_ms": twin_ms,
+            "ratio": twin_ms / coop_ms,
+            "coop_GBps": moved / coop_ms / 1e6,
+            "twin_GBps": moved / twin_ms / 1e6,
+            "coop_of_copy": moved / coop_ms / 1e6 / self.copy_GBps,
+            "twin_of_copy": moved / twin_ms / 1e6 / self.copy_GBps,
+            "coop_spread": timing.spread(samples["coop"]),
+            "twin_spread": timing.spread(twin_samples),
             # the twin against itself (even runs against odd runs): the noise floor of a ratio
-            twin_self_ratio=timing.median(twin_samples[0::2]) / timing.median(twin_samples[1::2]),
-            samples=samples,
-        )
-        return kernel, row
+            "twin_self_ratio": timing.median(twin_samples[0::2]) / timing.median(twin_samples[1::2]),
+            "samples": samples,
+        }
 
 
 def main() -> None:
@@ -176,7 +190,7 @@ def main() -> None:
     assert all(elements % config.block_tile == 0 for config in rows), "elements must be a multiple of every tile"
     module = cp.RawModule(path=str(args.cubin))
 
-    sources = [random_bits(elements) for _ in range(args.buffers)]
+    sources = [reference.random_bits(elements) for _ in range(args.buffers)]
     outputs = [cp.empty(elements, cp.uint32) for _ in range(args.buffers)]
     l2_bytes = cp.cuda.runtime.getDeviceProperties(0)["l2CacheSize"]
     print(f"buffers: {args.buffers} x 2 x {sources[0].nbytes >> 20} MiB (L2: {l2_bytes >> 20} MiB)", flush=True)
@@ -198,7 +212,7 @@ def main() -> None:
                 f"{row['ratio']:.3f}  {row['coop_of_copy']:.0%} of copy (first launch {row['first_launch_s']:.2f} s)"
             )
         else:
-            status = row.get("error", "WRONG OUTPUT")
+            status = row.get("error") or f"WRONG OUTPUT: {row.get('why')}"
         print(f"[{index + 1}/{len(rows)}] {config.name}: {status}")
         sys.stdout.flush()
         if index % 16 == 15:  # a partial document, in case the run is cut short
@@ -212,12 +226,17 @@ def main() -> None:
 def write(args, copy: dict, results: list) -> int:
     """Writes the document (summary and rows); returns the number of timed rows."""
     timed = [row for row in results if "ratio" in row]
-    families = sorted({row["family"] for row in timed})
+    families = list(dict.fromkeys(row["family"] for row in timed))  # in the order of configs.py
     summary = {
         "rows": len(results),
         "wrong": [row["name"] for row in results if not row["correct"]],
+        # rows whose outputs pass the check but differ in their bits (only float32 sums can)
+        "not_bitwise": [row["name"] for row in results if row["correct"] and not row["bitwise_equal"]],
         "geomean": {family: geomean([r["ratio"] for r in timed if r["family"] == family]) for family in families},
         "geomean_all": geomean([r["ratio"] for r in timed]),
+        "of_copy_median": {
+            family: timing.median([r["coop_of_copy"] for r in timed if r["family"] == family]) for family in families
+        },
         "min_row": min(timed, key=lambda r: r["ratio"])["name"] if timed else None,
         "min_ratio": min((r["ratio"] for r in timed), default=float("nan")),
         "below_0_95": [r["name"] for r in timed if r["ratio"] < 0.95],

@@ -2,7 +2,8 @@
 every row's Python kernel compiles for its launch (compile_for_launch), and the
 SASS of both kernels side by side (instructions, BAR, LDL/STL, CALL, global
 access widths), flagging rows where cuda.coop's kernel has local memory, calls,
-a different barrier count or different global access widths than its twin.
+a different barrier count or different global access widths than its twin, and
+ending with the range of the instruction-count difference per family.
 
     python3 benchmarks/offline_check.py [--filter PATTERN] [--json OUT.json]
 """
@@ -36,6 +37,16 @@ def flags(coop: dict, twin: dict) -> list[str]:
     return found
 
 
+def instruction_differences(report: list) -> dict:
+    """{family: (least, most) coop instructions less the twin's}."""
+    differences = {}
+    for entry in report:
+        difference = entry["coop"]["instructions"] - entry["twin"]["instructions"]
+        low, high = differences.get(entry["family"], (difference, difference))
+        differences[entry["family"]] = (min(low, difference), max(high, difference))
+    return differences
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--filter")
@@ -55,6 +66,7 @@ def main() -> None:
     if not twin_code:
         print("cuobjdump not found: compiling the Python kernels without SASS")
     twin_sass = sass.split_functions(twin_code)
+    width = max(len(config.name) for config in rows)
     report, failed = [], 0
     for config in rows:
         kernel = coop_kernels.kernel_for(config)
@@ -63,21 +75,23 @@ def main() -> None:
             result = compile_for_launch(kernel, [array, array], (1 << 27) // config.block_tile, config.threads)
         except Exception as error:  # noqa: BLE001 -- reported per row
             failed += 1
-            print(f"{config.name:46s} FAILED: {error}")
+            print(f"{config.name:{width}s} FAILED: {error}")
             continue
         if not twin_sass:
-            print(f"{config.name:46s} compiled")
+            print(f"{config.name:{width}s} compiled")
             continue
         coop = sass.counts(sass.disassemble(result.metadata["cubin"]))
         twin = sass.counts(twin_sass[config.name])
         found = flags(coop, twin)
-        report.append({"name": config.name, "coop": coop, "twin": twin, "flags": found})
+        report.append({"name": config.name, "family": config.family, "coop": coop, "twin": twin, "flags": found})
         print(
-            f"{config.name:46s} instructions {coop['instructions']:4d} vs {twin['instructions']:4d}  "
+            f"{config.name:{width}s} instructions {coop['instructions']:4d} vs {twin['instructions']:4d}  "
             f"BAR {coop['BAR']} vs {twin['BAR']}  {'; '.join(found) or 'same shape'}"
         )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
+    for family, (low, high) in instruction_differences(report).items():
+        print(f"{family}: coop has {low:+d} to {high:+d} instructions against its twin")
     flagged = sum(bool(entry["flags"]) for entry in report)
     print(f"{len(rows) - failed} compiled, {failed} failed; {flagged} rows flagged")
     sys.exit(1 if failed else 0)

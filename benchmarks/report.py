@@ -38,16 +38,17 @@ def sass_cell(counts: dict | None) -> str:
 
 
 def speed_table(speed: dict) -> list[str]:
-    header = f"{'row':44s} {'coop us':>8s} {'twin us':>8s} {'twin/coop':>9s} {'coop GB/s':>9s} {'of copy':>7s}"
+    width = max((len(row["name"]) for row in speed["rows"]), default=3)
+    header = f"{'row':{width}s} {'coop us':>8s} {'twin us':>8s} {'twin/coop':>9s} {'coop GB/s':>9s} {'of copy':>7s}"
     lines = [f"{header}  {'SASS coop (instrs Bar Local Call)':>22s} | twin"]
     for row in speed["rows"]:
         if "ratio" not in row:
-            why = row.get("error") or "WRONG OUTPUT (coop and twin not both equal to the input)"
-            lines.append(f"{row['name']:44s} {why[:300]}")
+            why = row.get("error") or f"WRONG OUTPUT: {row.get('why')}"
+            lines.append(f"{row['name']:{width}s} {why[:300]}")
             continue
         counts = row.get("sass") or {}
         lines.append(
-            f"{row['name']:44s} {row['coop_ms'] * 1e3:8.1f} {row['twin_ms'] * 1e3:8.1f} {row['ratio']:9.3f}"
+            f"{row['name']:{width}s} {row['coop_ms'] * 1e3:8.1f} {row['twin_ms'] * 1e3:8.1f} {row['ratio']:9.3f}"
             f" {row['coop_GBps']:9.0f} {row['coop_of_copy']:7.1%}  {sass_cell(counts.get('coop')):>22s}"
             f" | {sass_cell(counts.get('twin'))}"
         )
@@ -65,11 +66,19 @@ def speed_summary(speed: dict) -> list[str]:
     ]
     if not summary["geomean"]:
         return [*lines, "kernel speed: no row was timed"]
+    of_copy = summary.get("of_copy_median", {})
     for family, value in summary["geomean"].items():
+        bandwidth = f"; coop at {of_copy[family]:.0%} of copy bandwidth (median row)" if family in of_copy else ""
         lines.append(
             f"{family}: geomean twin/coop {value:.3f} (target >= {TARGETS['geomean']}): "
-            f"{verdict(value >= TARGETS['geomean'])}"
+            f"{verdict(value >= TARGETS['geomean'])}{bandwidth}"
         )
+    sums = [row for row in speed["rows"] if row.get("dtype") == "float32" and row.get("operation", "copy") != "copy"]
+    if sums:
+        same = sum(bool(row.get("bitwise_equal")) for row in sums)
+        others = [row["name"] for row in sums if not row.get("bitwise_equal")]
+        named = f" (not: {', '.join(others[:8])}{', ...' if len(others) > 8 else ''})" if others else ""
+        lines.append(f"float32 reductions and scans: coop and twin bitwise equal in {same}/{len(sums)} rows{named}")
     below = summary["below_0_95"]
     named = ", ".join(below[:8]) + (", ..." if len(below) > 8 else "")
     lines.append(
@@ -129,6 +138,65 @@ def latency_summary(latency: dict) -> list[str]:
     return lines
 
 
+FAMILY_COLORS = {
+    "block": "tab:blue",
+    "warp": "tab:orange",
+    "block_reduce": "tab:green",
+    "warp_reduce": "tab:olive",
+    "block_scan": "tab:purple",
+    "warp_scan": "tab:pink",
+}
+
+
+def plot_speed(axes, speed: dict) -> None:
+    """Twin/coop and the fraction of copy bandwidth per row, coloured by family
+    (the legend gives each family's geomean)."""
+    from matplotlib.patches import Patch
+
+    rows = [row for row in speed["rows"] if "ratio" in row]
+    if not rows:
+        return
+    positions = range(len(rows))
+    colors = [FAMILY_COLORS.get(row["family"], "tab:gray") for row in rows]
+    axes[0].bar(positions, [row["ratio"] for row in rows], color=colors)
+    for target, style in ((TARGETS["geomean"], "--"), (TARGETS["row"], ":")):
+        axes[0].axhline(target, color="black", linestyle=style, linewidth=0.8)
+    axes[0].set_ylabel("twin time / coop time")
+    axes[0].set_title("Kernel speed: CUDA C++ twin time over cuda.coop time (>= 1: coop as fast)")
+    axes[0].set_ylim(0.8, max(1.12, max(row["ratio"] for row in rows) + 0.06))  # the legend goes above the bars
+    families = speed["summary"]["geomean"]
+    handles = [
+        Patch(color=FAMILY_COLORS.get(f, "tab:gray"), label=f"{f} (geomean {g:.3f})") for f, g in families.items()
+    ]
+    axes[0].legend(handles=handles, fontsize=7, ncol=len(handles), loc="upper center")
+    axes[1].bar(positions, [row["coop_of_copy"] for row in rows], color=colors)
+    axes[1].plot(positions, [row["twin_of_copy"] for row in rows], "k.", markersize=3)
+    axes[1].axhline(TARGETS["of_copy"], color="black", linestyle="--", linewidth=0.8)
+    axes[1].set_ylabel("fraction of copy bandwidth")
+    title = (
+        f"Achieved bandwidth (bytes read + written) over cudaMemcpy D2D ({speed['copy_bandwidth']['GBps']:.0f} GB/s)"
+    )
+    axes[1].set_title(f"{title}: bars coop, dots twin")
+    for axis in axes:
+        axis.set_xticks(positions, [row["name"] for row in rows], rotation=90, fontsize=5)
+        axis.set_xlim(-1, len(rows))
+
+
+def plot_latency(axis, latency: dict) -> None:
+    labels, compiler, coop, plain = [], [], [], []
+    for name, values in sorted(latency["scenarios"].items()):
+        if "coop_s" in values:
+            labels.append(name)
+            compiler.append(values["kernel_compiler_s"])
+            coop.append(values["coop_s"])
+            plain.append(values["plain_wall_s"])
+    axis.barh(labels, compiler, label="kernel compiler (link of the providers' LTO-IR included)")
+    axis.barh(labels, coop, left=compiler, label="cuda.coop (planner, engine, NVRTC/cache)")
+    axis.plot(plain, labels, "kD", label="the same kernel without coop")
+    axis.set_xlabel(f"seconds to the end of the first launch of {latency['kernel']}")
+    axis.legend()
+
+
 def plot(speed: dict | None, latency: dict | None, path: pathlib.Path) -> str:
     try:
         import matplotlib
@@ -137,38 +205,13 @@ def plot(speed: dict | None, latency: dict | None, path: pathlib.Path) -> str:
         import matplotlib.pyplot as plt
     except ImportError:
         return "matplotlib is not installed: no PNG"
-    figure, axes = plt.subplots(3, 1, figsize=(14, 13), gridspec_kw={"height_ratios": [3, 3, 2]})
+    rows = len(speed["rows"]) if speed else 0
+    width = max(14, 0.09 * rows)  # room for every row's name
+    figure, axes = plt.subplots(3, 1, figsize=(width, 14), gridspec_kw={"height_ratios": [3, 3, 2]})
     if speed:
-        rows = [row for row in speed["rows"] if "ratio" in row]
-        names = [row["name"] for row in rows]
-        colors = ["tab:blue" if row["family"] == "block" else "tab:orange" for row in rows]
-        axes[0].bar(range(len(rows)), [row["ratio"] for row in rows], color=colors)
-        for target, style in ((TARGETS["geomean"], "--"), (TARGETS["row"], ":")):
-            axes[0].axhline(target, color="black", linestyle=style, linewidth=0.8)
-        axes[0].set_ylabel("twin time / coop time")
-        axes[0].set_title("Kernel speed: CUDA C++ twin time over cuda.coop time (>= 1: coop as fast)")
-        axes[0].set_ylim(0.8, max(1.1, max(row["ratio"] for row in rows) + 0.02))
-        axes[1].bar(range(len(rows)), [row["coop_of_copy"] for row in rows], color=colors, label="coop")
-        axes[1].plot(range(len(rows)), [row["twin_of_copy"] for row in rows], "k.", label="twin")
-        axes[1].axhline(TARGETS["of_copy"], color="black", linestyle="--", linewidth=0.8)
-        axes[1].set_ylabel("fraction of copy bandwidth")
-        axes[1].set_title(f"Achieved bandwidth over cudaMemcpy D2D ({speed['copy_bandwidth']['GBps']:.0f} GB/s)")
-        axes[1].legend()
-        for axis in axes[:2]:
-            axis.set_xticks(range(len(rows)), names, rotation=90, fontsize=5)
+        plot_speed(axes[:2], speed)
     if latency:
-        labels, compiler, coop, plain = [], [], [], []
-        for name, values in sorted(latency["scenarios"].items()):
-            if "coop_s" in values:
-                labels.append(name)
-                compiler.append(values["kernel_compiler_s"])
-                coop.append(values["coop_s"])
-                plain.append(values["plain_wall_s"])
-        axes[2].barh(labels, compiler, label="kernel compiler (link of the providers' LTO-IR included)")
-        axes[2].barh(labels, coop, left=compiler, label="cuda.coop (planner, engine, NVRTC/cache)")
-        axes[2].plot(plain, labels, "kD", label="the same kernel without coop")
-        axes[2].set_xlabel("seconds to the end of the first launch")
-        axes[2].legend()
+        plot_latency(axes[2], latency)
     figure.tight_layout()
     figure.savefig(path, dpi=130)
     return f"plot -> {path}"

@@ -319,3 +319,27 @@ def test_a_python_operator_on_float16_is_inlined():
     compiled = Compiled(half_precision_operator, (f16, f16))
     assert not re.search(r"^\s*call", compiled.body, re.MULTILINE)
     assert re.search(r"\bmax\.f(16|32)\b", compiled.body)  # the operator itself, folded into CUB's loops
+
+
+def maxntid(compiled):
+    return re.search(r"\.maxntid (\d+), (\d+), (\d+)", compiled.ptx).groups()
+
+
+@pytest.mark.parametrize("block", [1024, (32, 4, 1)], ids=str)
+def test_the_kernel_is_bounded_by_its_launch_block(block):
+    """As CUB's kernels are (__launch_bounds__): ptxas keeps registers within what
+    the block can run with, so a 1024-thread launch does not fail for lack of them."""
+    compiled = Compiled(running_prefix, (I64, I64, types.int32), block=block)
+    assert maxntid(compiled) == ("1024" if block == 1024 else "128", "1", "1")
+
+
+@cuda.jit(launch_bounds=512)
+def copy_with_its_own_bounds(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.store(block, destination, items)
+
+
+def test_launch_bounds_the_user_gave_are_kept():
+    assert maxntid(Compiled(copy_with_its_own_bounds, block=128)) == ("512", "1", "1")

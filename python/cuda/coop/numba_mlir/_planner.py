@@ -77,6 +77,7 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         _groups.check_no_escape(state, sites)
         launch = require_launch_config(state)
         block_shape = tuple(launch["block"]) + (1,) * (3 - len(launch["block"]))
+        _bound_the_launch(state, block_shape)
         calls = _analyze(state, sites, block_shape, payloads, storages)
         _plan_and_bundle(state, calls)
         layout = _storage.plan_layout(state.func_ir, calls, storages)
@@ -88,6 +89,16 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         removed += _prefix_callback_constructors(state, calls)
         _rewrite.rewrite(state, calls, payloads, removed, layout)
         return True
+
+
+def _bound_the_launch(state, block_shape) -> None:
+    """The kernel is specialized for this block, as CUB's kernels are by
+    __launch_bounds__: ptxas then keeps registers within what a block of this size
+    can run with (64 per thread at 1024 threads) instead of failing the launch.
+    A bound the user gave is theirs to keep."""
+    options = state.metadata["targetoptions"]  # this launch's own copy
+    if options.get("launch_bounds") is None:
+        options["launch_bounds"] = block_shape[0] * block_shape[1] * block_shape[2]
 
 
 def _analyze(state, sites, block_shape, payloads, storages):
