@@ -4,12 +4,19 @@ at a runtime `offset=` (pointer arithmetic in the provider, as in the twin), the
 stores it back with the same algorithm (copies), sums it (reductions: the
 group's first thread writes the sum) or scans it in place and stores it direct
 (scans). The shape constants are closure constants, so the tile offset is a
-compile-time multiple, as in the twin."""
+compile-time multiple, as in the twin.
+
+A warp's index is computed as the twin's C++ computes it, in unsigned 32-bit
+arithmetic with a shift, and its first lane found with `cuda.laneid`: Python's
+`//` and `%` on signed 64-bit integers round toward minus infinity and an index
+may wrap from the end, which costs 20-30 instructions more per thread. That is
+the Python kernel's own arithmetic, not cuda.coop's, and it decided the
+one-item warp rows of the first run (0.88 of the twin)."""
 
 from __future__ import annotations
 
 import configs
-from numba_cuda_mlir import cuda
+from numba_cuda_mlir import cuda, types
 
 from cuda import coop
 
@@ -26,14 +33,18 @@ def block_copy(algorithm: str, items_per_thread: int, tile: int):
     return copy_tile
 
 
+LANE_BITS = configs.WARP_THREADS.bit_length() - 1  # threadIdx.x >> LANE_BITS: the warp in the block
+
+
 def warp_copy(algorithm: str, items_per_thread: int, threads: int):
     warp_tile = configs.WARP_THREADS * items_per_thread
+    warps = threads // configs.WARP_THREADS
 
     @cuda.jit
     def copy_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        start = (cuda.blockIdx.x * threads + cuda.threadIdx.x) // configs.WARP_THREADS * warp_tile
+        start = types.uint32(cuda.blockIdx.x * warps + (cuda.threadIdx.x >> LANE_BITS)) * warp_tile
         coop.load(warp, source, items, algorithm=algorithm, offset=start)
         coop.store(warp, destination, items, algorithm=algorithm, offset=start)
 
@@ -55,15 +66,16 @@ def block_reduce(algorithm: str, items_per_thread: int, tile: int):
 
 def warp_reduce(items_per_thread: int, threads: int):
     warp_tile = configs.WARP_THREADS * items_per_thread
+    warps = threads // configs.WARP_THREADS
 
     @cuda.jit
     def reduce_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        index = (cuda.blockIdx.x * threads + cuda.threadIdx.x) // configs.WARP_THREADS
+        index = types.uint32(cuda.blockIdx.x * warps + (cuda.threadIdx.x >> LANE_BITS))
         coop.load(warp, source, items, algorithm="direct", offset=index * warp_tile)
         total = coop.sum(warp, items)
-        if cuda.threadIdx.x % configs.WARP_THREADS == 0:
+        if cuda.laneid == 0:
             destination[index] = total
 
     return reduce_tile
@@ -87,12 +99,13 @@ def block_scan(algorithm: str, operation: str, items_per_thread: int, tile: int)
 def warp_scan(operation: str, items_per_thread: int, threads: int):
     scan = getattr(coop, operation)
     warp_tile = configs.WARP_THREADS * items_per_thread
+    warps = threads // configs.WARP_THREADS
 
     @cuda.jit
     def scan_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        start = (cuda.blockIdx.x * threads + cuda.threadIdx.x) // configs.WARP_THREADS * warp_tile
+        start = types.uint32(cuda.blockIdx.x * warps + (cuda.threadIdx.x >> LANE_BITS)) * warp_tile
         coop.load(warp, source, items, algorithm="direct", offset=start)
         scan(warp, items)
         coop.store(warp, destination, items, algorithm="direct", offset=start)
