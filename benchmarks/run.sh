@@ -6,16 +6,21 @@
 # kernel-speed and compile-latency benchmarks and prints the table; its summary
 # lines come last. Writes under $OUT (gpu-results/benchmarks without the device tool):
 # results.json, results.png, results/<date>_<gpu>_<versions>.json (the lean copy
-# to commit as benchmarks/results/), kernel_speed.json, compile_latency.json,
-# sass/ (both kernels of the representative row and of rows below 0.95),
-# twins.cu/.cubin and the logs.
+# to commit as benchmarks/results/), report.txt, and artifacts.tar.gz holding
+# kernel_speed.json, compile_latency.json, sass/ (both kernels of the
+# representative row and of rows below 0.95), twins.cu/.cubin and the logs.
 # Environment: COOP_BENCH_FILTER (rows whose name contains every comma-separated
 # part, e.g. "block_transpose,int32"), COOP_BENCH_RUNS (timed runs per kernel,
 # default 25), COOP_BENCH_PARTS (default "speed latency").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/gpu-results/benchmarks}"
+# The device tool brings back at most 8 files: the results and the report stay in
+# $OUT, everything else (logs, twins, SASS) is packed into artifacts.tar.gz at the end.
+RESULTS="$OUT"
+OUT="$RESULTS/artifacts"
 mkdir -p "$OUT"
+trap 'tar -czf "$RESULTS/artifacts.tar.gz" -C "$RESULTS" artifacts && rm -rf "$OUT"' EXIT
 command -v nvcc >/dev/null || export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
 parts=" ${COOP_BENCH_PARTS:-speed latency} "
 filter=()
@@ -57,7 +62,7 @@ fi
 
 step "report"
 python3 benchmarks/report.py --speed "$OUT/kernel_speed.json" --latency "$OUT/compile_latency.json" \
-  --out "$OUT" --results "$OUT/results" 2>&1 | tee "$OUT/report.txt" || status=1
-mkdir -p benchmarks/results && cp "$OUT"/results/*.json benchmarks/results/ 2>/dev/null || true
+  --out "$RESULTS" --results "$RESULTS/results" 2>&1 | tee "$RESULTS/report.txt" || status=1
+mkdir -p benchmarks/results && cp "$RESULTS"/results/*.json benchmarks/results/ 2>/dev/null || true
 step "done (status $status)"
 exit "$status"
