@@ -10,7 +10,9 @@ without coop primitives (shared memory and barriers by hand):
   2. a second, different kernel (float32) in the same process: NVRTC's PCH at work
   3. first launch in a fresh process with a warm disk cache
   4. repeated launches of a compiled configuration: host time per launch, and
-     whether anything was planned or compiled again
+     whether anything was planned or compiled again; also of the kernel without
+     coop specialized on its launch configuration (what the kernel compiler's
+     dispatch of such a kernel costs by itself)
 
 Every scenario runs in a fresh Python process (subprocess) with its own
 XDG_CACHE_HOME.
@@ -57,16 +59,29 @@ def coop_kernel():
     return scan_tile
 
 
-def plain_kernel(dtype: str):
+def plain_kernel(dtype: str, specialized_on_launch: bool = False):
     """The same kernel without coop: each thread scans its ITEMS consecutive elements,
-    then the threads' sums are scanned in shared memory (Hillis-Steele)."""
+    then the threads' sums are scanned in shared memory (Hillis-Steele).
+    `specialized_on_launch` adds an unused coop.this_block(): the kernel compiler
+    then specializes it on its launch configuration, as it does every kernel with
+    coop primitives, and nothing else of cuda.coop is in it."""
     import numpy as np
     from numba_cuda_mlir import cuda
 
     element = np.dtype(dtype).type
+    if specialized_on_launch:
+        from cuda import coop
+
+        ask_for_the_block = coop.this_block
+    else:
+
+        @cuda.jit(device=True)
+        def ask_for_the_block():
+            return 0
 
     @cuda.jit
     def scan_tile(source, destination, totals):
+        ask_for_the_block()
         partials = cuda.shared.array(THREADS, element)
         items = cuda.local.array(ITEMS, element)
         thread = cuda.threadIdx.x
@@ -239,7 +254,11 @@ def child(mode: str) -> dict:
         plain = plain_kernel("int32")
         result["plain_in_process"] = first_launch(plain, problems["int32"], None)
         clock.reset()
-        result["per_launch_s"] = per_launch({"coop": first, "plain": plain}, problems["int32"][0])
+        specialized = plain_kernel("int32", specialized_on_launch=True)
+        first_launch(specialized, problems["int32"], None)
+        clock.reset()
+        kernels = {"coop": first, "plain": plain, "plain_specialized_on_launch": specialized}
+        result["per_launch_s"] = per_launch(kernels, problems["int32"][0])
         result["repeat_planner"] = clock.reading()
     return result
 
@@ -283,6 +302,9 @@ def scenarios(repetition: dict) -> dict:
             "coop_us": per_launch_s["coop"] * 1e6,
             "plain_us": per_launch_s["plain"] * 1e6,
             "overhead": per_launch_s["coop"] / per_launch_s["plain"] - 1,
+            # the kernel compiler's dispatch of a launch-specialized kernel, with no coop in it
+            "specialized_plain_us": per_launch_s["plain_specialized_on_launch"] * 1e6,
+            "specialization_overhead": per_launch_s["plain_specialized_on_launch"] / per_launch_s["plain"] - 1,
             "planner_runs": cold["repeat_planner"]["planner_runs"],
             "nvrtc_s": cold["repeat_planner"]["nvrtc_s"],
         },

@@ -135,6 +135,11 @@ def latency_summary(latency: dict) -> list[str]:
         f"(4) repeated launch: {per_launch}, target within {TARGETS['launch_overhead']:.0%}); "
         f"planner runs {four['planner_runs']:.0f}, NVRTC {four['nvrtc_s']:.3f} s: {verdict(ok)}"
     )
+    if "specialized_plain_us" in four:
+        lines.append(
+            f"    the kernel without coop specialized on its launch configuration: {four['specialized_plain_us']:.1f} us "
+            f"({four['specialization_overhead']:+.1%}), the kernel compiler's launch-specialized dispatch"
+        )
     return lines
 
 
