@@ -29,14 +29,20 @@ def segmented_reduce(warp, value, flag, op, /, *, flags="heads"):
 def inclusive_sum(
     group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking", temp_storage=None
 ):
-    """Inclusive prefix sum (cub::BlockScan::InclusiveSum)."""
+    """Inclusive prefix sum (cub::BlockScan::InclusiveSum).
+
+    `prefix_op` (block groups): an object made in the kernel, `Cls(state, ...)`,
+    whose class defines `__call__(self, block_aggregate)`; the first warp calls it
+    with the block's total and the scan is seeded with lane 0's return value. Its
+    state is one `cuda.local.array` given to the constructor; its other attributes
+    must be compile-time numbers. Not with `block_aggregate`."""
 
 
 @marker("scan", implemented=True)
 def exclusive_sum(
     group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking", temp_storage=None
 ):
-    """Exclusive prefix sum (cub::BlockScan::ExclusiveSum)."""
+    """Exclusive prefix sum (cub::BlockScan::ExclusiveSum); `prefix_op` as for inclusive_sum."""
 
 
 @marker("scan", implemented=True)
@@ -53,7 +59,8 @@ def inclusive_scan(
     algorithm="raking",
     temp_storage=None,
 ):
-    """Inclusive scan with `op` (cub::BlockScan::InclusiveScan)."""
+    """Inclusive scan with `op` (cub::BlockScan::InclusiveScan); `prefix_op` as for inclusive_sum, not
+    with `initial_value`."""
 
 
 @marker("scan", implemented=True)
@@ -70,7 +77,8 @@ def exclusive_scan(
     algorithm="raking",
     temp_storage=None,
 ):
-    """Exclusive scan with `op` (cub::BlockScan::ExclusiveScan)."""
+    """Exclusive scan with `op` (cub::BlockScan::ExclusiveScan); `prefix_op` as for inclusive_sum, not
+    with `initial_value`."""
 
 
 @marker("scan", implemented=True)
