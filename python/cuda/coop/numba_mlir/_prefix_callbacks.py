@@ -71,10 +71,9 @@ def describe(state, var, oracle, where_text: str) -> PrefixCallback:
     constructor = _constructor(state, var)
     cls = python_value(state.func_ir, constructor.value.func) if constructor is not None else None
     if not inspect.isclass(cls):
-        raise InvalidArgumentError(
-            f"{where_text}: argument 'prefix_op' = {python_value(state.func_ir, var) or var.name!r} is not allowed; "
-            f"expected {_EXPECTED}"
-        )
+        value = python_value(state.func_ir, var)
+        shown = getattr(value, "__qualname__", None) or (repr(value) if value is not None else var.name)
+        raise InvalidArgumentError(f"{where_text}: argument 'prefix_op' = {shown} is not allowed; expected {_EXPECTED}")
     call = inspect.getattr_static(cls, "__call__", None)
     if not inspect.isfunction(call) or len(inspect.signature(call).parameters) != 2:
         raise InvalidArgumentError(
