@@ -24,16 +24,25 @@ class WarpScanItems : public ::cub::WarpScan<T, LOGICAL_WARP_THREADS> {
     return ::cuda::ptx::get_sreg_laneid() % LOGICAL_WARP_THREADS == 0;
   }
 
-  template <int ITEMS_PER_THREAD, typename ScanOp>
-  static __device__ __forceinline__ void inclusive(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
-                                                   ScanOp scan_op, T prefix, bool apply_prefix) {
-    ::cub::internal::ThreadScanInclusive(input, output, scan_op, prefix, apply_prefix);
-  }
-
-  template <int ITEMS_PER_THREAD, typename ScanOp>
-  static __device__ __forceinline__ void exclusive(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
-                                                   ScanOp scan_op, T prefix, bool apply_prefix) {
-    ::cub::internal::ThreadScanExclusive(input, output, scan_op, prefix, apply_prefix);
+  // The one body of every overload below. The warp's exclusive scan of the
+  // partials is WarpScan's ExclusiveSum (SUM) or its ExclusiveScan, given
+  // warp_args as they take them: [initial_value,] scan_op[, warp_aggregate].
+  // `seeded`: an initial value gives lane 0 a prefix too.
+  template <bool INCLUSIVE, bool SUM, int ITEMS_PER_THREAD, typename ScanOp, typename... WarpArgs>
+  __device__ __forceinline__ void scan_items(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                             ScanOp scan_op, bool seeded, WarpArgs&&... warp_args) {
+    T prefix = ::cub::ThreadReduce(input, scan_op);
+    if constexpr (SUM) {
+      Base::ExclusiveSum(prefix, prefix, warp_args...);
+    } else {
+      Base::ExclusiveScan(prefix, prefix, warp_args...);
+    }
+    const bool apply_prefix = seeded || !first_lane();
+    if constexpr (INCLUSIVE) {
+      ::cub::internal::ThreadScanInclusive(input, output, scan_op, prefix, apply_prefix);
+    } else {
+      ::cub::internal::ThreadScanExclusive(input, output, scan_op, prefix, apply_prefix);
+    }
   }
 
  public:
@@ -45,17 +54,13 @@ class WarpScanItems : public ::cub::WarpScan<T, LOGICAL_WARP_THREADS> {
 
   template <int ITEMS_PER_THREAD>
   __device__ __forceinline__ void InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD]) {
-    T prefix = ::cub::ThreadReduce(input, ::cuda::std::plus<>{});
-    Base::ExclusiveSum(prefix, prefix);
-    inclusive(input, output, ::cuda::std::plus<>{}, prefix, !first_lane());
+    scan_items<true, true>(input, output, ::cuda::std::plus<>{}, false);
   }
 
   template <int ITEMS_PER_THREAD>
   __device__ __forceinline__ void InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                T& warp_aggregate) {
-    T prefix = ::cub::ThreadReduce(input, ::cuda::std::plus<>{});
-    Base::ExclusiveSum(prefix, prefix, warp_aggregate);
-    inclusive(input, output, ::cuda::std::plus<>{}, prefix, !first_lane());
+    scan_items<true, true>(input, output, ::cuda::std::plus<>{}, false, warp_aggregate);
   }
 
   template <int ITEMS_PER_THREAD>
@@ -72,65 +77,49 @@ class WarpScanItems : public ::cub::WarpScan<T, LOGICAL_WARP_THREADS> {
   template <int ITEMS_PER_THREAD, typename ScanOp>
   __device__ __forceinline__ void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                 ScanOp scan_op) {
-    T prefix = ::cub::ThreadReduce(input, scan_op);
-    Base::ExclusiveScan(prefix, prefix, scan_op);
-    inclusive(input, output, scan_op, prefix, !first_lane());
+    scan_items<true, false>(input, output, scan_op, false, scan_op);
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
   __device__ __forceinline__ void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                 ScanOp scan_op, T& warp_aggregate) {
-    T prefix = ::cub::ThreadReduce(input, scan_op);
-    Base::ExclusiveScan(prefix, prefix, scan_op, warp_aggregate);
-    inclusive(input, output, scan_op, prefix, !first_lane());
+    scan_items<true, false>(input, output, scan_op, false, scan_op, warp_aggregate);
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
   __device__ __forceinline__ void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                 T initial_value, ScanOp scan_op) {
-    T prefix = ::cub::ThreadReduce(input, scan_op);
-    Base::ExclusiveScan(prefix, prefix, initial_value, scan_op);
-    inclusive(input, output, scan_op, prefix, true);
+    scan_items<true, false>(input, output, scan_op, true, initial_value, scan_op);
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
   __device__ __forceinline__ void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                 T initial_value, ScanOp scan_op, T& warp_aggregate) {
-    T prefix = ::cub::ThreadReduce(input, scan_op);
-    Base::ExclusiveScan(prefix, prefix, initial_value, scan_op, warp_aggregate);
-    inclusive(input, output, scan_op, prefix, true);
+    scan_items<true, false>(input, output, scan_op, true, initial_value, scan_op, warp_aggregate);
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
   __device__ __forceinline__ void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                 ScanOp scan_op) {
-    T prefix = ::cub::ThreadReduce(input, scan_op);
-    Base::ExclusiveScan(prefix, prefix, scan_op);
-    exclusive(input, output, scan_op, prefix, !first_lane());
+    scan_items<false, false>(input, output, scan_op, false, scan_op);
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
   __device__ __forceinline__ void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                 ScanOp scan_op, T& warp_aggregate) {
-    T prefix = ::cub::ThreadReduce(input, scan_op);
-    Base::ExclusiveScan(prefix, prefix, scan_op, warp_aggregate);
-    exclusive(input, output, scan_op, prefix, !first_lane());
+    scan_items<false, false>(input, output, scan_op, false, scan_op, warp_aggregate);
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
   __device__ __forceinline__ void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                 T initial_value, ScanOp scan_op) {
-    T prefix = ::cub::ThreadReduce(input, scan_op);
-    Base::ExclusiveScan(prefix, prefix, initial_value, scan_op);
-    exclusive(input, output, scan_op, prefix, true);
+    scan_items<false, false>(input, output, scan_op, true, initial_value, scan_op);
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
   __device__ __forceinline__ void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                 T initial_value, ScanOp scan_op, T& warp_aggregate) {
-    T prefix = ::cub::ThreadReduce(input, scan_op);
-    Base::ExclusiveScan(prefix, prefix, initial_value, scan_op, warp_aggregate);
-    exclusive(input, output, scan_op, prefix, true);
+    scan_items<false, false>(input, output, scan_op, true, initial_value, scan_op, warp_aggregate);
   }
 };
 }  // namespace coop_adapt
