@@ -97,6 +97,16 @@ void bind_call_facts(nb::module_& module) {
       "block"_a, "width"_a = kWarpThreads,
       "Logical warps of `width` consecutive lanes in a block of shape `block` ((x,), (x, y) or (x, y, z)).");
 
+  module.def(
+      "passes_by_pointer",
+      [](const std::string& dtype) {
+        const auto parsed = parse_dtype(dtype);
+        if (!parsed) reject(ErrorKind::InvalidArgument, "passes_by_pointer", "dtype", "'" + dtype + "'", dtype_names());
+        return passes_by_pointer(*parsed);
+      },
+      "dtype"_a,
+      "Whether values of `dtype` cross the engine's ABI, and a user function's, by pointer (16-bit floats, complex).");
+
   nb::class_<OptionBinding>(module, "OptionBinding",
                             "How an optional argument reaches the call: omitted, a static value, or a runtime operand.")
       .def_static("omitted", &OptionBinding::omitted, "Not given: selects the CUB overload without it.")

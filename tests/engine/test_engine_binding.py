@@ -109,6 +109,13 @@ def test_warp_plan_has_one_scratch_per_logical_warp():
     assert plan.cub_type.startswith("::cub::WarpLoad<")
 
 
+def test_the_engine_says_which_values_cross_by_pointer():
+    assert [_engine.passes_by_pointer(d) for d in ("float16", "bfloat16", "complex64", "complex128")] == [True] * 4
+    assert not any(_engine.passes_by_pointer(d) for d in ("bool", "int8", "uint64", "float32", "float64"))
+    with pytest.raises(_engine.EngineError, match="argument 'dtype' = 'float8'"):
+        _engine.passes_by_pointer("float8")
+
+
 def test_option_bindings():
     static = _engine.OptionBinding.fixed("transpose")
     assert (static.binding, static.value) == ("static", "transpose")

@@ -17,20 +17,16 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import hashlib
 import inspect
-import re
 import textwrap
-import threading
 
 from numba_cuda_mlir.numba_cuda.core import ir
-from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
 from .._core.errors import InvalidArgumentError
 from . import _payloads
-from ._ir import definition, python_value
+from ._ir import close_over_aliases, definition, python_value
+from ._linked_functions import compile_device_function, compiled_once, passes_by_pointer, symbol_for
 from ._location import where
-from ._operators import compile_device_function, passes_by_pointer
 
 _STATE = "_coop_prefix_state"  # the state parameter of the rewritten __call__
 
@@ -154,21 +150,10 @@ def check_only_used_as_prefix_op(state, callbacks: list, prefix_arguments: set) 
     """The object exists only at compile time: any use of it (or of an alias of it)
     but as a scan's prefix_op has no meaning."""
     names = {callback.constructor.target.name: callback for callback in callbacks}
-    statements = [statement for block in state.func_ir.blocks.values() for statement in block.body]
-    changed = True
-    while changed:  # `prefix = $call` and other aliases name the object too
-        changed = False
-        for statement in statements:
-            if (
-                isinstance(statement, ir.Assign)
-                and isinstance(statement.value, ir.Var)
-                and statement.value.name in names
-                and statement.target.name not in names
-            ):
-                names[statement.target.name] = names[statement.value.name]
-                changed = True
+    # `prefix = $call` and other aliases name the object too.
+    close_over_aliases(state.func_ir, names, lambda value: value.name if isinstance(value, ir.Var) else None)
     constructors = {id(callback.constructor) for callback in callbacks}
-    for statement in statements:
+    for statement in (statement for block in state.func_ir.blocks.values() for statement in block.body):
         if id(statement) in constructors or isinstance(statement, ir.Del):
             continue
         if isinstance(statement, ir.Assign) and statement.target.name in names:
@@ -237,58 +222,34 @@ def _call_as_function(callback: PrefixCallback, where_text: str):
     return namespace[function.name]
 
 
-def _symbol(callback: PrefixCallback, dtype: str) -> str:
-    """Stable across processes (the provider cache keys on it), distinct per class, state and dtype."""
-    code = callback.cls.__call__.__code__
-    identity = hashlib.sha256(
-        repr(
-            (
-                callback.cls.__module__,
-                callback.name,
-                code.co_code,
-                code.co_consts,
-                callback.state_attribute,
-                callback.constants,
-                callback.state_dtype,
-                callback.state_extent,
-                dtype,
-            )
-        ).encode()
-    ).hexdigest()[:12]
-    return f"coop_prefix_{re.sub(r'[^0-9A-Za-z_]', '_', callback.name)}_{dtype}_{identity}"
-
-
-_compiled: dict = {}  # (class, state, constants, dtype, arch) -> (symbol, LTOIR)
-_lock = threading.Lock()
-
-
 def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, where_text: str):
     """(symbol, link item) of the callback for a scan of `dtype` on `arch` ("sm_90")."""
-    from numba_cuda_mlir import carray, cuda, types
 
-    from ._provider_call import numba_scalar
+    def build():
+        from numba_cuda_mlir import carray, cuda, types
+
+        from ._provider_call import numba_scalar
+
+        code = callback.cls.__call__.__code__
+        identity = (callback.cls.__module__, callback.name, code.co_code, code.co_consts, callback.state_attribute)
+        identity += (callback.constants, callback.state_dtype, callback.state_extent, dtype)
+        symbol = symbol_for("prefix", callback.name, dtype, identity)
+        body = cuda.jit(device=True)(_call_as_function(callback, where_text))
+        extent, value, state = (callback.state_extent,), numba_scalar(dtype), numba_scalar(callback.state_dtype)
+        if passes_by_pointer(dtype):
+
+            def wrapper(result, state_pointer, block_aggregate):
+                result[0] = body(carray(state_pointer, extent), block_aggregate[0])
+
+            signature = types.void(types.CPointer(value), types.CPointer(state), types.CPointer(value))
+        else:
+
+            def wrapper(state_pointer, block_aggregate):
+                return body(carray(state_pointer, extent), block_aggregate)
+
+            signature = value(types.CPointer(state), value)
+        ltoir = compile_device_function(wrapper, signature, symbol, arch, where_text, "prefix_op", callback.name, dtype)
+        return symbol, ltoir
 
     key = (callback.cls, callback.state_attribute, callback.constants, callback.state_dtype, callback.state_extent)
-    key += (dtype, arch)
-    with _lock:
-        if key not in _compiled:
-            body = cuda.jit(device=True)(_call_as_function(callback, where_text))
-            extent, value, state = (callback.state_extent,), numba_scalar(dtype), numba_scalar(callback.state_dtype)
-            if passes_by_pointer(dtype):
-
-                def wrapper(result, state_pointer, block_aggregate):
-                    result[0] = body(carray(state_pointer, extent), block_aggregate[0])
-
-                signature = types.void(types.CPointer(value), types.CPointer(state), types.CPointer(value))
-            else:
-
-                def wrapper(state_pointer, block_aggregate):
-                    return body(carray(state_pointer, extent), block_aggregate)
-
-                signature = value(types.CPointer(state), value)
-            symbol = _symbol(callback, dtype)
-            ltoir = compile_device_function(
-                wrapper, signature, symbol, arch, where_text, "prefix_op", callback.name, dtype
-            )
-            _compiled[key] = (symbol, LTOIR(ltoir, name=f"{symbol}.ltoir"))
-        return _compiled[key]
+    return compiled_once(("prefix_op", *key, dtype, arch), build)
