@@ -10,7 +10,7 @@ from .._core.errors import EscapingGroupDescriptorError, InvalidGroupError, Unsu
 from .._core.markers import marker_of
 from . import _location
 from ._find import GROUP_BY, Site
-from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
+from ._ir import close_over_aliases, definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import where
 
 
@@ -69,15 +69,13 @@ def _constructor_text(site: Site) -> str:
     return "coop.this_warp().group_by(n)" if site.marker is GROUP_BY else f"coop.{site.marker.name}()"
 
 
-def _derives_descriptor(value, group_vars) -> bool:
+def _descriptor_source(value) -> str | None:
+    """The variable a value aliases or takes a group_by partition of."""
     if isinstance(value, ir.Var):
-        return value.name in group_vars
-    return (
-        isinstance(value, ir.Expr)
-        and value.op == "getattr"
-        and value.attr == "group_by"
-        and value.value.name in group_vars
-    )
+        return value.name
+    if isinstance(value, ir.Expr) and value.op == "getattr" and value.attr == "group_by":
+        return value.value.name
+    return None
 
 
 def check_no_escape(state, sites: list[Site]) -> None:
@@ -97,19 +95,8 @@ def check_no_escape(state, sites: list[Site]) -> None:
         for site in sites
         if site.marker.family == "groups" or site.marker is GROUP_BY
     }
-    changed = True
-    while changed:  # aliases of descriptors, and their group_by partitions, are descriptors
-        changed = False
-        for block in func_ir.blocks.values():
-            for statement in block.body:
-                if (
-                    isinstance(statement, ir.Assign)
-                    and statement.target.name not in group_vars
-                    and _derives_descriptor(statement.value, group_vars)
-                ):
-                    source = statement.value.name if isinstance(statement.value, ir.Var) else statement.value.value.name
-                    group_vars[statement.target.name] = group_vars[source]
-                    changed = True
+    # Aliases of descriptors, and their group_by partitions, are descriptors.
+    close_over_aliases(func_ir, group_vars, _descriptor_source)
     primitive_calls = {id(site.call) for site in sites if site.marker.family not in ("groups", "storage")}
     for block in func_ir.blocks.values():
         for statement in block.body:

@@ -100,6 +100,23 @@ def used_names(func_ir):
     return used
 
 
+def close_over_aliases(func_ir, known: dict, source_of) -> None:
+    """Extends `known` (variable name -> what it stands for) with every variable
+    assigned from one of them, to a fixpoint; `source_of(value)` is the name of the
+    variable an assigned value derives from, or None."""
+    changed = True
+    while changed:
+        changed = False
+        for block in func_ir.blocks.values():
+            for statement in block.body:
+                if not isinstance(statement, ir.Assign) or statement.target.name in known:
+                    continue
+                source = source_of(statement.value)
+                if source in known:
+                    known[statement.target.name] = known[source]
+                    changed = True
+
+
 def from_literal_unroll(func_ir, var) -> bool:
     """Whether `var` is the loop variable of `for var in literal_unroll(...)`. Such
     values exist only after unrolling, which runs after the planner."""
