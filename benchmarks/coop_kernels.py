@@ -36,6 +36,12 @@ def block_copy(algorithm: str, items_per_thread: int, tile: int):
 LANE_BITS = configs.WARP_THREADS.bit_length() - 1  # threadIdx.x >> LANE_BITS: the warp in the block
 
 
+@cuda.jit(device=True)
+def warp_in_grid(warps_per_block):
+    """The calling warp's index in the grid, computed as the twins compute it."""
+    return types.uint32(cuda.blockIdx.x * warps_per_block + (cuda.threadIdx.x >> LANE_BITS))
+
+
 def warp_copy(algorithm: str, items_per_thread: int, threads: int):
     warp_tile = configs.WARP_THREADS * items_per_thread
     warps = threads // configs.WARP_THREADS
@@ -44,7 +50,7 @@ def warp_copy(algorithm: str, items_per_thread: int, threads: int):
     def copy_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        start = types.uint32(cuda.blockIdx.x * warps + (cuda.threadIdx.x >> LANE_BITS)) * warp_tile
+        start = warp_in_grid(warps) * warp_tile
         coop.load(warp, source, items, algorithm=algorithm, offset=start)
         coop.store(warp, destination, items, algorithm=algorithm, offset=start)
 
@@ -72,7 +78,7 @@ def warp_reduce(items_per_thread: int, threads: int):
     def reduce_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        index = types.uint32(cuda.blockIdx.x * warps + (cuda.threadIdx.x >> LANE_BITS))
+        index = warp_in_grid(warps)
         coop.load(warp, source, items, algorithm="direct", offset=index * warp_tile)
         total = coop.sum(warp, items)
         if cuda.laneid == 0:
@@ -105,7 +111,7 @@ def warp_scan(operation: str, items_per_thread: int, threads: int):
     def scan_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        start = types.uint32(cuda.blockIdx.x * warps + (cuda.threadIdx.x >> LANE_BITS)) * warp_tile
+        start = warp_in_grid(warps) * warp_tile
         coop.load(warp, source, items, algorithm="direct", offset=start)
         scan(warp, items)
         coop.store(warp, destination, items, algorithm="direct", offset=start)
