@@ -121,7 +121,7 @@ struct Engine::Impl {
       disk.store(key, compiled);
     } catch (const Error& error) {
       // A cache that cannot be written costs the next process a compile, nothing more.
-      std::cerr << "cuda.coop: warning: " << error.what() << "\n";
+      warn(error.what());
     }
     return compiled;
   }

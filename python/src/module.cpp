@@ -57,6 +57,22 @@ void bind_errors(nb::module_& module) {
       type.ptr());
 }
 
+// Engine warnings become Python warnings (CoopWarning), so users filter, log or
+// raise them the way they do every other warning.
+void route_warnings_to_python() {
+  set_warning_sink([](const std::string& text) {
+    if (!Py_IsInitialized()) return;
+    nb::gil_scoped_acquire gil;
+    try {
+      nb::object category = nb::module_::import_("cuda.coop._core.errors").attr("CoopWarning");
+      nb::module_::import_("warnings").attr("warn")(text, category, 2);
+    } catch (nb::python_error& error) {
+      error.restore();  // -W error turned it into an exception: report it, never lose it
+      PyErr_WriteUnraisable(nullptr);
+    }
+  });
+}
+
 }  // namespace
 }  // namespace coop::python
 
@@ -67,6 +83,7 @@ NB_MODULE(_engine, module) {
   // interpreter is torn down; that is ownership, not a leak.
   nb::set_leak_warnings(false);
   bind_errors(module);
+  route_warnings_to_python();
   bind_call_facts(module);
   bind_plan(module);
   bind_bundle(module);

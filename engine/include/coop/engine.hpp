@@ -16,6 +16,7 @@
 #include "coop/link.hpp"
 #include "coop/plan.hpp"
 #include "coop/toolkit.hpp"
+#include "coop/warning.hpp"
 
 namespace coop {
 

@@ -40,6 +40,7 @@ from ._core.api.storage import TempStorage, ThreadData
 from ._core.errors import (
     CoopCompilerContextRequiredError,
     CoopError,
+    CoopWarning,
     EscapingGroupDescriptorError,
     IncompatibleCompilerError,
     InvalidArgumentError,
@@ -55,6 +56,7 @@ from ._core.registration import explain, register
 __all__ = [
     "CoopCompilerContextRequiredError",
     "CoopError",
+    "CoopWarning",
     "EscapingGroupDescriptorError",
     "GroupDescriptor",
     "IncompatibleCompilerError",

@@ -45,6 +45,11 @@ class ToolkitError(CoopError, RuntimeError):
     """NVRTC, nvJitLink or the CUDA/CCCL headers could not be found or used."""
 
 
+class CoopWarning(UserWarning):
+    """A fault that cost a compile or a fallback and nothing else: a provider cache that
+    cannot be used, an environment variable with a value cuda.coop does not accept."""
+
+
 # The engine reports errors by kind; each kind has one public class.
 _ENGINE_KINDS = {
     "InvalidGroup": InvalidGroupError,
