@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "adapters/adapters.hpp"
 #include "coop/digest.hpp"
 #include "coop/error.hpp"
 
@@ -104,9 +105,16 @@ std::string payload_array(const Plan& plan, const std::string& name) {
   return element_type(plan) + " (&" + name + ")[" + std::to_string(plan.facts.items_per_thread) + "]";
 }
 
+std::string view_type(const Plan& plan, int dimensions) {
+  return "::coop_adapt::StridedView<" + element_type(plan) + ", " + std::to_string(dimensions) + ">";
+}
+
 // CUB's ThreadData overloads take non-const references even where they only read.
 std::string operand_parameter(const Plan& plan, const OperandSpec& operand) {
   const std::string type = element_type(plan);
+  if (const int dimensions = view_dimensions(plan.facts, operand.name); dimensions > 0) {
+    return view_type(plan, dimensions) + " " + operand.name;
+  }
   switch (operand.role) {
     case OperandRole::SourceArray:
       return "const " + type + "* " + operand.name;
@@ -165,7 +173,7 @@ void emit_unaligned_fallback(std::ostream& out, const Plan& plan, const std::str
   if (plan.algorithm == nullptr) return;
   const std::string& fallback = plan.algorithm->unaligned_fallback;
   const int width = store_vector_width(plan.facts.items_per_thread);
-  if (fallback.empty() || width == 1) return;
+  if (fallback.empty() || width == 1 || !plan.facts.strided_views.empty()) return;  // views take no vectors
   for (const auto& option : plan.operation->options) {
     if (option.type == OptionType::Count && plan.facts.option(option.name).binding != Binding::Omitted) return;
   }
@@ -226,8 +234,23 @@ std::string from_abi_value(const Plan& plan, const std::string& name) {
   return name;
 }
 
+// A strided view from the pointer, extents and strides its wrapper receives.
+std::string view_argument(const Plan& plan, const std::string& name, int dimensions) {
+  std::string extents, strides;
+  for (int dimension = 0; dimension < dimensions; ++dimension) {
+    const std::string suffix = "_" + std::to_string(dimension);
+    extents += (dimension ? ", " : "") + name + "_extent" + suffix;
+    strides += (dimension ? ", " : "") + name + "_stride" + suffix;
+  }
+  return view_type(plan, dimensions) + "{static_cast<" + element_type(plan) + "*>(" + name + "), {" + extents + "}, {" +
+         strides + "}}";
+}
+
 std::string operand_argument(const Plan& plan, const OperandSpec& operand) {
   const std::string type = element_type(plan);
+  if (const int dimensions = view_dimensions(plan.facts, operand.name); dimensions > 0) {
+    return view_argument(plan, operand.name, dimensions);
+  }
   if (operand.role == OperandRole::Flag) return "static_cast<int>(" + operand.name + ")";
   if (!is_payload(operand.role)) return "static_cast<" + type + "*>(" + operand.name + ")";
   if (plan.facts.payload == PayloadKind::Scalar) return from_abi_value(plan, operand.name);
@@ -263,9 +286,7 @@ std::string option_argument(const Plan& plan, const OptionSpec& option) {
 
 void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
   out << "extern \"C\" __device__ int " << names.symbol << "(void* __ret";
-  for (const auto& param : plan.abi) {
-    out << ", " << (param.kind == AbiKind::Pointer ? "void* " : param.cpp_type + " ") << param.name;
-  }
+  for (const auto& param : plan.abi) out << ", " << c_parameter(param);
   out << ") {\n";
   std::vector<std::string> arguments;
   for (const auto& operand : plan.operation->operands) arguments.push_back(operand_argument(plan, operand));
@@ -333,6 +354,9 @@ void emit_user_functions(std::ostream& out, const std::vector<Plan>& plans) {
 }
 
 void emit_adapters(std::ostream& out, const std::vector<Plan>& plans) {
+  const bool views =
+      std::any_of(plans.begin(), plans.end(), [](const Plan& plan) { return !plan.facts.strided_views.empty(); });
+  if (views) out << adapters::strided_view << "\n";
   std::set<const ClassAdapter*> emitted;
   for (const auto& plan : plans) {
     if (plan.adapter != nullptr && emitted.insert(plan.adapter).second) out << plan.adapter->source << "\n";
@@ -346,6 +370,9 @@ std::string summary(const Plan& plan) {
       facts.operation + ": " + facts.group.describe() + ", " + std::string(info(facts.dtype).name) +
       (facts.payload == PayloadKind::Scalar ? " scalar" : " x " + std::to_string(facts.items_per_thread));
   if (plan.algorithm != nullptr) text += ", " + plan.algorithm->name;
+  for (const auto& [name, dimensions] : facts.strided_views) {
+    text += ", " + name + " a strided " + std::to_string(dimensions) + "-D view";
+  }
   for (const auto& option : plan.operation->options) {
     const OptionBinding bound = facts.option(option.name);
     const bool shown = option.type == OptionType::Operator || option.type == OptionType::PrefixCallback ||

@@ -18,6 +18,8 @@ namespace {
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
+bool is_memory(OperandRole role) { return role == OperandRole::SourceArray || role == OperandRole::DestinationArray; }
+
 std::string option_names(const OperationSpec& operation) {
   std::string names;
   for (const auto& option : operation.options) names += (names.empty() ? "" : ", ") + option.name;
@@ -102,6 +104,27 @@ void require_complex_by_pointer(const OperationSpec& operation, const CallFacts&
     if (option.type != OptionType::PayloadScalar || facts.option(option.name).binding == Binding::Omitted) continue;
     reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name, "given for a " + dtype + " payload",
            "no " + option.name + " with complex payloads (a complex scalar is not passed by value)");
+  }
+}
+
+// A strided view names a memory operand of the operation and has 1..kMaxViewDimensions dimensions.
+void check_views(const OperationSpec& operation, const CallFacts& facts) {
+  for (const auto& [name, dimensions] : facts.strided_views) {
+    const auto operand = std::find_if(operation.operands.begin(), operation.operands.end(),
+                                      [&](const OperandSpec& candidate) { return candidate.name == name; });
+    if (operand == operation.operands.end() || !is_memory(operand->role)) {
+      std::string memory;
+      for (const auto& candidate : operation.operands) {
+        if (is_memory(candidate.role)) memory += (memory.empty() ? "" : ", ") + candidate.name;
+      }
+      reject(ErrorKind::InvalidArgument, facts.call_name(), "strided view", quoted(name),
+             "a memory operand of " + operation.name + (memory.empty() ? " (it has none)" : ": " + memory));
+    }
+    if (dimensions < 1 || dimensions > kMaxViewDimensions) {
+      reject(ErrorKind::UnsupportedOperation, facts.call_name(), name,
+             "a view of " + std::to_string(dimensions) + " dimensions",
+             "an array of 1 to " + std::to_string(kMaxViewDimensions) + " dimensions");
+    }
   }
 }
 
@@ -379,20 +402,30 @@ std::string abi_value_type(DType dtype) {
   return std::string(info(dtype).cpp);
 }
 
-AbiParam operand_abi(const Plan& plan, const OperandSpec& operand) {
+// The parameters one operand takes: a strided view's pointer is followed by its extents and strides.
+std::vector<AbiParam> operand_abi(const Plan& plan, const OperandSpec& operand) {
   const std::string element(info(plan.facts.dtype).cpp);
   switch (operand.role) {
     case OperandRole::SourceArray:
-    case OperandRole::DestinationArray:
-      return {operand.name, AbiKind::Pointer, element};
+    case OperandRole::DestinationArray: {
+      std::vector<AbiParam> params = {{operand.name, AbiKind::Pointer, element}};
+      const int dimensions = view_dimensions(plan.facts, operand.name);
+      for (const AbiKind kind : {AbiKind::Extent, AbiKind::Stride}) {
+        for (int dimension = 0; dimension < dimensions; ++dimension) {
+          params.push_back({operand.name + "_" + to_string(kind) + "_" + std::to_string(dimension), kind,
+                            "::cuda::std::int64_t", operand.name, dimension});
+        }
+      }
+      return params;
+    }
     case OperandRole::PayloadIn:
     case OperandRole::PayloadOut:
     case OperandRole::PayloadInOut:
       if (plan.facts.payload == PayloadKind::Scalar)
-        return {operand.name, AbiKind::Value, abi_value_type(plan.facts.dtype)};
-      return {operand.name, AbiKind::Pointer, element};
+        return {{operand.name, AbiKind::Value, abi_value_type(plan.facts.dtype)}};
+      return {{operand.name, AbiKind::Pointer, element}};
     case OperandRole::Flag:
-      return {operand.name, AbiKind::Value, "::cuda::std::int32_t"};
+      return {{operand.name, AbiKind::Value, "::cuda::std::int32_t"}};
   }
   return {};
 }
@@ -411,7 +444,9 @@ AbiParam option_abi(const Plan& plan, const OptionSpec& option) {
 
 std::vector<AbiParam> abi_of(const Plan& plan) {
   std::vector<AbiParam> abi;
-  for (const auto& operand : plan.operation->operands) abi.push_back(operand_abi(plan, operand));
+  for (const auto& operand : plan.operation->operands) {
+    for (AbiParam& param : operand_abi(plan, operand)) abi.push_back(std::move(param));
+  }
   for (const auto& option : plan.operation->options) {
     const Binding binding = plan.facts.option(option.name).binding;
     if (binding == Binding::Runtime) abi.push_back(option_abi(plan, option));
@@ -482,6 +517,7 @@ std::string canonical_key(const Plan& plan) {
   key +=
       ";dtype=" + std::string(info(facts.dtype).name) + ";items_per_thread=" + std::to_string(facts.items_per_thread);
   key += ";payload=" + std::string(to_string(facts.payload));
+  for (const auto& [name, dimensions] : facts.strided_views) key += ";view:" + name + "=" + std::to_string(dimensions);
   key += ";algorithm=" + (plan.algorithm != nullptr ? plan.algorithm->name : std::string("none"));
   for (const auto& option : plan.operation->options) {
     if (option.name == "algorithm") continue;
@@ -493,6 +529,29 @@ std::string canonical_key(const Plan& plan) {
 }
 
 }  // namespace
+
+const char* to_string(AbiKind kind) {
+  switch (kind) {
+    case AbiKind::Pointer:
+      return "pointer";
+    case AbiKind::Value:
+      return "value";
+    case AbiKind::Extent:
+      return "extent";
+    case AbiKind::Stride:
+      return "stride";
+  }
+  return "?";
+}
+
+std::string c_parameter(const AbiParam& param) {
+  return (param.kind == AbiKind::Pointer ? std::string("void* ") : param.cpp_type + " ") + param.name;
+}
+
+int view_dimensions(const CallFacts& facts, const std::string& operand) {
+  const auto found = facts.strided_views.find(operand);
+  return found == facts.strided_views.end() ? 0 : found->second;
+}
 
 const char* to_string(Barrier barrier) {
   switch (barrier) {
@@ -515,6 +574,7 @@ Plan plan(const CallFacts& facts) {
   require_dtype(operation, facts);
   const PayloadShape& shape = require_payload(operation, form, facts);
   require_complex_by_pointer(operation, facts);
+  check_views(operation, facts);
   check_options(facts, operation, facts.items_per_thread * facts.group.threads());
 
   Plan result;
@@ -555,6 +615,10 @@ std::string Plan::describe() const {
           (facts.payload == PayloadKind::Scalar ? std::string("scalar (one value per thread)")
                                                 : "ThreadData[" + std::to_string(facts.items_per_thread) + "]") +
           "\n";
+  for (const auto& [name, dimensions] : facts.strided_views) {
+    text += name + ": a strided " + std::to_string(dimensions) +
+            "-D view, addressed element by element in C order (coop_adapt::StridedView)\n";
+  }
   text += "cub: " + cub_type + "::" + method + "\n";
   if (adapter != nullptr) text += "called through: " + call_type + " (overloads CUB lacks, composed from its own)\n";
   text += "template arguments:\n";
@@ -573,7 +637,7 @@ std::string Plan::describe() const {
   }
   text += "abi: int symbol(void* ret";
   for (const auto& param : abi) {
-    text += ", " + (param.kind == AbiKind::Pointer ? param.cpp_type + "* " : param.cpp_type + " ") + param.name;
+    text += ", " + (param.kind == AbiKind::Pointer ? param.cpp_type + "* " + param.name : c_parameter(param));
   }
   text += ")\n";
   text += "result: " + (result ? result->cpp_type + " written through ret" : std::string("none (ret unused)")) + "\n";

@@ -23,6 +23,12 @@ CallFacts call(const std::string& operation, Group group, DType dtype, int items
   return facts;
 }
 
+// A call whose memory operand is a strided view of `dimensions`.
+CallFacts view_call(CallFacts facts, const std::string& memory, int dimensions) {
+  facts.strided_views[memory] = dimensions;
+  return facts;
+}
+
 // One value per thread; `algorithm` "" on warps, which have none.
 CallFacts scalar_call(const std::string& operation, Group group, DType dtype, const std::string& algorithm,
                       std::map<std::string, OptionBinding> options = {}) {
@@ -63,6 +69,11 @@ std::vector<GoldenCase> golden_cases() {
       {"warp_load_vectorize_bfloat16",
        {call("load", Group::this_warp({32, 1, 1}), DType::BFloat16, 4, "vectorize",
              {{"valid_items", runtime}, {"oob_default", runtime}})}},
+      {"load_store_strided_views",
+       {view_call(call("load", Group::this_block({16, 16, 1}), DType::Float32, 1, "vectorize",
+                       {{"valid_items", runtime}, {"offset", runtime}}),
+                  "source", 2),
+        view_call(call("store", Group::this_warp({64, 1, 1}, 8), DType::Int16, 4, "vectorize"), "destination", 1)}},
       {"reduce_block_max_raking", {call("reduce", block128, DType::Float32, 4, "raking", {{"op", fixed("max")}})}},
       {"reduce_block_scalar_valid_items",
        {scalar_call("sum", Group::this_block({32, 4, 1}), DType::Int32, "warp_reductions", {{"valid_items", runtime}}),

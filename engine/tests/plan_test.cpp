@@ -44,6 +44,31 @@ TEST(Plan, TileCopyLoad) {
   EXPECT_EQ(load.digest.size(), 64u);
 }
 
+TEST(Plan, StridedViewsCrossAsPointerExtentsAndStrides) {
+  CallFacts facts = block_call("load", "vectorize");
+  facts.strided_views["source"] = 2;
+  const Plan load = plan(facts);
+  ASSERT_EQ(load.abi.size(), 6u);
+  EXPECT_EQ(load.abi[0], (AbiParam{"source", AbiKind::Pointer, "::cuda::std::int32_t"}));
+  EXPECT_EQ(load.abi[1], (AbiParam{"source_extent_0", AbiKind::Extent, "::cuda::std::int64_t", "source", 0}));
+  EXPECT_EQ(load.abi[2], (AbiParam{"source_extent_1", AbiKind::Extent, "::cuda::std::int64_t", "source", 1}));
+  EXPECT_EQ(load.abi[3], (AbiParam{"source_stride_0", AbiKind::Stride, "::cuda::std::int64_t", "source", 0}));
+  EXPECT_EQ(load.abi[4], (AbiParam{"source_stride_1", AbiKind::Stride, "::cuda::std::int64_t", "source", 1}));
+  EXPECT_EQ(load.abi[5], (AbiParam{"items", AbiKind::Pointer, "::cuda::std::int32_t"}));
+  EXPECT_NE(load.key, plan(block_call("load", "vectorize")).key);  // a view is another specialization
+  EXPECT_NE(load.describe().find("source: a strided 2-D view"), std::string::npos) << load.describe();
+}
+
+TEST(Plan, StridedViewsNameAMemoryOperandAndFitTheDimensionLimit) {
+  CallFacts facts = block_call("load", "direct");
+  facts.strided_views["items"] = 1;
+  expect_rejected(facts, ErrorKind::InvalidArgument, "strided view", "a memory operand of load: source");
+  facts.strided_views = {{"source", 9}};
+  expect_rejected(facts, ErrorKind::UnsupportedOperation, "source", "1 to 8 dimensions");
+  facts.strided_views = {{"source", 0}};
+  expect_rejected(facts, ErrorKind::UnsupportedOperation, "source", "1 to 8 dimensions");
+}
+
 TEST(Plan, OmittedAlgorithmIsDirect) {
   CallFacts facts = block_call("store", "direct");
   facts.options.clear();

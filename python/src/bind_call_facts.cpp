@@ -40,7 +40,8 @@ Dim3 to_dim3(const std::vector<int>& shape, const std::string& call) {
 }
 
 CallFacts make_facts(std::string operation, Group group, const std::string& dtype, int items_per_thread,
-                     std::map<std::string, OptionBinding> options, std::string where, const std::string& payload) {
+                     std::map<std::string, OptionBinding> options, std::string where, const std::string& payload,
+                     std::map<std::string, int> strided_views) {
   CallFacts facts{std::move(operation), group, DType::Int32, items_per_thread, std::move(options), std::move(where)};
   const auto parsed = parse_dtype(dtype);
   if (!parsed) reject(ErrorKind::InvalidArgument, facts.call_name(), "dtype", "'" + dtype + "'", dtype_names());
@@ -49,6 +50,7 @@ CallFacts make_facts(std::string operation, Group group, const std::string& dtyp
     reject(ErrorKind::InvalidArgument, facts.call_name(), "payload", "'" + payload + "'", "'array' or 'scalar'");
   }
   facts.payload = payload == "scalar" ? PayloadKind::Scalar : PayloadKind::Array;
+  facts.strided_views = std::move(strided_views);
   return facts;
 }
 
@@ -129,15 +131,18 @@ void bind_call_facts(nb::module_& module) {
       .def(
           "__init__",
           [](CallFacts* self, std::string operation, Group group, const std::string& dtype, int items_per_thread,
-             std::map<std::string, OptionBinding> options, std::string where, const std::string& payload) {
+             std::map<std::string, OptionBinding> options, std::string where, const std::string& payload,
+             std::map<std::string, int> strided_views) {
             new (self) CallFacts(make_facts(std::move(operation), group, dtype, items_per_thread, std::move(options),
-                                            std::move(where), payload));
+                                            std::move(where), payload, std::move(strided_views)));
           },
           "operation"_a, "group"_a, "dtype"_a, "items_per_thread"_a,
           "options"_a = std::map<std::string, OptionBinding>{}, "where"_a = "", "payload"_a = "array",
+          "strided_views"_a = std::map<std::string, int>{},
           "`options` maps option names to bindings (absent means omitted); `where` names the user's "
           "function, file and line for messages; `payload` is \"array\" (a ThreadData) or \"scalar\" (one value "
-          "per thread).")
+          "per thread); `strided_views` maps a memory operand that is a strided N-D view to its dimensions.")
+      .def_ro("strided_views", &CallFacts::strided_views)
       .def_prop_ro("payload", [](const CallFacts& facts) { return std::string(to_string(facts.payload)); })
       .def_ro("operation", &CallFacts::operation)
       .def_ro("group", &CallFacts::group)

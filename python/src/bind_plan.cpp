@@ -27,8 +27,11 @@ void bind_plan(nb::module_& module) {
   nb::class_<AbiParam>(module, "AbiParam", "One parameter of a generated wrapper, after its leading `void* ret`.")
       .def_ro("name", &AbiParam::name)
       .def_prop_ro(
-          "kind", [](const AbiParam& param) { return param.kind == AbiKind::Pointer ? "pointer" : "value"; },
-          "\"pointer\" (passed as void*) or \"value\".")
+          "kind", [](const AbiParam& param) { return to_string(param.kind); },
+          "\"pointer\" (passed as void*), \"value\", or the \"extent\" / \"stride\" (int64, in elements) of "
+          "dimension `dimension` of the strided view `array`.")
+      .def_ro("array", &AbiParam::array, "For an extent or stride: the array operand it describes.")
+      .def_ro("dimension", &AbiParam::dimension, "For an extent or stride: the dimension; -1 otherwise.")
       .def_ro("cpp_type", &AbiParam::cpp_type, "The value's C++ type, or the pointee's for a pointer.")
       .def("__repr__", [](const AbiParam& param) {
         return "<AbiParam " + param.name + ": " + param.cpp_type + (param.kind == AbiKind::Pointer ? "*" : "") + ">";

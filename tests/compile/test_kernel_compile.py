@@ -138,3 +138,43 @@ def test_sources_are_dumped_on_misses_and_hits(tmp_path):
         files = list(dumps.glob("cuda_coop_numba_mlir_*.cu"))
         assert len(files) == 1, run
         assert files[0].read_text() in printed
+
+
+def view_copy(algorithm, group_kind):
+    @cuda.jit
+    def copy_view(view, destination):
+        group = coop.this_block() if group_kind == "block" else coop.this_warp()
+        items = coop.ThreadData(2)
+        coop.load(group, view, items, algorithm=algorithm)
+        coop.store(group, destination[::-1], items, algorithm=algorithm)
+
+    return copy_view
+
+
+@pytest.mark.parametrize("layout", [(1, "A"), (2, "A"), (2, "F"), (3, "A")], ids=lambda v: f"{v[0]}d-{v[1]}")
+@pytest.mark.parametrize(
+    "group_kind, algorithm", [("block", "vectorize"), ("block", "transpose"), ("warp", "striped")], ids=str
+)
+def test_strided_views_compile_to_iterator_providers(bundles, layout, group_kind, algorithm):
+    """A view of any strides reaches the provider as pointer, extents and strides (in
+    elements): the wrapper builds a StridedView that CUB walks in C order."""
+    ndim, order = layout
+    argtypes = (types.Array(types.float32, ndim, order), array(types.float32))
+    result = compile_for_launch(view_copy(algorithm, group_kind), argtypes, 1, 64)
+    assert result.metadata["cubin"]
+    load, store = (provider for bundle in bundles for provider in bundle.providers)
+    assert [(p.kind, p.dimension) for p in load.abi if p.array == "source"] == [
+        *(("extent", d) for d in range(ndim)),
+        *(("stride", d) for d in range(ndim)),
+    ]
+    assert [p.name for p in store.abi][:3] == ["destination", "destination_extent_0", "destination_stride_0"]
+    assert "StridedView<float, %d>" % ndim in bundles[-1].source
+
+
+def test_contiguous_arrays_stay_plain_pointers(bundles):
+    """C-order arrays of any rank are one flat run: no view, no extents, the vectorized path."""
+    argtypes = (types.Array(types.float32, 2, "C"), array(types.float32))
+    compile_for_launch(view_copy("vectorize", "block"), argtypes, 1, 64)
+    load = bundles[-1].providers[0]
+    assert [p.kind for p in load.abi] == ["pointer", "pointer"]
+    assert "(const float* source, float (&items)[2])" in bundles[-1].source

@@ -41,7 +41,12 @@ struct CallFacts {
   int items_per_thread = 1;
   std::map<std::string, OptionBinding> options;  // absent means OMITTED
   std::string where;                             // the user's function, file and line; only for messages
-  PayloadKind payload = PayloadKind::Array;      // last, so brace-initialized facts of array calls need not name it
+  PayloadKind payload =
+      PayloadKind::Array;  // after the fields every call has, so brace-initialized facts need not name it
+  // Memory operands that are strided N-D views (a slice with a step, a sub-matrix, a
+  // Fortran-order array), by operand name -> dimensions; absent: contiguous memory. A
+  // view is addressed element by element in C order, never read as flat memory.
+  std::map<std::string, int> strided_views;
 
   OptionBinding option(const std::string& name) const;
   std::string call_name() const;  // "load" or "load (copy_tile, kernel.py:12)"

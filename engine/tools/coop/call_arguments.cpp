@@ -27,6 +27,8 @@ void add_call_options(CLI::App& app, CallArguments& arguments) {
   app.add_option("--flags", arguments.flags, "Segment flags (compile-time): heads or tails");
   app.add_option("--prefix-op", arguments.prefix_op,
                  "Block prefix callback (compile-time): user:<symbol>, T symbol(void* state, T block_aggregate)");
+  app.add_option("--strided-view", arguments.strided_view,
+                 "The memory operand is a strided N-D view of this many dimensions (addressed in C order)");
   app.add_flag("--block-aggregate", arguments.block_aggregate, "Also write the aggregate (a RUNTIME pointer operand)");
   // Not --output: `coop compile -o,--output` names the LTO-IR file.
   app.add_flag("--output-array", arguments.output, "Scan into a second array instead of in place (a RUNTIME operand)");
@@ -62,6 +64,14 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
       {"src_lane", &arguments.src_lane}};
   for (const auto& [name, value] : options) {
     if (value->has_value()) facts.options[name] = binding_of(*value);
+  }
+  if (arguments.strided_view != 0) {
+    const OperationSpec* operation = find_operation(facts.operation);
+    for (const auto& operand : operation != nullptr ? operation->operands : std::vector<OperandSpec>{}) {
+      if (operand.role == OperandRole::SourceArray || operand.role == OperandRole::DestinationArray)
+        facts.strided_views[operand.name] = arguments.strided_view;
+    }
+    if (facts.strided_views.empty()) facts.strided_views["memory"] = arguments.strided_view;  // plan() names it
   }
   if (arguments.block_aggregate) facts.options["block_aggregate"] = OptionBinding::runtime();
   if (arguments.output) facts.options["output"] = OptionBinding::runtime();

@@ -29,9 +29,7 @@ void write_file(const std::string& path, const std::vector<char>& bytes) {
 nlohmann::json provider_json(const Provider& provider) {
   nlohmann::json abi = nlohmann::json::array();
   for (const auto& param : provider.abi) {
-    abi.push_back({{"name", param.name},
-                   {"kind", param.kind == AbiKind::Pointer ? "pointer" : "value"},
-                   {"type", param.cpp_type}});
+    abi.push_back({{"name", param.name}, {"kind", to_string(param.kind)}, {"type", param.cpp_type}});
   }
   nlohmann::json externals = nlohmann::json::array();
   for (const auto& function : provider.external_functions) {

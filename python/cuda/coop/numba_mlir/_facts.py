@@ -69,12 +69,24 @@ def _binding(state, var):
     return _engine.OptionBinding.runtime()
 
 
-def _memory_dtype(oracle, var, operation, role, where_text):
+def _memory_type(oracle, var, role, where_text):
     memory_type = oracle.type_of(var)
-    if not isinstance(memory_type, types.Array):
+    if not isinstance(memory_type, types.Array) or memory_type.ndim < 1:
         raise PayloadInferenceError(
             f"{where_text}: argument '{role}' is {memory_type or 'of unknown type'}; expected a device array"
         )
+    return memory_type
+
+
+def view_dimensions(array_type) -> int:
+    """0 for memory the tile can be read from as one flat run (C order, or 1-D of unit
+    stride); otherwise the dimensions of the strided view the provider must address
+    element by element in C order (a slice with a step, a sub-matrix, Fortran order)."""
+    contiguous = array_type.layout == "C" or (array_type.ndim == 1 and array_type.layout == "F")
+    return 0 if contiguous else array_type.ndim
+
+
+def _memory_dtype(memory_type, operation, role, where_text):
     dtype = _payloads.dtype_name(memory_type.dtype)
     if dtype is None:
         raise UnsupportedOperationError(
@@ -116,6 +128,21 @@ def _check_value_type(value_type, dtype: str, name: str, where_text: str) -> Non
             f"{where_text}: argument '{name}' is {value_type}; expected a value of the payload's dtype {dtype} "
             "(convert it explicitly if truncation is meant)"
         )
+
+
+def _check_same_extent(payload, other, payload_name: str, other_name: str, where_text: str) -> None:
+    """An operand written in the payload's shape must hold as many items: a shorter one
+    would be written past its end."""
+    if other.extent != payload.extent:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{other_name}' ({_shown(other.name)}) holds {other.extent} item(s) per thread but the "
+            f"payload '{_shown(payload_name)}' holds {payload.extent}; expected the same extent (and dtype)"
+        )
+
+
+def _shown(name: str) -> str:
+    """A user variable's name without the compiler's SSA suffix ("items.1" -> "items")."""
+    return name.split(".")[0]
 
 
 def _check_aggregate_array(array_type, dtype: str, where_text: str) -> None:
@@ -168,13 +195,19 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             raise UnsupportedOperationError(literal_unroll_message(where_text, name))
     group = _groups.resolve(state, arguments[group_name], block_shape, where_text)
     payload, shape = _payload(state, arguments[payload_name], payloads, oracle, where_text)
+    views = {}
     if memory is not None:
-        dtype = _memory_dtype(oracle, arguments[memory], operation, memory, where_text)
+        memory_type = _memory_type(oracle, arguments[memory], memory, where_text)
+        dtype = _memory_dtype(memory_type, operation, memory, where_text)
         _payloads.agree(payload, dtype, f"the {memory} of {where_text}", where_text)
+        if view_dimensions(memory_type):
+            views[memory] = view_dimensions(memory_type)
     dtype = dtype_of(payload, where_text)
     if "output" in arguments and _binding(state, arguments["output"]).binding != "omitted":
         output, _ = _payload(state, arguments["output"], payloads, oracle, where_text)
         _payloads.agree(output, dtype, f"the payload of {where_text}", where_text)
+        if shape == "array":  # a scalar payload takes no output (the engine says so)
+            _check_same_extent(payload, output, arguments[payload_name].name, "output", where_text)
 
     options, links = {}, []
     for name, var in arguments.items():
@@ -198,7 +231,9 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             _check_value_type(oracle.type_of(arguments[name]), dtype, name, where_text)
     if "block_aggregate" in options:
         _check_aggregate_array(oracle.type_of(arguments["block_aggregate"]), dtype, where_text)
-    facts = _engine.CallFacts(operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape)
+    facts = _engine.CallFacts(
+        operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape, views
+    )
     operands = {payload_name: arguments[payload_name]}
     if memory is not None:
         operands[memory] = arguments[memory]

@@ -40,6 +40,8 @@ _FIXED_VALUES = ("valid_items", "offset", "src_lane", "flag")
 
 
 def _value_type(param, dtype: str) -> str:
+    if param.kind in ("extent", "stride"):
+        return "int64"
     return _FIXED_VALUE_TYPES[param.cpp_type] if param.name in _FIXED_VALUES else dtype
 
 
@@ -48,7 +50,9 @@ def _register_providers(bundle, calls):
     for call, provider in zip(calls, bundle.providers):
         call.provider = provider
         dtype = call.facts.dtype
-        operands = tuple(_provider_call.Operand(param.kind, _value_type(param, dtype)) for param in provider.abi)
+        operands = tuple(
+            _provider_call.Operand(param.kind, _value_type(param, dtype), param.dimension) for param in provider.abi
+        )
         result = dtype if provider.result is not None else None
         links = (link, *call.links)
         _provider_call.register(_provider_call.Provider(provider.symbol, operands, links, result))

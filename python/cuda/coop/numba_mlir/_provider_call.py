@@ -5,7 +5,8 @@
 The literal symbol selects a provider registered by the planner. Codegen emits
 `i32 symbol(ptr ret, operands...)` (the Numba ABI of the engine's wrappers):
 arrays as generic pointers to their first element (local, shared or global;
-slice offsets included), scalars converted to the ABI's value type, and the
+slice offsets included), a strided view's extents and strides read from its
+descriptor, scalars converted to the ABI's value type, and the
 bundle's LTO-IR as a link item, so nvJitLink inlines CUB into the kernel."""
 
 from __future__ import annotations
@@ -20,8 +21,13 @@ from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
 
 @dataclasses.dataclass(frozen=True)
 class Operand:
-    kind: str  # "pointer" or "value"
+    kind: str  # "pointer", "value", or "extent" / "stride" (of dimension `dimension` of an array operand)
     value_type: str  # for values: the scalar type the ABI takes ("int64", "float16", "bool", ...)
+    dimension: int = -1
+
+    @property
+    def takes_array(self) -> bool:
+        return self.kind in ("pointer", "extent", "stride")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,6 +107,18 @@ def _abi_value(value, value_type: str, signed: bool):
     return value
 
 
+def _view_metadata(array, operand: Operand):
+    """An extent or a stride (in elements) of a strided view, as the int64 the wrapper takes."""
+    from numba_cuda_mlir._mlir.dialects import memref
+    from numba_cuda_mlir._mlir.extras import types as T
+    from numba_cuda_mlir.lowering_utilities import convert
+
+    rank = array.type.rank
+    metadata = memref.extract_strided_metadata(array)  # base, offset, sizes..., strides...
+    first = 2 if operand.kind == "extent" else 2 + rank
+    return convert(metadata[first + operand.dimension], T.i64())
+
+
 def _slot_type(result: str | None):
     """What the return slot is allocated as: a byte, the scalar, or two parts of a complex."""
     from numba_cuda_mlir._mlir import ir as mlir
@@ -125,6 +143,8 @@ def _codegen(provider: Provider, operand_types):
             value = builder.load_var(var)
             if operand.kind == "pointer":
                 values.append(memref_data_pointer(value))
+            elif operand.kind in ("extent", "stride"):
+                values.append(_view_metadata(value, operand))
             else:
                 signed = getattr(numba_type, "signed", True)
                 values.append(_abi_value(value, operand.value_type, signed))
@@ -154,7 +174,7 @@ def coop_provider_call(typingctx, symbol, *operands):
         )
     for position, (numba_type, operand) in enumerate(zip(operands, provider.operands)):
         is_array = isinstance(numba_type, types.Array)
-        if (operand.kind == "pointer") != is_array or not (
+        if operand.takes_array != is_array or not (
             is_array or isinstance(numba_type, types.Number | types.Boolean)
         ):
             raise numba_errors.TypingError(

@@ -52,7 +52,10 @@ def _provider_call(scope, call, scratch, loc):
     symbol_statement, symbol = _ir.constant(scope, call.provider.symbol, loc, "symbol")
     function = _ir.new_var(scope, "provider_call", loc)
     statements += [symbol_statement, ir.Assign(ir.Global("coop_provider_call", coop_provider_call, loc), function, loc)]
-    operands = [scratch if param.name == "temp_storage" else call.operands[param.name] for param in call.provider.abi]
+    operands = [
+        scratch if param.name == "temp_storage" else call.operands[param.array or param.name]
+        for param in call.provider.abi
+    ]
     statements.append(ir.Assign(ir.Expr.call(function, (symbol, *operands), (), loc), call.site.statement.target, loc))
     return statements
 

@@ -1,0 +1,74 @@
+// The device C++ adapters, compiled on their own by nvcc and run on the host: a
+// StridedView must walk every view in C order through its strides, as NumPy's
+// ravel(order="C") of the same view does.
+#include <gtest/gtest.h>
+
+#include "adapters/adapters.hpp"
+#include "coop/engine.hpp"
+#include "test_support.hpp"
+
+namespace coop {
+namespace {
+
+std::string shell_quoted(const std::string& text) { return "'" + text + "'"; }
+
+// Each view of a 6x7x8 base (C order, elements numbered) with its expected C-order
+// elements, computed here the plain way: nested loops over the view's index.
+const char* kCheck = R"(
+#include <cstdio>
+#include <vector>
+
+template <int N>
+int check(const char* name, const long long (&extents)[N], const long long (&strides)[N], long long start) {
+  static int base[6 * 7 * 8];
+  for (int i = 0; i < 6 * 7 * 8; ++i) base[i] = i;
+  coop_adapt::StridedView<int, N> view{base + start, {}, {}};
+  long long count = 1;
+  for (int d = 0; d < N; ++d) {
+    view.extents[d] = extents[d];
+    view.strides[d] = strides[d];
+    count *= extents[d];
+  }
+  long long index[N] = {};
+  for (long long flat = 0; flat < count; ++flat) {
+    long long offset = start;
+    for (int d = 0; d < N; ++d) offset += index[d] * strides[d];
+    if (view[flat] != base[offset] || *(view + flat) != base[offset]) {
+      std::printf("%s: element %lld is %d, expected %d\n", name, flat, view[flat], base[offset]);
+      return 1;
+    }
+    for (int d = N - 1; d >= 0 && ++index[d] == extents[d]; --d) index[d] = 0;
+  }
+  return 0;
+}
+
+int main() {
+  int failures = 0;
+  failures += check<1>("every other", {100}, {2}, 3);
+  failures += check<1>("reversed", {50}, {-1}, 49);
+  failures += check<2>("sub-matrix", {3, 4}, {56, 1}, 9);       // rows of a 6x56 matrix
+  failures += check<2>("fortran order", {8, 6}, {1, 8}, 0);     // a 8x6 F-order array
+  failures += check<2>("both reversed", {3, 5}, {-16, -2}, 300);
+  failures += check<3>("volume", {2, 3, 4}, {112, -8, 2}, 17);
+  std::printf("%d failures\n", failures);
+  return failures;
+}
+)";
+
+TEST(Adapters, StridedViewWalksViewsInCOrder) {
+  const testing::TempDir dir;
+  const auto source = dir.path() / "strided_view_check.cu";
+  const auto program = dir.path() / "strided_view_check";
+  testing::write_text(source, std::string(adapters::strided_view) + kCheck);
+  const Toolkit toolkit = Toolkit::locate(ToolkitSearch::from_environment());
+  const testing::CommandResult built =
+      testing::run_command(std::string(COOP_NVCC) + " -std=c++17 -I" + shell_quoted(toolkit.cccl_include) + " " +
+                           shell_quoted(source.string()) + " -o " + shell_quoted(program.string()));
+  ASSERT_EQ(built.exit_code, 0) << built.output;
+  const testing::CommandResult ran = testing::run_command(shell_quoted(program.string()));
+  EXPECT_EQ(ran.exit_code, 0) << ran.output;
+  EXPECT_NE(ran.output.find("0 failures"), std::string::npos) << ran.output;
+}
+
+}  // namespace
+}  // namespace coop
