@@ -14,6 +14,7 @@ void bind_call_facts(nb::module_& module);
 void bind_plan(nb::module_& module);
 void bind_bundle(nb::module_& module);
 void bind_engine(nb::module_& module);
+void bind_catalog(nb::module_& module);
 
 // Lower-case identifiers rather than the engine's display text ("block (__syncthreads)"),
 // so the Python layer can compare them.

@@ -88,5 +88,6 @@ NB_MODULE(_engine, module) {
   bind_plan(module);
   bind_bundle(module);
   bind_engine(module);
+  bind_catalog(module);
   module.def("engine_version", &coop::engine_version, "The engine version baked into cache keys.");
 }

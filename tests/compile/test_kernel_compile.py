@@ -168,7 +168,7 @@ def test_strided_views_compile_to_iterator_providers(bundles, layout, group_kind
         *(("stride", d) for d in range(ndim)),
     ]
     assert [p.name for p in store.abi][:3] == ["destination", "destination_extent_0", "destination_stride_0"]
-    assert "StridedView<float, %d>" % ndim in bundles[-1].source
+    assert f"StridedView<float, {ndim}>" in bundles[-1].source
 
 
 def test_contiguous_arrays_stay_plain_pointers(bundles):

@@ -44,7 +44,7 @@ SIGNATURES = {
     "flag_heads_and_tails": "(group, head_flags, tail_flags, items, /, op=None, *, tile_predecessor=None, "
     "tile_successor=None)",
     "run_length_decode": "(group, run_values, run_lengths, items, /, *, window_offset=0, relative_offsets=None)",
-    "this_block": "()",
+    "this_block": "(block_shape=None, /)",
     "this_warp": "()",
 }
 

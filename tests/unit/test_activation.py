@@ -44,15 +44,30 @@ def test_importing_coop_after_the_compiler_registers_the_planner():
     assert seen == [PLANNER]
 
 
-def test_importing_coop_first_waits_for_an_explicit_register():
+def test_importing_coop_first_registers_once_the_compiler_is_imported():
+    """The order isort gives (cuda before numba_cuda_mlir) works as well as the other."""
     seen = run_scenario("""
+        from cuda import coop
+        before = planners() if "numba_cuda_mlir" in sys.modules else "not imported"
+        import numba_cuda_mlir
+        after_import = planners()
+        coop.register("numba-cuda-mlir")
+        print(json.dumps({"before": before, "after_import": after_import, "after": planners()}))
+    """)
+    assert seen == {"before": "not imported", "after_import": [PLANNER], "after": [PLANNER]}
+
+
+def test_disabled_automatic_registration_waits_in_either_import_order():
+    seen = run_scenario(
+        """
         from cuda import coop
         import numba_cuda_mlir
         before = planners()
         coop.register("numba-cuda-mlir")
-        coop.register("numba-cuda-mlir")
         print(json.dumps({"before": before, "after": planners()}))
-    """)
+        """,
+        CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION="true",
+    )
     assert seen == {"before": [], "after": [PLANNER]}
 
 

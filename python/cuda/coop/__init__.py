@@ -52,6 +52,7 @@ from ._core.errors import (
 )
 from ._core.registration import auto_register as _auto_register
 from ._core.registration import explain, register
+from ._core.tracebacks import install as _install_traceback_hook
 
 __all__ = [
     "CoopCompilerContextRequiredError",
@@ -99,4 +100,5 @@ __all__ = [
     "this_warp",
 ]
 
+_install_traceback_hook()
 _auto_register()

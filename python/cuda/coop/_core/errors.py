@@ -50,6 +50,22 @@ class CoopWarning(UserWarning):
     cannot be used, an environment variable with a value cuda.coop does not accept."""
 
 
+# Tracebacks and reprs name the classes where users import them from.
+for _error in (
+    CoopError,
+    CoopCompilerContextRequiredError,
+    InvalidGroupError,
+    PayloadInferenceError,
+    UnsupportedOperationError,
+    EscapingGroupDescriptorError,
+    ProviderCompileError,
+    IncompatibleCompilerError,
+    InvalidArgumentError,
+    ToolkitError,
+    CoopWarning,
+):
+    _error.__module__ = "cuda.coop"
+
 # The engine reports errors by kind; each kind has one public class.
 _ENGINE_KINDS = {
     "InvalidGroup": InvalidGroupError,

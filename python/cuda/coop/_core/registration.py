@@ -8,11 +8,30 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.abc
 import os
 import sys
 import warnings
+from typing import ClassVar
 
-from .errors import IncompatibleCompilerError, InvalidArgumentError
+from .errors import CoopWarning, IncompatibleCompilerError, InvalidArgumentError
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off", "")
+
+
+def environment_flag(name: str) -> bool:
+    """A boolean environment variable: 1/true/yes/on or 0/false/no/off/empty, in any
+    case; anything else warns once and reads as false."""
+    value = os.environ.get(name, "").strip().lower()
+    if value not in _TRUE and value not in _FALSE:
+        warnings.warn(
+            f"{name}={os.environ[name]!r} is not a boolean; expected 1, true, yes, on, 0, false, no or off "
+            "(read as false)",
+            CoopWarning,
+            stacklevel=3,
+        )
+    return value in _TRUE
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,15 +55,53 @@ def register(name: str, /) -> None:
 
 
 def auto_register() -> None:
-    if os.environ.get("CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION", "0") == "1":
+    """Activates every backend whose compiler is imported, now or later: importing
+    cuda.coop before the compiler (the order isort gives) works as well as after."""
+    if environment_flag("CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION"):
         return
     for name, backend in BACKENDS.items():
-        if backend.runtime_module not in sys.modules:
-            continue
-        try:
-            register(name)
-        except IncompatibleCompilerError as error:
-            warnings.warn(f"cuda.coop did not register with {name}: {error}", stacklevel=3)
+        if backend.runtime_module in sys.modules:
+            _register_or_warn(name)
+        else:
+            _AfterImport.install(backend.runtime_module, name)
+
+
+def _register_or_warn(name: str) -> None:
+    try:
+        register(name)
+    except IncompatibleCompilerError as error:
+        warnings.warn(f"cuda.coop did not register with {name}: {error}", CoopWarning, stacklevel=4)
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Registers a backend right after its compiler's module finishes importing."""
+
+    _pending: ClassVar[dict] = {}  # module name -> backend name
+
+    @classmethod
+    def install(cls, module: str, backend: str) -> None:
+        cls._pending[module] = backend
+        if not any(isinstance(finder, cls) for finder in sys.meta_path):
+            sys.meta_path.insert(0, cls())
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname not in self._pending:
+            return None
+        backend = self._pending.pop(fullname)
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                run = spec.loader.exec_module
+
+                def exec_module(module, run=run):
+                    run(module)
+                    _register_or_warn(backend)
+
+                spec.loader.exec_module = exec_module  # this spec's own loader instance
+                return spec
+        return None
 
 
 def explain(kernel, /, *args, grid, block):

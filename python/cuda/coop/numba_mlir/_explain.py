@@ -10,6 +10,7 @@ from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
 from numba_cuda_mlir.numba_cuda.cudadrv.error import CudaSupportError
 from numba_cuda_mlir.numba_cuda.types.misc import literal
 
+from .._core.errors import InvalidArgumentError
 from . import _planner
 
 # Without a device, compiles target this compute capability.
@@ -39,9 +40,16 @@ def owns(kernel) -> bool:
     return isinstance(kernel, MLIRDispatcher)
 
 
-def _triple(value) -> tuple:
-    value = (value,) if isinstance(value, int) else tuple(value)
-    return value + (1,) * (3 - len(value))
+def _triple(value, argument: str = "block") -> tuple:
+    """(x, y, z) of a launch dimension given as an int or 1 to 3 ints, each >= 1."""
+    shape = (value,) if isinstance(value, int) else value
+    valid = isinstance(shape, (tuple, list)) and 1 <= len(shape) <= 3
+    if not valid or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
+        raise InvalidArgumentError(
+            f"coop.explain: argument '{argument}' = {value!r} is not allowed; expected a positive integer or a tuple "
+            "of 1 to 3 positive integers, e.g. 128 or (32, 4)"
+        )
+    return tuple(shape) + (1,) * (3 - len(shape))
 
 
 def _capability() -> tuple:
@@ -63,7 +71,7 @@ def compile_for_launch(kernel, argtypes, grid, block, sharedmem=0, values=()):
 
     mlir_target.ensure_initialized()
     major, minor = _capability()
-    launch = {"grid": _triple(grid), "block": _triple(block), "sharedmem": sharedmem, "cluster": None}
+    launch = {"grid": _triple(grid, "grid"), "block": _triple(block), "sharedmem": sharedmem, "cluster": None}
     options = dict(kernel.targetoptions, chip=f"sm_{major}{minor}", __launch_config__=launch)
     argtypes = list(argtypes)
     while True:
@@ -78,6 +86,7 @@ def compile_for_launch(kernel, argtypes, grid, block, sharedmem=0, values=()):
 
 
 def explain(kernel, /, *args, grid, block) -> Explanation:
+    _triple(grid, "grid"), _triple(block)  # checked before anything compiles
     argtypes = [kernel.typeof_pyval(value) for value in args]
     recorded = []
     recorder = lambda state, calls, bundle: recorded.append((state, calls, bundle))
@@ -89,7 +98,7 @@ def explain(kernel, /, *args, grid, block) -> Explanation:
     _state, calls, bundle = recorded[-1] if recorded else (None, [], None)
     return Explanation(
         kernel=kernel.py_func.__qualname__,
-        launch={"grid": _triple(grid), "block": _triple(block)},
+        launch={"grid": _triple(grid, "grid"), "block": _triple(block)},
         arch=bundle.arch if bundle else "",
         plans=[call.plan for call in calls],
         providers=[call.provider for call in calls],

@@ -16,7 +16,7 @@ from .._core.errors import InvalidArgumentError, PayloadInferenceError, Unsuppor
 from .._core.markers import all_markers
 from . import _groups, _operators, _payloads, _prefix_callbacks
 from ._find import Site
-from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
+from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
 
 # Each implemented operation's payload operand and, for load/store, its memory operand.
@@ -55,18 +55,65 @@ class Call:
     prefix_callback: object = None  # _prefix_callbacks.PrefixCallback
 
 
-def _binding(state, var):
-    """OMITTED for None, STATIC for a constant, RUNTIME otherwise."""
+_INTEGER_OPTIONS = ("count", "offset")  # option kinds that take an integer
+_NAMED_OPTIONS = ("choice", "operator")  # option kinds a string names a value of
+
+
+def option_kinds(operation: str) -> dict:
+    """Option name -> its kind in the engine's catalog ("choice", "count", ...)."""
+    return {option["name"]: option["type"] for option in _engine.operation_options(operation)}
+
+
+def _binding(state, var, name: str = "", kind: str = "", where_text: str = ""):
+    """OMITTED for None, STATIC for a constant, RUNTIME otherwise. A constant must be
+    of the kind the option takes: "10" is not a count, nor True an offset."""
     found = definition(state.func_ir, var)
     if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
         value = found.value
         if value is None:
             return _engine.OptionBinding.omitted()
+        _check_constant_kind(value, name, kind, where_text)
         if isinstance(value, bool):
             return _engine.OptionBinding.fixed("true" if value else "false")
         if isinstance(value, (int, float, str)):
             return _engine.OptionBinding.fixed(str(value) if not isinstance(value, float) else repr(value))
     return _engine.OptionBinding.runtime()
+
+
+def _check_constant_kind(value, name: str, kind: str, where_text: str) -> None:
+    if kind in _INTEGER_OPTIONS and (isinstance(value, bool) or not isinstance(value, int)):
+        expected = "an integer (a constant or a runtime integer)"
+    elif kind == "payload_scalar" and not isinstance(value, (bool, int, float)):
+        expected = "a number of the payload's dtype"
+    elif kind in _NAMED_OPTIONS and not isinstance(value, str):
+        expected = "one of its names as a string"
+    else:
+        return
+    raise InvalidArgumentError(
+        f"{where_text}: argument '{name}' = {value!r} ({type(value).__name__}) is not allowed; expected {expected}"
+    )
+
+
+def _check_runtime_value(value_type, name: str, kind: str, dtype: str, where_text: str) -> None:
+    """A runtime option must be a scalar of the kind it stands for: an array or a float
+    count would reach the device call converted, or not at all."""
+    if value_type is None:
+        return  # not known before typing
+    if kind in _INTEGER_OPTIONS:
+        if isinstance(value_type, types.Integer) and str(value_type) != "uint64":
+            return
+        expected = "an integer (int8-int64 or uint8-uint32; convert it explicitly)"
+    elif kind == "payload_scalar":
+        if isinstance(value_type, (types.Number, types.Boolean)):
+            return _check_value_type(value_type, dtype, name, where_text)
+        expected = f"a scalar of the payload's dtype {dtype}"
+    elif kind == "flag":
+        if isinstance(value_type, (types.Integer, types.Boolean)):
+            return
+        expected = "an integer or bool flag per thread"
+    else:
+        return
+    raise InvalidArgumentError(f"{where_text}: argument '{name}' is {value_type}; expected {expected}")
 
 
 def _memory_type(oracle, var, role, where_text):
@@ -96,7 +143,7 @@ def _memory_dtype(memory_type, operation, role, where_text):
     return dtype
 
 
-def _operator(state, var, dtype, where_text):
+def _operator(state, var, dtype, oracle, where_text):
     """The engine's name of the operator, and the link item of a Python one (or None)."""
     value = python_value(state.func_ir, var)
     if isinstance(value, str) and value in _OPERATOR_NAMES:
@@ -106,12 +153,12 @@ def _operator(state, var, dtype, where_text):
     function = _operators.python_function(value)
     if function is None:
         raise InvalidArgumentError(
-            f"{where_text}: argument 'op' = {value!r} is not allowed; expected one of "
+            f"{where_text}: argument 'op' = {shown_value(state, var, oracle)} is not allowed; expected one of "
             f"{', '.join(repr(name) for name in _OPERATOR_NAMES)}, operator.add, min, max, or a Python function "
             "op(a, b)"
         )
     arch = state.metadata["targetoptions"]["chip"]
-    symbol, link = _operators.compile_operator(function, dtype, arch, where_text)
+    symbol, link = _operators.compile_operator(function, dtype, arch, where_text, state)
     return _engine.OptionBinding.fixed(f"user:{symbol}"), link
 
 
@@ -140,6 +187,24 @@ def _check_same_extent(payload, other, payload_name: str, other_name: str, where
         )
 
 
+def shown_value(state, var, oracle) -> str:
+    """How a message shows the value an argument was given: a constant or global as
+    itself, an object made in the kernel by its class, anything else by its type."""
+    value = python_value(state.func_ir, var)
+    if value is not None:
+        return (
+            getattr(value, "__qualname__", None) if callable(value) and hasattr(value, "__qualname__") else repr(value)
+        )
+    found = definition(state.func_ir, var)
+    if isinstance(found, ir.Expr) and found.op == "call":
+        made_by = python_value(state.func_ir, found.func)
+        if made_by is not None:
+            return f"an object made by {getattr(made_by, '__qualname__', repr(made_by))}(...) in the kernel"
+    value_type = oracle.type_of(var)
+    shown = f"'{_shown(var.name)}'" if not var.name.startswith("$") else "a value"
+    return f"{shown} of type {value_type}" if value_type is not None else shown
+
+
 def _shown(name: str) -> str:
     """A user variable's name without the compiler's SSA suffix ("items.1" -> "items")."""
     return name.split(".")[0]
@@ -157,6 +222,7 @@ def _check_aggregate_array(array_type, dtype: str, where_text: str) -> None:
 
 def _payload(state, var, payloads, oracle, where_text):
     """The call's payload: a ThreadData or local array (array), or one value per thread (scalar)."""
+    _check_one_payload(state, var, payloads, where_text)
     found = definition(state.func_ir, var)
     for payload in payloads:
         if payload.site is not None and found is payload.site.call:
@@ -173,6 +239,18 @@ def _payload(state, var, payloads, oracle, where_text):
             "coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined into it)"
         )
     return _payloads.Payload(None, 1, None, dtype, "its value", var.name), "scalar"
+
+
+def _check_one_payload(state, var, payloads, where_text) -> None:
+    """A payload made by different constructors on different paths has no one extent or dtype to plan for."""
+    made = {id(payload.site.call): payload for payload in payloads if payload.site is not None}
+    found = [made[id(value)] for value in definitions(state.func_ir, var) if id(value) in made]
+    if len(found) > 1:
+        lines = ", ".join(f"line {payload.site.statement.loc.line}" for payload in found)
+        raise PayloadInferenceError(
+            f"{where_text}: argument '{_shown(var.name)}' is a different coop.ThreadData on different paths ({lines}); "
+            "expected one payload per call: make it once, before the branches, with the largest extent you need"
+        )
 
 
 def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
@@ -210,25 +288,27 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             _check_same_extent(payload, output, arguments[payload_name].name, "output", where_text)
 
     options, links = {}, []
+    kinds = option_kinds(operation)
     for name, var in arguments.items():
         if name in (group_name, payload_name, memory, *_VALUE_OPERANDS.get(operation, ()), *_FRONT_END_OPTIONS):
             continue
         if name == "op":
-            options[name], link = _operator(state, var, dtype, where_text)
+            options[name], link = _operator(state, var, dtype, oracle, where_text)
             links += [link] if link is not None else []
         else:
-            options[name] = _binding(state, var)
+            options[name] = _binding(state, var, name, kinds.get(name, ""), where_text)
+            if options[name].binding == "runtime":
+                _check_runtime_value(oracle.type_of(var), name, kinds.get(name, ""), dtype, where_text)
+    for name in _VALUE_OPERANDS.get(operation, ()):
+        _check_runtime_value(oracle.type_of(arguments[name]), name, "flag", dtype, where_text)
     prefix_callback = None
     if "prefix_op" in arguments and _binding(state, arguments["prefix_op"]).binding != "omitted":
         prefix_callback = _prefix_callbacks.describe(state, arguments["prefix_op"], oracle, where_text)
         arch = state.metadata["targetoptions"]["chip"]
-        symbol, link = _prefix_callbacks.compile_prefix_callback(prefix_callback, dtype, arch, where_text)
+        symbol, link = _prefix_callbacks.compile_prefix_callback(prefix_callback, dtype, arch, where_text, state)
         options["prefix_op"] = _engine.OptionBinding.fixed(f"user:{symbol}")
         links.append(link)
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
-    for name in ("initial_value", "oob_default"):
-        if name in options and options[name].binding == "runtime":
-            _check_value_type(oracle.type_of(arguments[name]), dtype, name, where_text)
     if "block_aggregate" in options:
         _check_aggregate_array(oracle.type_of(arguments["block_aggregate"]), dtype, where_text)
     facts = _engine.CallFacts(

@@ -14,6 +14,16 @@ from ._ir import close_over_aliases, definition, definitions, from_literal_unrol
 from ._location import where
 
 
+def launch_block(block, context: str) -> tuple:
+    """The launch's block as (x, y, z): 1 to 3 positive integers."""
+    shape = (block,) if isinstance(block, int) else tuple(block)
+    if not 1 <= len(shape) <= 3 or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
+        raise InvalidGroupError(
+            f"{context}: the launch's block {block!r} is not allowed; expected 1 to 3 positive integers (x[, y[, z]])"
+        )
+    return shape + (1,) * (3 - len(shape))
+
+
 def resolve(state, var, block_shape, context: str):
     """The engine Group a descriptor variable stands for; where control flow joins,
     every path must give the same group."""
@@ -41,8 +51,11 @@ def _resolve_definition(state, found, block_shape, context: str):
         )
     marker = marker_of(python_value(func_ir, found.func))
     if marker is not None and marker.name == "this_block":
+        _check_declared_block(state, found, block_shape, context)
         return _engine.block(*block_shape)
     if marker is not None and marker.name == "this_warp":
+        if found.args or found.kws:
+            raise InvalidGroupError(f"{context}: coop.this_warp() takes no arguments; a warp is 32 lanes")
         return _engine.warp(block_shape, 32)
     method = definition(func_ir, found.func)
     if isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == "group_by":
@@ -59,6 +72,28 @@ def _resolve_definition(state, found, block_shape, context: str):
             )
         return _engine.warp(block_shape, width)
     raise InvalidGroupError(f"{context}: argument 'group' is not a group descriptor")
+
+
+def _check_declared_block(state, found, block_shape, context: str) -> None:
+    """`coop.this_block(128)` or `(32, 4)` declares the block the kernel is written for:
+    a launch with another block is refused, naming both."""
+    if found.kws or len(found.args) > 1:
+        raise InvalidGroupError(f"{context}: coop.this_block takes one argument, the block shape it declares")
+    if not found.args:
+        return
+    declared = python_value(state.func_ir, found.args[0])
+    shape = (declared,) if isinstance(declared, int) else declared
+    valid = isinstance(shape, tuple) and 1 <= len(shape) <= 3 and all(isinstance(d, int) and d >= 1 for d in shape)
+    if not valid or isinstance(declared, bool):
+        raise InvalidGroupError(
+            f"{context}: argument 'block_shape' of coop.this_block = {declared!r} is not allowed; expected a "
+            "compile-time integer or a tuple of 1 to 3 integers, e.g. 128 or (32, 4)"
+        )
+    if tuple(shape) + (1,) * (3 - len(shape)) != tuple(block_shape):
+        raise InvalidGroupError(
+            f"{context}: coop.this_block({declared!r}) declares a block of {tuple(shape)}, but the kernel is launched "
+            f"with a block of {tuple(block_shape)}; launch it with the block it declares"
+        )
 
 
 def _constructor_text(site: Site) -> str:

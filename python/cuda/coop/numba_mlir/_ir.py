@@ -35,6 +35,9 @@ def python_value(func_ir, var):
     if isinstance(found, ir.Expr) and found.op == "getattr":
         base = python_value(func_ir, found.value)
         return getattr(base, found.attr, None) if base is not None else None
+    if isinstance(found, ir.Expr) and found.op == "build_tuple":  # (32, 4) written in the kernel
+        items = [python_value(func_ir, item) for item in found.items]
+        return tuple(items) if all(item is not None for item in items) else None
     return None
 
 

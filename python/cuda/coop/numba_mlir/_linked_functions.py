@@ -5,16 +5,24 @@ and key, and linked with the bundle."""
 from __future__ import annotations
 
 import hashlib
+import inspect
 import re
 import threading
 
 from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
 from .. import _engine
-from .._core.errors import UnsupportedOperationError
+from .._core.errors import InvalidArgumentError, UnsupportedOperationError
 
 _compiled: dict = {}  # key -> (symbol, LTOIR)
 _lock = threading.Lock()
+_compiling = threading.local()  # .user_function: (where_text, argument, name) while one compiles
+
+
+def user_function_being_compiled():
+    """(where_text, argument, name) of the operator or prefix_op this thread is
+    compiling, or None: the planner sees such a compile as a device function's."""
+    return getattr(_compiling, "user_function", None)
 
 
 def passes_by_pointer(dtype: str) -> bool:
@@ -41,12 +49,49 @@ def compiled_once(key, build):
         return _compiled[key]
 
 
+def with_device_helpers(function, _made=None):
+    """`function` with the plain Python functions it calls, whether globals or closure
+    variables (a helper defined beside an operator in a test or a notebook), made
+    device functions, as the kernel compiler needs them; other values are kept."""
+    import types as pytypes
+
+    from numba_cuda_mlir import cuda
+
+    made = {function: function} if _made is None else _made  # function -> its device function
+
+    def device(value):
+        if value not in made:
+            made[value] = value  # until made: a helper that calls back into it sees the plain function
+            made[value] = cuda.jit(device=True)(with_device_helpers(value, made))
+        return made[value]
+
+    code = function.__code__
+    names = {name: function.__globals__[name] for name in code.co_names if name in function.__globals__}
+    helpers = {name: device(value) for name, value in names.items() if inspect.isfunction(value)}
+    cells = function.__closure__ or ()
+    closure = tuple(pytypes.CellType(device(cell.cell_contents)) if _holds_function(cell) else cell for cell in cells)
+    if not helpers and closure == cells:
+        return function
+    namespace = dict(function.__globals__, **helpers)
+    rebuilt = pytypes.FunctionType(code, namespace, function.__name__, function.__defaults__, closure or None)
+    rebuilt.__qualname__, rebuilt.__module__ = function.__qualname__, function.__module__
+    return rebuilt
+
+
+def _holds_function(cell) -> bool:
+    try:
+        return inspect.isfunction(cell.cell_contents)
+    except ValueError:  # an empty cell
+        return False
+
+
 def compile_device_function(function, signature, symbol, arch, where_text, argument, name, dtype) -> bytes:
     """LTO-IR of `function` with the C ABI under `symbol`; a function the kernel
     compiler cannot compile is an error naming the call and the argument."""
     from numba_cuda_mlir.compiler import compile as compile_to_ltoir
     from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
 
+    _compiling.user_function = (where_text, argument, name)
     try:
         ltoir, _ = compile_to_ltoir(
             function,
@@ -62,7 +107,37 @@ def compile_device_function(function, signature, symbol, arch, where_text, argum
         raise UnsupportedOperationError(
             f"{where_text}: argument '{argument}' = {name} cannot be compiled for {dtype} values: {_summary(error)}"
         ) from None
+    finally:
+        _compiling.user_function = None
     return ltoir
+
+
+def check_result_kind(state, function, argtypes, dtype: str, where_text: str, argument: str, name: str) -> None:
+    """A user function's result is converted to the payload's dtype only within its kind
+    (int64 to int32, float64 to float32, as C++ would); a float or bool result for an
+    integer payload, or a complex one for a real payload, would be truncated without a word."""
+    from numba_cuda_mlir import types
+    from numba_cuda_mlir.numba_cuda.compiler import run_frontend
+    from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
+
+    try:
+        typed = type_inference_stage(state.typingctx, state.targetctx, run_frontend(function), argtypes, None, {})
+    except Exception:  # noqa: BLE001 (its compile reports why, naming the call)
+        return
+    result = typed.return_type
+    payload = argtypes[-1]
+    if isinstance(payload, types.Integer):
+        allowed = isinstance(result, types.Integer)
+    elif isinstance(payload, types.Float):
+        allowed = isinstance(result, (types.Integer, types.Float))
+    else:
+        allowed = isinstance(result, types.Number)
+    if not allowed:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{argument}' = {name} returns {result} for {dtype} values; expected a result of "
+            f"the payload's kind ({'an integer' if isinstance(payload, types.Integer) else 'a number'}), as "
+            f"{dtype} holds it: convert explicitly where a conversion is meant"
+        )
 
 
 def _summary(error) -> str:

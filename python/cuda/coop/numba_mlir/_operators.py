@@ -8,7 +8,14 @@ from __future__ import annotations
 import inspect
 
 from .._core.errors import InvalidArgumentError
-from ._linked_functions import compile_device_function, compiled_once, passes_by_pointer, symbol_for
+from ._linked_functions import (
+    check_result_kind,
+    compile_device_function,
+    compiled_once,
+    passes_by_pointer,
+    symbol_for,
+    with_device_helpers,
+)
 from ._provider_call import numba_scalar
 
 
@@ -18,7 +25,7 @@ def python_function(value):
     return function if inspect.isfunction(function) else None
 
 
-def compile_operator(function, dtype: str, arch: str, where_text: str):
+def compile_operator(function, dtype: str, arch: str, where_text: str, state):
     """(symbol, link item) of `function` as a binary operator on `dtype`, for `arch` ("sm_90")."""
     parameters = inspect.signature(function).parameters
     if len(parameters) != 2:
@@ -34,8 +41,10 @@ def compile_operator(function, dtype: str, arch: str, where_text: str):
         identity = (function.__module__, function.__qualname__, code.co_code, code.co_consts, dtype)
         symbol = symbol_for("op", function.__qualname__, dtype, identity)
         scalar = numba_scalar(dtype)
+        ready = with_device_helpers(function)
+        check_result_kind(state, ready, (scalar, scalar), dtype, where_text, "op", function.__qualname__)
         if passes_by_pointer(dtype):
-            operator = cuda.jit(device=True)(function)
+            operator = cuda.jit(device=True)(ready)
 
             def wrapper(result, a, b):
                 result[0] = operator(a[0], b[0])
@@ -43,7 +52,7 @@ def compile_operator(function, dtype: str, arch: str, where_text: str):
             pointer = types.CPointer(scalar)
             compiled, signature = wrapper, types.void(pointer, pointer, pointer)
         else:
-            compiled, signature = function, scalar(scalar, scalar)
+            compiled, signature = ready, scalar(scalar, scalar)
         name = function.__qualname__
         return symbol, compile_device_function(compiled, signature, symbol, arch, where_text, "op", name, dtype)
 

@@ -60,6 +60,28 @@ def _explicit_dtype(value) -> str | None:
     return name
 
 
+_UNKNOWN = "<unknown>"
+
+
+def _dtype_value(func_ir, var):
+    """The dtype an argument names: a constant or global, or a constructor of NumPy
+    or Numba dtypes called with constants (np.dtype("int32"), types.NPDatetime("ns"))."""
+    value = python_value(func_ir, var)
+    if value is not None:
+        return value
+    found = definition(func_ir, var)
+    if isinstance(found, ir.Expr) and found.op == "call" and not found.kws:
+        function = python_value(func_ir, found.func)
+        arguments = [python_value(func_ir, argument) for argument in found.args]
+        pure = function is np.dtype or (inspect.isclass(function) and issubclass(function, types.Type))
+        if pure and all(argument is not None for argument in arguments):
+            try:
+                return function(*arguments)
+            except (TypeError, ValueError):
+                pass
+    return _UNKNOWN if found is not None else None
+
+
 def compile_time_int(state, var, context: str, argument: str) -> int:
     """A constant, a global or closure value, or a kernel argument (specialized on
     its value through Numba's literal retry)."""
@@ -100,11 +122,14 @@ def thread_data(state, site: Site) -> Payload:
             )
     payload = Payload(site, extent, alignment)
     if "dtype" in bound.arguments:
-        value = python_value(state.func_ir, bound.arguments["dtype"])
+        value = _dtype_value(state.func_ir, bound.arguments["dtype"])
         payload.dtype = _explicit_dtype(value)
-        if payload.dtype is None:
+        if payload.dtype is None and value is not None:  # explicit None means "infer it"
+            shown = value if value is not _UNKNOWN else "a value not known at compile time"
             raise PayloadInferenceError(
-                f"{context}: argument 'dtype' = {value!r} is not allowed; expected a numeric NumPy or Numba dtype"
+                f"{context}: argument 'dtype' = {shown!r} is not allowed; expected a numeric NumPy or Numba dtype "
+                "written as a constant: bool, int8-int64, uint8-uint64, float16, bfloat16, float32, float64, "
+                "complex64 or complex128"
             )
         payload.dtype_source = "its dtype argument"
     return payload

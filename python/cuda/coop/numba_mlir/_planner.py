@@ -14,8 +14,10 @@ from .. import _engine
 from .._core.errors import UnsupportedOperationError, from_engine_error
 from .._engine_session import engine
 from . import _facts, _groups, _payloads, _prefix_callbacks, _provider_call, _rewrite, _storage
+from ._divergence import warn_divergent_calls
 from ._find import find_sites
-from ._location import context
+from ._linked_functions import user_function_being_compiled
+from ._location import context, where
 from ._types import TypeOracle
 
 _links: dict[str, LTOIR] = {}  # one link object per bundle, so the linker sees it once
@@ -27,11 +29,17 @@ def _log(stage: str, text: str) -> None:
         print(f"[cuda.coop {stage}] {text}", file=sys.stderr)
 
 
-def _engine_call(function, *args):
+def _engine_call(function, *args, calls=()):
+    """Runs an engine function; its errors become cuda.coop's, and a bundle's compile
+    error names the user's calls it was compiling."""
     try:
         return function(*args)
     except _engine.EngineError as error:
-        raise from_engine_error(error) from None
+        public = from_engine_error(error)
+        if calls and not any(call.facts.where and call.facts.where in str(error) for call in calls):
+            sites = "; ".join(f"coop.{call.facts.operation} ({call.facts.where})" for call in calls)
+            public = type(public)(f"compiling the providers of {sites}: {error}")
+        raise public from None
 
 
 # ABI value types that are not the payload's dtype: counts, offsets, lanes and flags.
@@ -69,6 +77,16 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         if not sites:
             return False
         if self.is_device_function:
+            user_function = user_function_being_compiled()
+            if user_function is not None:
+                where_text, argument, name = user_function
+                site = next((site for site in sites if _facts.is_primitive(site)), sites[0])
+                raise UnsupportedOperationError(
+                    f"{where_text}: argument '{argument}' = {name} calls coop.{site.marker.name} "
+                    f"({where(state, site.statement.loc)}); a cooperative primitive cannot run inside an operator "
+                    "or a prefix_op: CUB calls those per item or per lane, inside its own collective. Compute the "
+                    "collective in the kernel and pass its result in"
+                )
             raise UnsupportedOperationError(
                 f"{context(sites[0].marker.name, state, sites[0].statement.loc)}: cooperative primitives need the "
                 "launching kernel's group shape; this device function was compiled on its own (inline='never', "
@@ -80,11 +98,15 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
         _groups.check_no_escape(state, sites)
         launch = require_launch_config(state)
-        block_shape = tuple(launch["block"]) + (1,) * (3 - len(launch["block"]))
+        block_shape = _groups.launch_block(
+            launch["block"], context(sites[0].marker.name, state, sites[0].statement.loc)
+        )
         _bound_the_launch(state, block_shape)
         calls = _analyze(state, sites, block_shape, payloads, storages)
         _plan_and_bundle(state, calls)
+        warn_divergent_calls(state, calls, block_shape)
         layout = _storage.plan_layout(state.func_ir, calls, storages)
+        _storage.check_fits(state, calls, layout)
         removed = [
             site.statement
             for site in sites
@@ -148,7 +170,8 @@ def _plan_and_bundle(state, calls) -> None:
     for call in calls:
         call.plan = _engine_call(session.plan, call.facts)
         _log("plan", call.plan.describe())
-    bundle = _engine_call(session.compile, [call.plan for call in calls], state.metadata["targetoptions"]["chip"])
+    arch = state.metadata["targetoptions"]["chip"]
+    bundle = _engine_call(session.compile, [call.plan for call in calls], arch, calls=calls)
     _log("compile", f"{len(calls)} call(s), {bundle.cache}, {bundle.compile_seconds:.3f} s")
     _register_providers(bundle, calls)
     _explain_hook(state, calls, bundle)

@@ -25,7 +25,14 @@ from numba_cuda_mlir.numba_cuda.core import ir
 from .._core.errors import InvalidArgumentError
 from . import _payloads
 from ._ir import close_over_aliases, definition, python_value
-from ._linked_functions import compile_device_function, compiled_once, passes_by_pointer, symbol_for
+from ._linked_functions import (
+    check_result_kind,
+    compile_device_function,
+    compiled_once,
+    passes_by_pointer,
+    symbol_for,
+    with_device_helpers,
+)
 from ._location import where
 
 _STATE = "_coop_prefix_state"  # the state parameter of the rewritten __call__
@@ -222,8 +229,10 @@ def _call_as_function(callback: PrefixCallback, where_text: str):
     return namespace[function.name]
 
 
-def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, where_text: str):
+def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, where_text: str, state):
     """(symbol, link item) of the callback for a scan of `dtype` on `arch` ("sm_90")."""
+
+    planner_state = state
 
     def build():
         from numba_cuda_mlir import carray, cuda, types
@@ -234,8 +243,11 @@ def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, whe
         identity = (callback.cls.__module__, callback.name, code.co_code, code.co_consts, callback.state_attribute)
         identity += (callback.constants, callback.state_dtype, callback.state_extent, dtype)
         symbol = symbol_for("prefix", callback.name, dtype, identity)
-        body = cuda.jit(device=True)(_call_as_function(callback, where_text))
+        function = with_device_helpers(_call_as_function(callback, where_text))
         extent, value, state = (callback.state_extent,), numba_scalar(dtype), numba_scalar(callback.state_dtype)
+        state_array = types.Array(state, 1, "C")
+        check_result_kind(planner_state, function, (state_array, value), dtype, where_text, "prefix_op", callback.name)
+        body = cuda.jit(device=True)(function)
         if passes_by_pointer(dtype):
 
             def wrapper(result, state_pointer, block_aggregate):

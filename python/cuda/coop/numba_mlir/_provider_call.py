@@ -174,9 +174,7 @@ def coop_provider_call(typingctx, symbol, *operands):
         )
     for position, (numba_type, operand) in enumerate(zip(operands, provider.operands)):
         is_array = isinstance(numba_type, types.Array)
-        if operand.takes_array != is_array or not (
-            is_array or isinstance(numba_type, types.Number | types.Boolean)
-        ):
+        if operand.takes_array != is_array or not (is_array or isinstance(numba_type, types.Number | types.Boolean)):
             raise numba_errors.TypingError(
                 f"{provider.symbol}: operand {position} is {numba_type}; the provider takes a {operand.kind}"
             )

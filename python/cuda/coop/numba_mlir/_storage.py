@@ -87,6 +87,31 @@ def _may_run_before(first, second, reach, order) -> bool:
     return second.site.label in reach[first.site.label]
 
 
+def check_fits(state, calls, layout: Layout) -> None:
+    """All the kernel's scratch must fit the target's shared memory per block: refused
+    here, naming the numbers, instead of failing the launch."""
+    from .. import _engine
+    from .._core.errors import InvalidArgumentError
+
+    arch = state.metadata["targetoptions"]["chip"]
+    limit = _engine.max_shared_memory_per_block(arch)
+    if layout.bytes <= limit:
+        return
+    users = sorted(
+        (call for call in calls if call.provider.scratch_bytes_per_block),
+        key=lambda call: -call.provider.scratch_bytes_per_block,
+    )
+    shown = ", ".join(
+        f"coop.{call.facts.operation} ({call.facts.where}) {call.provider.scratch_bytes_per_block}"
+        for call in users[:3]
+    )
+    raise InvalidArgumentError(
+        f"{context(users[0].facts.operation, state, users[0].site.statement.loc)}: the kernel's cooperative calls need "
+        f"{layout.bytes} bytes of shared memory per block, more than {arch}'s limit of {limit}; largest: {shown} "
+        "(bytes). Use fewer items per thread, a smaller block, or TempStorage(sharing='reuse') to overlap them"
+    )
+
+
 def plan_layout(func_ir, calls, storages) -> Layout:
     layout = Layout()
     users = [call for call in calls if call.provider.scratch_bytes_per_block > 0]

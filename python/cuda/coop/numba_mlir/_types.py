@@ -32,14 +32,14 @@ class TypeOracle:
 
 
 def _typable(state):
-    """A copy of the IR that Numba's inference can walk: a global it has no type
-    for (a prefix_op's class, which exists only at compile time) becomes None, so
+    """A copy of the IR that Numba's inference can walk: a global or closure value it
+    has no type for (a prefix_op's class, which exists only at compile time) becomes None, so
     only the values computed from it stay untyped, instead of the whole function."""
     func_ir = state.func_ir.copy()
     func_ir.blocks = {label: block.copy() for label, block in func_ir.blocks.items()}
     for block in func_ir.blocks.values():
         for index, statement in enumerate(block.body):
-            if isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Global):
+            if isinstance(statement, ir.Assign) and isinstance(statement.value, (ir.Global, ir.FreeVar)):
                 try:
                     state.typingctx.resolve_value_type(statement.value.value)
                 except (ValueError, TypingError):

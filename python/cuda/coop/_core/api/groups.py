@@ -18,8 +18,12 @@ class GroupDescriptor:
 
 
 @marker("groups", implemented=True)
-def this_block() -> GroupDescriptor:
-    """The launching thread block, any (x, y, z) shape; threads ranked x-major."""
+def this_block(block_shape=None, /) -> GroupDescriptor:
+    """The launching thread block, any (x, y, z) shape; threads ranked x-major.
+
+    `block_shape` (an int or a tuple of 1 to 3 ints, a compile-time constant)
+    declares the block the kernel is written for: a launch with another block is
+    refused at compile time, naming both."""
 
 
 @marker("groups", implemented=True)

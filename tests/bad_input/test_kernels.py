@@ -1,5 +1,5 @@
-"""Compile-time errors of the planner, each raised by compiling a real kernel for a
-launch (no GPU). Every message must name the call or argument at fault and the
+"""The catalogue's Python cases: compile-time errors (and warnings) of the planner,
+each raised by compiling a real kernel for a launch (no GPU). Every message must name the call or argument at fault and the
 user's function, file and line; the line expected is the one tagged `# <- error`.
 
 Each erroneous kernel carries its expectation in an @expect decorator:
@@ -533,6 +533,242 @@ def python_operator_the_compiler_cannot_type(source, destination):
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     destination[0] = coop.reduce(block, items, first_nonzero)  # <- error
+
+
+# -- arguments of the wrong kind (the bad-input campaign)
+
+
+class Functor:
+    def __call__(self, a, b):
+        return a + b
+
+
+def halves(a, b):
+    return a * 0.5 + b
+
+
+def is_larger(a, b):
+    return a > b
+
+
+class FloatPrefix:
+    def __init__(self, total):
+        self.total = total
+
+    def __call__(self, block_aggregate):
+        return block_aggregate * 0.5
+
+
+def warp_total(a, b):
+    return coop.sum(coop.this_warp(), a) + b
+
+
+class CollectivePrefix:
+    def __init__(self, total):
+        self.total = total
+
+    def __call__(self, block_aggregate):
+        return coop.sum(coop.this_warp(), block_aggregate)
+
+
+@expect(coop.InvalidArgumentError, "coop.load", "'valid_items' is array(int32, 1d, C)", "expected an integer")
+@cuda.jit
+def valid_items_given_an_array(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, valid_items=destination)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.load", "'valid_items' is float64", "expected an integer")
+@cuda.jit
+def valid_items_given_a_float(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, valid_items=source[0] * 0.5)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.load", "'valid_items' = '10' (str)", "expected an integer")
+@cuda.jit
+def valid_items_given_a_string(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, valid_items="10")  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.store", "'offset' = True (bool)", "expected an integer")
+@cuda.jit
+def offset_given_a_bool(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.store(block, destination, items, offset=True)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.load", "'oob_default' is array(int32, 1d, C)", "a scalar of the payload")
+@cuda.jit
+def oob_default_given_an_array(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, valid_items=3, oob_default=destination)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.segmented_reduce", "'flag' is array(int32, 1d, C)", "flag per thread")
+@cuda.jit
+def segment_flag_given_an_array(source, destination):
+    warp = coop.this_warp()
+    destination[0] = coop.segmented_reduce(warp, source[0], destination, "sum")  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = an object made by Functor(...) in the kernel")
+@cuda.jit
+def operator_given_an_object(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, Functor())  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = 'source' of type array(int32, 1d, C)")
+@cuda.jit
+def operator_given_an_array(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, source)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = halves returns float64 for int32", "convert explicitly")
+@cuda.jit
+def operator_returning_a_float(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, halves)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_scan", "'op' = is_larger returns bool for int32")
+@cuda.jit
+def operator_returning_a_bool(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.inclusive_scan(block, items, is_larger)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_sum", "'prefix_op' = FloatPrefix returns float64 for int32")
+@cuda.jit
+def prefix_op_returning_a_float(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    total = cuda.local.array(1, np.int32)
+    coop.exclusive_sum(block, items, prefix_op=FloatPrefix(total))  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.reduce", "'op' = warp_total calls coop.sum", "inside an operator")
+@cuda.jit
+def collective_inside_an_operator(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, warp_total)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.inclusive_sum", "'prefix_op' = CollectivePrefix calls coop.sum")
+@cuda.jit
+def collective_inside_a_prefix_op(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    total = cuda.local.array(1, np.int32)
+    coop.inclusive_sum(block, items, prefix_op=CollectivePrefix(total))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "'output' (out) holds 2 item(s)", "payload 'items' holds 4")
+@cuda.jit
+def output_smaller_than_the_payload(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    out = coop.ThreadData(2)
+    coop.load(block, source, items)
+    coop.inclusive_sum(block, items, output=out)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_scan", "'output' (out) holds 1 item(s)", "holds 4")
+@cuda.jit
+def output_local_array_smaller_than_the_payload(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    out = cuda.local.array(1, np.int32)
+    coop.load(block, source, items)
+    coop.exclusive_scan(block, items, "max", initial_value=0, output=out)  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.inclusive_sum", "payload 'out' holds float32", "holds int32")
+@cuda.jit
+def output_of_another_dtype(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    out = coop.ThreadData(4, dtype=np.float32)
+    coop.load(block, source, items)
+    coop.inclusive_sum(block, items, output=out)  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.ThreadData", "'dtype' = dtype('<M8[ns]')", "numeric NumPy or Numba dtype")
+@cuda.jit
+def payload_of_datetimes(source, destination):
+    items = coop.ThreadData(4, dtype=np.dtype("M8[ns]"))  # <- error
+    items[0] = 0
+
+
+@expect(coop.PayloadInferenceError, "coop.load", "different coop.ThreadData on different paths", "line")
+@cuda.jit
+def payload_made_differently_on_two_paths(source, destination):
+    block = coop.this_block()
+    if source[0] > 0:
+        items = coop.ThreadData(4)
+    else:
+        items = coop.ThreadData(2)
+    coop.load(block, source, items)  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.load", "coop.this_block(64) declares a block of (64,)", "(128, 1, 1)")
+@cuda.jit
+def declared_block_differs_from_the_launch(source, destination):
+    block = coop.this_block(64)
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.load", "'block_shape' of coop.this_block = 'wide'", "e.g. 128 or (32, 4)")
+@cuda.jit
+def declared_block_is_not_a_shape(source, destination):
+    block = coop.this_block("wide")
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.load", "coop.this_warp() takes no arguments")
+@cuda.jit
+def warp_given_a_width(source, destination):
+    warp = coop.this_warp(8)
+    items = coop.ThreadData(4)
+    coop.load(warp, source, items)  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.load",
+    "need 2097152 bytes of shared memory per block, more than sm_90's limit",
+    argtypes=(types.Array(types.float64, 1, "C"), types.Array(types.float64, 1, "C")),
+    block=1024,
+)
+@cuda.jit
+def scratch_beyond_shared_memory(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(256)
+    coop.load(block, source, items, algorithm="transpose")  # <- error
+    coop.store(block, destination, items, algorithm="transpose")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
