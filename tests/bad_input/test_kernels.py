@@ -9,6 +9,7 @@ descriptors) and further text the message must hold."""
 import dataclasses
 import inspect
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -849,3 +850,123 @@ def descriptor_through_inlined_helpers(source, destination):
 def test_descriptors_flowing_through_inlined_helpers_do_not_escape():
     """Inlined helpers that return or receive a descriptor leave only aliases behind."""
     compile_for_launch(descriptor_through_inlined_helpers, (I32, I32), grid=1, block=128)
+
+
+# -- collectives that only some threads of the group reach: a warning, since the
+# planner sees the condition but not whether the user meant it
+
+
+@cuda.jit
+def block_sum_under_a_thread_condition(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    if cuda.threadIdx.x < 64:
+        destination[0] = coop.sum(block, items)  # <- error
+
+
+@cuda.jit
+def scan_after_an_early_return(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    if cuda.threadIdx.x >= source[0]:
+        return
+    coop.load(block, source, items)
+    coop.inclusive_sum(block, items)  # <- error
+
+
+@cuda.jit
+def warp_sum_in_half_a_warp(source, destination):
+    warp = coop.this_warp()
+    if cuda.threadIdx.x % 32 < 16:
+        destination[0] = coop.sum(warp, source[cuda.threadIdx.x])  # <- error
+
+
+@cuda.jit
+def block_scan_in_a_loop_over_the_thread_index(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    for _ in range(cuda.threadIdx.x):
+        coop.inclusive_sum(block, items)  # <- error
+
+
+DIVERGENT = [
+    block_sum_under_a_thread_condition,
+    scan_after_an_early_return,
+    warp_sum_in_half_a_warp,
+    block_scan_in_a_loop_over_the_thread_index,
+]
+
+
+@pytest.mark.parametrize("kernel", DIVERGENT, ids=[kernel.py_func.__name__ for kernel in DIVERGENT])
+def test_collective_under_a_thread_dependent_condition_warns(kernel):
+    with pytest.warns(coop.CoopWarning) as warned:
+        compile_for_launch(kernel, (I32, I32), grid=1, block=128)
+    message = str(warned[0].message)
+    assert f"({kernel.py_func.__qualname__}, {FILE}:{tagged_line(kernel)})" in message
+    assert "depends on the thread index" in message
+    assert "every thread of the group" in message
+
+
+@cuda.jit
+def warp_sum_in_one_warp(source, destination):
+    warp = coop.this_warp()
+    if cuda.threadIdx.x // 32 == 1:  # the same in every lane of a warp
+        destination[0] = coop.sum(warp, source[cuda.threadIdx.x])
+
+
+@cuda.jit
+def block_sum_under_a_uniform_condition(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    if source[0] > 3:
+        destination[0] = coop.sum(block, items)
+
+
+@cuda.jit
+def direct_load_by_some_threads(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    if cuda.threadIdx.x < 64:  # a storage-free load moves only this thread's items
+        coop.load(block, source, items)
+        destination[cuda.threadIdx.x] = items[0]
+
+
+UNIFORM = [warp_sum_in_one_warp, block_sum_under_a_uniform_condition, direct_load_by_some_threads]
+
+
+@pytest.mark.parametrize("kernel", UNIFORM, ids=[kernel.py_func.__name__ for kernel in UNIFORM])
+def test_group_uniform_conditions_do_not_warn(kernel):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", coop.CoopWarning)
+        compile_for_launch(kernel, (I32, I32), grid=1, block=128)
+
+
+# -- coop.explain's own arguments
+
+
+@cuda.jit
+def tile_copy(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(2)
+    coop.load(block, source, items)
+    coop.store(block, destination, items)
+
+
+EXPLAIN = [
+    ({"grid": 1, "block": "128"}, "'block' = '128'"),
+    ({"grid": 1, "block": (32, 2, 2, 1)}, "'block' = (32, 2, 2, 1)"),
+    ({"grid": 0, "block": 128}, "'grid' = 0"),
+    ({"grid": 1, "block": (32, -4)}, "'block' = (32, -4)"),
+]
+
+
+@pytest.mark.parametrize("launch, fragment", EXPLAIN, ids=[f"explain-{i}" for i in range(len(EXPLAIN))])
+def test_explain_checks_its_launch(launch, fragment):
+    values = np.zeros(256, np.int32)
+    with pytest.raises(coop.InvalidArgumentError) as raised:
+        coop.explain(tile_copy, values, values, **launch)
+    assert f"coop.explain: argument {fragment} is not allowed" in str(raised.value)
+    assert "positive integer" in str(raised.value)
