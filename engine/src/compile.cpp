@@ -1,5 +1,6 @@
 #include "coop/compile.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <regex>
 
@@ -144,7 +145,7 @@ std::vector<std::string> Compiler::options(const std::string& arch, bool pch) co
 }
 
 CompileResult Compiler::compile(const CompileRequest& request) {
-  parse_arch(request.arch, "compile");
+  require_supported_arch(impl_->toolkit, request.arch, "compile");
   nvrtc::Api& api = impl_->nvrtc();
   const std::lock_guard lock(api.compile_mutex);
   const auto start = std::chrono::steady_clock::now();
@@ -178,6 +179,22 @@ int parse_arch(const std::string& arch, const std::string& call) {
     reject(ErrorKind::InvalidArgument, call, "arch", "'" + arch + "'", "sm_<major><minor>, e.g. sm_90");
   }
   return std::stoi(match[1]);
+}
+
+std::vector<int> supported_archs(const Toolkit& toolkit) {
+  return nvrtc::Api::load(toolkit.nvrtc_library).supported_archs();
+}
+
+void require_supported_arch(const Toolkit& toolkit, const std::string& arch, const std::string& call) {
+  const int number = parse_arch(arch, call);
+  const nvrtc::Api& api = nvrtc::Api::load(toolkit.nvrtc_library);
+  const std::vector<int> archs = api.supported_archs();
+  // An NVRTC that cannot list its archs still rejects a bad one itself, with its log.
+  if (archs.empty() || std::find(archs.begin(), archs.end(), number) != archs.end()) return;
+  std::string names;
+  for (const int supported : archs) names += (names.empty() ? "sm_" : ", sm_") + std::to_string(supported);
+  reject(ErrorKind::InvalidArgument, call, "arch", "'" + arch + "'",
+         "an arch NVRTC " + api.version() + " compiles for: " + names);
 }
 
 }  // namespace coop

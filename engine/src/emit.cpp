@@ -1,6 +1,7 @@
 #include "coop/emit.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include "adapters/adapters.hpp"
 #include "coop/digest.hpp"
 #include "coop/error.hpp"
+#include "literal.hpp"
 
 namespace coop {
 namespace {
@@ -23,26 +25,56 @@ std::string element_type(const Plan& plan) { return std::string(info(plan.facts.
 
 bool is_half(DType dtype) { return dtype == DType::Float16 || dtype == DType::BFloat16; }
 
-std::string float_literal(const std::string& text) {
-  std::string lower = text;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  const bool negative = !lower.empty() && lower.front() == '-';
-  const std::string magnitude = (negative || (!lower.empty() && lower.front() == '+')) ? lower.substr(1) : lower;
-  if (magnitude.starts_with("nan")) return std::string("(") + (negative ? "-" : "") + "__builtin_nan(\"\"))";
-  if (magnitude.starts_with("inf")) return std::string("(") + (negative ? "-" : "") + "__builtin_inf())";
-  return "(" + text + ")";
+// inf and nan as the exact bits of the dtype: NVRTC has no __builtin_inf, and
+// these intrinsics need no header beyond the dtype's own. A double's sign bit
+// does not fit a long long literal, so its negative values are negated (exact).
+std::string special_float(DType dtype, const literal::Float& value) {
+  const bool nan = value.kind == literal::Float::Kind::NaN;
+  const auto bits = [&](const char* reinterpret, unsigned long long positive, unsigned long long sign) {
+    std::ostringstream out;
+    out << reinterpret << "(0x" << std::hex << (positive | (value.negative ? sign : 0)) << "U)";
+    return out.str();
+  };
+  switch (dtype) {
+    case DType::Float16:
+      return bits("__ushort_as_half", nan ? 0x7e00 : 0x7c00, 0x8000);
+    case DType::BFloat16:
+      return bits("__ushort_as_bfloat16", nan ? 0x7fc0 : 0x7f80, 0x8000);
+    case DType::Float32:
+      return bits("__uint_as_float", nan ? 0x7fc00000 : 0x7f800000, 0x80000000);
+    default:
+      return std::string("(") + (value.negative ? "-" : "") + "__longlong_as_double(" +
+             (nan ? "0x7ff8000000000000LL" : "0x7ff0000000000000LL") + "))";
+  }
+}
+
+// A STATIC float (plan checked it) as an expression of the payload type.
+std::string float_literal(const Plan& plan, const std::string& text) {
+  const literal::Float value = *literal::parse_float(text);
+  const DType dtype = plan.facts.dtype;
+  if (value.kind != literal::Float::Kind::Finite) return special_float(dtype, value);
+  const std::string number = "(" + value.decimal + ")";
+  if (dtype == DType::Float16) return "__float2half(static_cast<float>" + number + ")";
+  if (dtype == DType::BFloat16) return "__float2bfloat16(static_cast<float>" + number + ")";
+  return "static_cast<" + element_type(plan) + ">" + number;
+}
+
+// A STATIC integer (plan checked it) in decimal, never the text as given: C++ reads "010" as 8.
+std::string integer_literal(const Plan& plan, const std::string& text) {
+  const DTypeInfo& type = info(plan.facts.dtype);
+  if (plan.facts.dtype == DType::UInt64) return std::to_string(*literal::parse_unsigned(text)) + "ULL";
+  const long long value = *literal::parse_signed(text);
+  // -9223372036854775808 would negate a literal too large for long long.
+  if (value == std::numeric_limits<long long>::min()) return "(-9223372036854775807LL - 1)";
+  return std::to_string(value) + (type.size == 8 ? "LL" : "");
 }
 
 // A STATIC payload scalar as a C++ expression of the payload type.
 std::string payload_literal(const Plan& plan, const std::string& text) {
   const DType dtype = plan.facts.dtype;
-  const DTypeInfo& type = info(dtype);
   if (dtype == DType::Bool) return (text == "true" || text == "1") ? "true" : "false";
-  if (dtype == DType::Float16) return "__float2half(static_cast<float>" + float_literal(text) + ")";
-  if (dtype == DType::BFloat16) return "__float2bfloat16(static_cast<float>" + float_literal(text) + ")";
-  if (type.is_floating) return "static_cast<" + element_type(plan) + ">" + float_literal(text);
-  const std::string suffix = type.size == 8 ? (type.name.front() == 'u' ? "ULL" : "LL") : "";
-  return "static_cast<" + element_type(plan) + ">(" + text + suffix + ")";
+  if (info(dtype).is_floating) return float_literal(plan, text);
+  return "static_cast<" + element_type(plan) + ">(" + integer_literal(plan, text) + ")";
 }
 
 // The functor struct wrapping a user function's extern "C" symbol.
@@ -56,7 +88,8 @@ std::string operator_functor(const std::string& text) {
 
 std::string static_literal(const Plan& plan, const OptionSpec& option, const std::string& text) {
   if (option.type == OptionType::PayloadScalar) return payload_literal(plan, text);
-  if (option.type == OptionType::Offset) return "(" + text + "LL)";
+  if (option.type == OptionType::Offset) return "(" + std::to_string(*literal::parse_signed(text)) + "LL)";
+  if (option.type == OptionType::Count) return std::to_string(*literal::parse_signed(text));
   if (option.type == OptionType::Operator) return operator_functor(text);
   if (option.type == OptionType::PrefixCallback) return option.name;  // the impl's local functor (an lvalue)
   return text;
@@ -261,7 +294,7 @@ std::string operand_argument(const Plan& plan, const OperandSpec& operand) {
 // past the tile, and narrowing to int could wrap.
 void emit_range_check(std::ostream& out, const Plan& plan, const OptionSpec& option) {
   if (option.type != OptionType::Count) return;
-  int high = -1;
+  long long high = -1;
   if (option.range == CountRange::ZeroToTileCapacity) high = plan.tile_capacity();
   if (option.range == CountRange::GroupRank) high = plan.facts.group.threads() - 1;
   if (high < 0) return;

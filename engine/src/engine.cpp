@@ -35,6 +35,19 @@ std::string dump_source(const std::string& directory, const std::string& backend
   return path.string();
 }
 
+// More scratch than a block may have compiles and links, and fails only at launch.
+void require_scratch_fits(const Plan& plan, const Provider& provider, const std::string& arch) {
+  const std::size_t limit = max_shared_memory_per_block(arch);
+  const std::size_t bytes = provider.scratch_bytes_per_block();
+  if (bytes <= limit) return;
+  reject(ErrorKind::InvalidArgument, plan.facts.call_name(), "scratch",
+         std::to_string(bytes) + " bytes per block (" + std::to_string(provider.scratch_instances) + " x sizeof(" +
+             plan.cub_type + "::TempStorage))",
+         "at most " + std::to_string(limit) + " bytes (" + std::to_string(limit / 1024) +
+             " KiB), the shared memory one block may use on " + arch +
+             "; use fewer items per thread, a smaller block or an algorithm without scratch");
+}
+
 std::string failure_path(const std::string& backend, const std::string& key) {
   return (std::filesystem::temp_directory_path() / ("cuda_coop_" + backend + "_" + key.substr(0, 16) + ".cu")).string();
 }
@@ -163,6 +176,7 @@ Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) 
     }
     bundle.providers.push_back({source.symbols[i], plan.abi, plan.cub_type, layout, plan.scratch_instances,
                                 plan.reuse_barrier, plan.result, plan.external_functions});
+    require_scratch_fits(plan, bundle.providers.back(), arch);
   }
   if (log_enabled("compile") || log_enabled("cache")) {
     std::cerr << "[cuda.coop compile] " << plans.size() << " plan(s), key " << bundle.cache_key.substr(0, 16) << ", "

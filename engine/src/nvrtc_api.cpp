@@ -30,7 +30,9 @@ Api::Api(DynamicLibrary opened)
       get_pch_create_status(optional_symbol<decltype(get_pch_create_status)>(library, "nvrtcGetPCHCreateStatus")),
       get_pch_heap_size_required(
           optional_symbol<decltype(get_pch_heap_size_required)>(library, "nvrtcGetPCHHeapSizeRequired")),
-      set_pch_heap_size(optional_symbol<decltype(set_pch_heap_size)>(library, "nvrtcSetPCHHeapSize")) {
+      set_pch_heap_size(optional_symbol<decltype(set_pch_heap_size)>(library, "nvrtcSetPCHHeapSize")),
+      get_num_supported_archs(optional_symbol<decltype(get_num_supported_archs)>(library, "nvrtcGetNumSupportedArchs")),
+      get_supported_archs(optional_symbol<decltype(get_supported_archs)>(library, "nvrtcGetSupportedArchs")) {
   const auto nvrtc_version = library.symbol<Result (*)(int*, int*)>("nvrtcVersion");
   if (nvrtc_version(&major, &minor) != kSuccess) {
     throw Error(ErrorKind::Toolkit, "nvrtcVersion failed in " + library.path());
@@ -40,6 +42,15 @@ Api::Api(DynamicLibrary opened)
 Api& Api::load(const std::string& path) { return load_once<Api>(path); }
 
 std::string Api::version() const { return std::to_string(major) + "." + std::to_string(minor); }
+
+std::vector<int> Api::supported_archs() const {
+  int count = 0;
+  if (get_num_supported_archs == nullptr || get_supported_archs == nullptr) return {};
+  if (get_num_supported_archs(&count) != kSuccess || count <= 0) return {};
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  if (get_supported_archs(archs.data()) != kSuccess) return {};
+  return archs;
+}
 
 std::string Api::describe(Result result) const {
   const char* text = get_error_string(result);

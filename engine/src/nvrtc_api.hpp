@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "dynamic_library.hpp"
 
@@ -48,8 +49,13 @@ struct Api {
   Result (*get_pch_create_status)(Program);
   Result (*get_pch_heap_size_required)(Program, std::size_t*);
   Result (*set_pch_heap_size)(std::size_t);
+  // The archs this NVRTC can target (75 for sm_75), ascending; nullptr before NVRTC 11.2.
+  Result (*get_num_supported_archs)(int*);
+  Result (*get_supported_archs)(int*);
 
   bool has_pch() const { return get_pch_create_status != nullptr; }
+  // Empty when this NVRTC cannot say.
+  std::vector<int> supported_archs() const;
   std::string describe(Result result) const;  // "NVRTC_ERROR_COMPILATION"
 };
 

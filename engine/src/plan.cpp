@@ -2,16 +2,15 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 
 #include "coop/digest.hpp"
 #include "coop/error.hpp"
+#include "coop/warning.hpp"
+#include "literal.hpp"
 
 namespace coop {
 namespace {
@@ -72,11 +71,32 @@ std::string payload_operand(const OperationSpec& operation) {
   return "items";
 }
 
+// CUB unrolls over the items: their number multiplies what nvJitLink optimizes (see kMaxItemsPerThread).
+void require_bounded_items(const CallFacts& facts) {
+  if (facts.items_per_thread <= kMaxItemsPerThread) return;
+  reject(ErrorKind::InvalidArgument, facts.call_name(), "items_per_thread", std::to_string(facts.items_per_thread),
+         "at most " + std::to_string(kMaxItemsPerThread) +
+             ": CUB unrolls over the items, so compile and link time grow with them (1024 took 18 s to link, "
+             "2048 68 s); loop over tiles instead");
+}
+
+// Once per call and value: a kernel compiled again is not news.
+void warn_if_slow(const CallFacts& facts) {
+  const int items = facts.items_per_thread;
+  if (items <= kSlowItemsPerThread) return;
+  warn_once("items_per_thread " + std::to_string(items) + " " + facts.call_name(),
+            facts.call_name() + ": items_per_thread " + std::to_string(items) + " is above " +
+                std::to_string(kSlowItemsPerThread) +
+                ": CUB unrolls over the items, so linking the kernel takes seconds (quadratic in the items) and "
+                "they no longer fit in registers");
+}
+
 const PayloadShape& require_payload(const OperationSpec& operation, const GroupForm& form, const CallFacts& facts) {
   if (facts.items_per_thread < 1) {
     reject(ErrorKind::InvalidArgument, facts.call_name(), "items_per_thread", std::to_string(facts.items_per_thread),
            "an integer >= 1");
   }
+  require_bounded_items(facts);
   if (facts.payload == PayloadKind::Scalar && facts.items_per_thread != 1) {
     reject(ErrorKind::InvalidArgument, facts.call_name(), "items_per_thread", std::to_string(facts.items_per_thread),
            "1 for a scalar payload (one value per thread)");
@@ -128,19 +148,23 @@ void check_views(const OperationSpec& operation, const CallFacts& facts) {
   }
 }
 
-std::optional<long long> parse_integer(const std::string& text) {
-  long long value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
-bool is_number(const std::string& text) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size();
+// A STATIC float: a decimal number, inf or nan that the payload's dtype holds
+// without rounding to infinity (1e6 as float16 would silently become inf).
+void check_float_literal(const CallFacts& facts, const std::string& name, const std::string& text) {
+  const std::string dtype(info(facts.dtype).name);
+  const auto value = literal::parse_float(text);
+  if (!value) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), name, quoted(text),
+           "a number for " + dtype + ": decimal, inf, -inf or nan");
+  }
+  if (value->kind == literal::Float::Kind::Finite && literal::rounds_to_infinity(facts.dtype, value->value)) {
+    const std::map<DType, const char*> largest = {
+        {DType::Float16, "65504"}, {DType::BFloat16, "3.3895e38"}, {DType::Float32, "3.4028e38"}};
+    const auto found = largest.find(facts.dtype);
+    reject(ErrorKind::InvalidArgument, facts.call_name(), name, text,
+           "a number " + dtype + " holds without rounding to infinity (largest finite " +
+               (found != largest.end() ? found->second : "1.7977e308") + "), or inf or -inf written as such");
+  }
 }
 
 // Checks a STATIC payload scalar fits the payload's dtype exactly.
@@ -153,14 +177,15 @@ void check_payload_literal(const CallFacts& facts, const std::string& name, cons
     }
     return;
   }
-  if (dtype.is_floating) {
-    if (!is_number(text)) {
-      reject(ErrorKind::InvalidArgument, facts.call_name(), name, quoted(text),
-             "a number for " + std::string(dtype.name));
-    }
-    return;
+  if (dtype.is_floating) return check_float_literal(facts, name, text);
+  if (facts.dtype == DType::UInt64) {
+    if (literal::parse_unsigned(text)) return;
+    if (literal::parse_signed(text))
+      reject(ErrorKind::InvalidArgument, facts.call_name(), name, text, expected_integer + " (>= 0)");
+    reject(ErrorKind::InvalidArgument, facts.call_name(), name, quoted(text),
+           expected_integer + " (0.." + std::to_string(std::numeric_limits<unsigned long long>::max()) + ")");
   }
-  const auto value = parse_integer(text);
+  const auto value = literal::parse_signed(text);
   if (!value) reject(ErrorKind::InvalidArgument, facts.call_name(), name, quoted(text), expected_integer);
   const int bits = dtype.size * 8;
   const bool is_signed = dtype.name.front() == 'i';
@@ -171,8 +196,6 @@ void check_payload_literal(const CallFacts& facts, const std::string& name, cons
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, text,
              expected_integer + " (" + std::to_string(low) + ".." + std::to_string(high) + ")");
     }
-  } else if (!is_signed && *value < 0) {
-    reject(ErrorKind::InvalidArgument, facts.call_name(), name, text, expected_integer + " (>= 0)");
   }
 }
 
@@ -206,8 +229,8 @@ void check_operator(const CallFacts& facts, const OptionSpec& option, const std:
   }
 }
 
-void check_count(const CallFacts& facts, const OptionSpec& option, const std::string& text, int tile) {
-  const auto value = parse_integer(text);
+void check_count(const CallFacts& facts, const OptionSpec& option, const std::string& text, long long tile) {
+  const auto value = literal::parse_signed(text);
   if (!value) reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "an integer");
   if (option.range == CountRange::ZeroToTileCapacity && (*value < 0 || *value > tile)) {
     reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text,
@@ -220,7 +243,7 @@ void check_count(const CallFacts& facts, const OptionSpec& option, const std::st
   }
 }
 
-void check_static_value(const CallFacts& facts, const OptionSpec& option, const std::string& text, int tile) {
+void check_static_value(const CallFacts& facts, const OptionSpec& option, const std::string& text, long long tile) {
   switch (option.type) {
     case OptionType::Choice:
       // The algorithm is resolved with the group form, which knows the ones it has.
@@ -243,11 +266,15 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
     case OptionType::PayloadOutput:
     case OptionType::ScalarOutput:
       break;  // never STATIC: rejected by allow_static
-    case OptionType::Offset:
-      if (!parse_integer(text)) {
-        reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "an integer element offset");
+    case OptionType::Offset: {
+      // Elements from the start of the array: CUB's pointer arithmetic before it would read out of bounds.
+      const auto offset = literal::parse_signed(text);
+      if (!offset || *offset < 0) {
+        reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, offset ? text : quoted(text),
+               "an integer element offset >= 0 (elements from the start of the array)");
       }
       break;
+    }
     case OptionType::PayloadScalar:
       check_payload_literal(facts, option.name, text);
       break;
@@ -285,7 +312,7 @@ void check_required(const CallFacts& facts, const OperationSpec& operation) {
   }
 }
 
-void check_options(const CallFacts& facts, const OperationSpec& operation, int tile) {
+void check_options(const CallFacts& facts, const OperationSpec& operation, long long tile) {
   for (const auto& [name, bound] : facts.options) {
     const OptionSpec* option = operation.option(name);
     if (option == nullptr) {
@@ -565,7 +592,7 @@ const char* to_string(Barrier barrier) {
   return "?";
 }
 
-int Plan::tile_capacity() const { return facts.items_per_thread * facts.group.threads(); }
+long long Plan::tile_capacity() const { return 1LL * facts.items_per_thread * facts.group.threads(); }
 
 Plan plan(const CallFacts& facts) {
   const OperationSpec& operation = require_operation(facts);
@@ -575,7 +602,7 @@ Plan plan(const CallFacts& facts) {
   const PayloadShape& shape = require_payload(operation, form, facts);
   require_complex_by_pointer(operation, facts);
   check_views(operation, facts);
-  check_options(facts, operation, facts.items_per_thread * facts.group.threads());
+  check_options(facts, operation, 1LL * facts.items_per_thread * facts.group.threads());
 
   Plan result;
   result.facts = facts;
@@ -605,6 +632,7 @@ Plan plan(const CallFacts& facts) {
   result.external_functions = external_functions_of(result);
   result.key = canonical_key(result);
   result.digest = sha256_hex(result.key);
+  warn_if_slow(facts);
   return result;
 }
 

@@ -4,7 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <regex>
+
+#include "coop/engine.hpp"
 #include "coop/error.hpp"
+#include "test_support.hpp"
 
 namespace coop {
 namespace {
@@ -149,6 +154,128 @@ TEST(Compile, ArchMustBeSmWithTwoOrThreeDigits) {
   CompileRequest request = small_request();
   request.arch = "sm90";
   EXPECT_EQ(compile_error(request).kind(), ErrorKind::InvalidArgument);
+}
+
+TEST(Compile, ArchesNvrtcCannotTargetAreArgumentErrorsNamingTheSupportedOnes) {
+  const std::vector<int> archs = supported_archs(toolkit());
+  ASSERT_FALSE(archs.empty());
+  EXPECT_NE(std::find(archs.begin(), archs.end(), 90), archs.end());
+  EXPECT_NO_THROW(require_supported_arch(toolkit(), "sm_90", "compile"));
+  for (const char* bad : {"sm_10", "sm_999", "sm_91"}) {
+    try {
+      require_supported_arch(toolkit(), bad, "compile");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+      const std::string message = error.what();
+      EXPECT_NE(message.find("argument 'arch' = '" + std::string(bad) + "'"), std::string::npos) << message;
+      EXPECT_NE(message.find("compiles for: sm_"), std::string::npos) << message;
+      EXPECT_NE(message.find("sm_90"), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  }
+  // The compiler checks before NVRTC would fail with its own four-line log.
+  CompileRequest request = small_request();
+  request.arch = "sm_999";
+  const Error error = compile_error(request);
+  EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument) << error.what();
+}
+
+// The STATIC inf and nan of every float dtype: the emitted expressions compile with NVRTC (once
+// __builtin_inf, which NVRTC lacks), and carry the exact bits (read back from nvcc's PTX).
+struct SpecialFloat {
+  DType dtype;
+  std::string text;
+  unsigned long long bits;
+};
+
+const std::vector<SpecialFloat> kSpecialFloats = {
+    {DType::Float16, "inf", 0x7c00},
+    {DType::Float16, "-inf", 0xfc00},
+    {DType::Float16, "nan", 0x7e00},
+    {DType::Float16, "-nan", 0xfe00},
+    {DType::BFloat16, "inf", 0x7f80},
+    {DType::BFloat16, "-inf", 0xff80},
+    {DType::BFloat16, "nan", 0x7fc0},
+    {DType::BFloat16, "-nan", 0xffc0},
+    {DType::Float32, "inf", 0x7f800000},
+    {DType::Float32, "-inf", 0xff800000},
+    {DType::Float32, "nan", 0x7fc00000},
+    {DType::Float32, "-nan", 0xffc00000},
+    {DType::Float32, "-2.5", 0xc0200000},
+    {DType::Float64, "inf", 0x7ff0000000000000},
+    {DType::Float64, "-inf", 0xfff0000000000000},
+    {DType::Float64, "nan", 0x7ff8000000000000},
+    {DType::Float64, "-nan", 0xfff8000000000000},
+    {DType::Float64, "1e300", 0x7e37e43c8800759c},
+};
+
+CallFacts load_with_default(DType dtype, const std::string& text) {
+  return {"load",
+          Group::this_block({128, 1, 1}),
+          dtype,
+          2,
+          {{"valid_items", OptionBinding::runtime()}, {"oob_default", OptionBinding::fixed(text)}},
+          ""};
+}
+
+TEST(Compile, StaticInfinitiesAndNansCompileWithNvrtc) {
+  testing::TempDir dir;
+  Engine engine(testing::isolated_engine_config(dir.path() / "cache"));
+  std::vector<Plan> plans;
+  for (const SpecialFloat& value : kSpecialFloats)
+    plans.push_back(engine.plan(load_with_default(value.dtype, value.text)));
+  for (const DType dtype : {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}) {
+    CallFacts scan{"exclusive_scan", Group::this_block({128, 1, 1}), dtype, 2, {}, ""};
+    scan.options = {{"op", OptionBinding::fixed("max")}, {"initial_value", OptionBinding::fixed("-inf")}};
+    plans.push_back(engine.plan(scan));
+  }
+  const Bundle bundle = engine.compile(plans, "sm_90");
+  EXPECT_FALSE(bundle.ltoir.empty());
+  EXPECT_EQ(bundle.providers.size(), plans.size());
+}
+
+// The expression the generated Load passes as oob_default.
+std::string oob_expression(const SpecialFloat& value) {
+  const std::string source = emit({plan(load_with_default(value.dtype, value.text))}, {"probe", "sm_90"}).text;
+  const std::string prefix = "Load(source, items, valid_items, ";
+  const std::size_t start = source.find(prefix) + prefix.size();
+  return source.substr(start, source.find(");\n", start) - start);
+}
+
+// The one immediate each probe kernel moves: a signed decimal of the value's bits, or 0f/0d hex.
+unsigned long long immediate_bits(const std::string& ptx, const std::string& entry, int bytes) {
+  const std::size_t at = ptx.find(".entry " + entry + "(");
+  if (at == std::string::npos) return 0;
+  const std::string body = ptx.substr(at, ptx.find("ret;", at) - at);
+  std::smatch match;
+  static const std::regex immediate(R"(mov\.[bfsu](?:16|32|64)\s+%\w+,\s*(-?[0-9]+|0[fd][0-9A-Fa-f]+);)");
+  if (!std::regex_search(body, match, immediate)) return 0;
+  const std::string text = match[1];
+  if (text[0] == '0' && (text[1] == 'f' || text[1] == 'd')) return std::stoull(text.substr(2), nullptr, 16);
+  const unsigned long long value = static_cast<unsigned long long>(std::stoll(text));
+  return bytes == 8 ? value : value & ((1ULL << (8 * bytes)) - 1);
+}
+
+TEST(Compile, StaticInfinitiesAndNansHaveTheirExactBits) {
+  testing::TempDir dir;
+  std::string probe = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n";
+  for (std::size_t i = 0; i < kSpecialFloats.size(); ++i) {
+    const SpecialFloat& value = kSpecialFloats[i];
+    probe += "extern \"C\" __global__ void probe_" + std::to_string(i) + "(" + std::string(info(value.dtype).cpp) +
+             "* out) { *out = " + oob_expression(value) + "; }\n";
+  }
+  testing::write_text(dir.path() / "probe.cu", probe);
+  const auto nvcc =
+      testing::run_command(std::string(COOP_NVCC) + " -arch=sm_90 -ptx " + (dir.path() / "probe.cu").string() + " -o " +
+                           (dir.path() / "probe.ptx").string());
+  ASSERT_EQ(nvcc.exit_code, 0) << nvcc.output << "\n" << probe;
+  const std::string ptx = testing::read_text(dir.path() / "probe.ptx");
+  for (std::size_t i = 0; i < kSpecialFloats.size(); ++i) {
+    const SpecialFloat& value = kSpecialFloats[i];
+    EXPECT_EQ(immediate_bits(ptx, "probe_" + std::to_string(i), info(value.dtype).size), value.bits)
+        << info(value.dtype).name << " " << value.text << ": " << oob_expression(value);
+  }
 }
 
 }  // namespace

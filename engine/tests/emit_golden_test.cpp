@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
+#include <tuple>
 
 #include "coop/emit.hpp"
 #include "coop/error.hpp"
@@ -201,6 +202,54 @@ TEST(Emit, ProbesOnlyForScratch) {
   EXPECT_EQ(source.layout_probes[0], "");
   EXPECT_EQ(source.layout_probes[1],
             "&coop_probe::layout<sizeof(coop_spec_1::TempStorage), alignof(coop_spec_1::TempStorage)>");
+}
+
+// The STATIC value CUB receives as oob_default, from the generated Load call.
+std::string static_oob_default(DType dtype, const std::string& text) {
+  const CallFacts load = call("load", Group::this_block({128, 1, 1}), dtype, 2, "direct",
+                              {{"valid_items", OptionBinding::runtime()}, {"oob_default", OptionBinding::fixed(text)}});
+  const std::string source = emit(plans_of({load}), kContext).text;
+  const std::string prefix = "Load(source, items, valid_items, ";
+  const std::size_t at = source.find(prefix);
+  if (at == std::string::npos) return "";
+  const std::size_t start = at + prefix.size();
+  return source.substr(start, source.find(");\n", start) - start);
+}
+
+// NVRTC has no __builtin_inf: infinities and NaNs are the dtype's exact bits.
+TEST(Emit, InfinitiesAndNansAreExactBitPatterns) {
+  const std::vector<std::tuple<DType, std::string, std::string>> expected = {
+      {DType::Float16, "inf", "__ushort_as_half(0x7c00U)"},
+      {DType::Float16, "-inf", "__ushort_as_half(0xfc00U)"},
+      {DType::Float16, "nan", "__ushort_as_half(0x7e00U)"},
+      {DType::Float16, "-nan", "__ushort_as_half(0xfe00U)"},
+      {DType::BFloat16, "Infinity", "__ushort_as_bfloat16(0x7f80U)"},
+      {DType::BFloat16, "-INF", "__ushort_as_bfloat16(0xff80U)"},
+      {DType::BFloat16, "NaN", "__ushort_as_bfloat16(0x7fc0U)"},
+      {DType::Float32, "+inf", "__uint_as_float(0x7f800000U)"},
+      {DType::Float32, "-inf", "__uint_as_float(0xff800000U)"},
+      {DType::Float32, "nan", "__uint_as_float(0x7fc00000U)"},
+      {DType::Float64, "inf", "(__longlong_as_double(0x7ff0000000000000LL))"},
+      {DType::Float64, "-inf", "(-__longlong_as_double(0x7ff0000000000000LL))"},
+      {DType::Float64, "-nan", "(-__longlong_as_double(0x7ff8000000000000LL))"},
+  };
+  for (const auto& [dtype, text, expression] : expected) {
+    EXPECT_EQ(static_oob_default(dtype, text), expression) << info(dtype).name << " " << text;
+  }
+}
+
+// C++ reads 010 as octal 8 and 7 as an int: values are spelled from what plan checked.
+TEST(Emit, StaticNumbersAreSpelledAsChecked) {
+  EXPECT_EQ(static_oob_default(DType::Int32, "010"), "static_cast<::cuda::std::int32_t>(10)");
+  EXPECT_EQ(static_oob_default(DType::Int64, "-9223372036854775808"),
+            "static_cast<::cuda::std::int64_t>((-9223372036854775807LL - 1))");
+  EXPECT_EQ(static_oob_default(DType::UInt64, "18446744073709551615"),
+            "static_cast<::cuda::std::uint64_t>(18446744073709551615ULL)");
+  EXPECT_EQ(static_oob_default(DType::Float32, "007"), "static_cast<float>(007.0)");
+  EXPECT_EQ(static_oob_default(DType::Float16, "-1.5e3"), "__float2half(static_cast<float>(-1.5e3))");
+  const CallFacts load = call("load", Group::this_block({128, 1, 1}), DType::Int8, 2, "direct",
+                              {{"valid_items", OptionBinding::fixed("010")}, {"offset", OptionBinding::fixed("0012")}});
+  EXPECT_NE(emit(plans_of({load}), kContext).text.find("Load(source + (12LL), items, 10);"), std::string::npos);
 }
 
 }  // namespace

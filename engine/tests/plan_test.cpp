@@ -4,6 +4,7 @@
 
 #include "coop/error.hpp"
 #include "coop/plan.hpp"
+#include "coop/warning.hpp"
 
 namespace coop {
 namespace {
@@ -502,6 +503,109 @@ TEST(Plan, ErrorsNameTheUsersCall) {
   facts.items_per_thread = -3;
   facts.where = "copy_tile (kernel.py:12)";
   expect_rejected(facts, ErrorKind::InvalidArgument, "items_per_thread", "-3");
+}
+
+// Items per thread, offsets and literals: what a hostile caller or a typo can reach.
+
+TEST(Plan, BoundsItemsPerThreadBeforeTheTileOverflows) {
+  CallFacts facts = block_call("load", "direct", {1024, 1, 1});
+  facts.items_per_thread = kMaxItemsPerThread;
+  const Plan largest = plan(facts);
+  EXPECT_EQ(largest.tile_capacity(), 1024LL * kMaxItemsPerThread);
+  facts.items_per_thread = kMaxItemsPerThread + 1;
+  expect_rejected(facts, ErrorKind::InvalidArgument, "items_per_thread", "at most 512: CUB unrolls over the items");
+  // 2^31 - 1 items once made the tile capacity wrap to -128 in the valid_items message.
+  facts.items_per_thread = 2147483647;
+  facts.options["valid_items"] = OptionBinding::fixed("5");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "items_per_thread", "2147483647");
+}
+
+// Collects what the engine warns while alive.
+class CapturedWarnings {
+ public:
+  CapturedWarnings() {
+    previous_ = set_warning_sink([this](const std::string& text) { texts.push_back(text); });
+  }
+  ~CapturedWarnings() { set_warning_sink(previous_); }
+  std::vector<std::string> texts;
+
+ private:
+  WarningSink previous_;
+};
+
+TEST(Plan, WarnsOncePerCallAboveTheSlowItemsThreshold) {
+  CapturedWarnings warnings;
+  CallFacts facts = block_call("load", "direct");
+  facts.items_per_thread = kSlowItemsPerThread;
+  plan(facts);
+  EXPECT_TRUE(warnings.texts.empty());
+  facts.items_per_thread = kSlowItemsPerThread + 1;
+  facts.where = "slow_kernel (kernel.py:3)";
+  plan(facts);
+  plan(facts);
+  ASSERT_EQ(warnings.texts.size(), 1u);
+  EXPECT_NE(warnings.texts[0].find("load (slow_kernel (kernel.py:3)): items_per_thread 129 is above 128"),
+            std::string::npos)
+      << warnings.texts[0];
+}
+
+TEST(Plan, StaticOffsetsAreElementsFromTheStart) {
+  CallFacts facts = block_call("load", "direct");
+  facts.options["offset"] = OptionBinding::fixed("-5");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "offset",
+                  "= -5 is not allowed; expected an integer element "
+                  "offset >= 0");
+  facts.options["offset"] = OptionBinding::fixed("five");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "offset", "'five'");
+  facts.options["offset"] = OptionBinding::fixed("0");
+  EXPECT_NO_THROW(plan(facts));
+  facts.options["offset"] = OptionBinding::runtime();
+  EXPECT_NO_THROW(plan(facts));
+}
+
+TEST(Plan, FloatLiteralsAreNumbersTheDtypeHolds) {
+  CallFacts facts = block_call("load", "direct");
+  facts.options["valid_items"] = OptionBinding::runtime();
+  const auto oob = [&](DType dtype, const std::string& text) {
+    facts.dtype = dtype;
+    facts.options["oob_default"] = OptionBinding::fixed(text);
+    return facts;
+  };
+  for (const char* accepted : {"inf", "-inf", "+inf", "Infinity", "-INF", "nan", "-nan", "NaN", "65504", "65519",
+                               "-1.5e3", ".5", "5.", "007"}) {
+    EXPECT_NO_THROW(plan(oob(DType::Float16, accepted))) << accepted;
+  }
+  // 65520 is halfway to float16's next power of two and rounds to infinity (to even).
+  expect_rejected(oob(DType::Float16, "65520"), ErrorKind::InvalidArgument, "oob_default", "largest finite 65504");
+  expect_rejected(oob(DType::Float16, "-1e6"), ErrorKind::InvalidArgument, "oob_default", "float16 holds without");
+  expect_rejected(oob(DType::BFloat16, "3.4e38"), ErrorKind::InvalidArgument, "oob_default", "3.3895e38");
+  EXPECT_NO_THROW(plan(oob(DType::BFloat16, "3.38e38")));
+  expect_rejected(oob(DType::Float32, "3.5e38"), ErrorKind::InvalidArgument, "oob_default", "3.4028e38");
+  EXPECT_NO_THROW(plan(oob(DType::Float32, "3.4e38")));
+  expect_rejected(oob(DType::Float64, "1e400"), ErrorKind::InvalidArgument, "oob_default", "1.7977e308");
+  EXPECT_NO_THROW(plan(oob(DType::Float64, "1e300")));
+  for (const char* refused : {"0x10", "nan(1)", "infinit", "1e", "--1", "1,5", " 1", "", "e5"}) {
+    expect_rejected(oob(DType::Float32, refused), ErrorKind::InvalidArgument, "oob_default",
+                    "a number for float32: decimal, inf, -inf or nan");
+  }
+}
+
+TEST(Plan, SixtyFourBitIntegerLiteralsUseTheirWholeRange) {
+  CallFacts facts = block_call("load", "direct");
+  facts.options["valid_items"] = OptionBinding::runtime();
+  facts.dtype = DType::UInt64;
+  facts.options["oob_default"] = OptionBinding::fixed("18446744073709551615");
+  EXPECT_NO_THROW(plan(facts));
+  facts.options["oob_default"] = OptionBinding::fixed("18446744073709551616");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "oob_default", "(0..18446744073709551615)");
+  facts.dtype = DType::Int64;
+  facts.options["oob_default"] = OptionBinding::fixed("-9223372036854775808");
+  EXPECT_NO_THROW(plan(facts));
+  facts.options["oob_default"] = OptionBinding::fixed("9223372036854775808");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "oob_default", "representable as int64");
+  facts.dtype = DType::Int32;
+  facts.options["oob_default"] = OptionBinding::fixed("+5");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "oob_default", "'+5'");
 }
 
 }  // namespace

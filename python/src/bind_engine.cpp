@@ -60,6 +60,10 @@ std::map<std::string, std::string> toolkit_fields(const Toolkit& toolkit) {
 }  // namespace
 
 void bind_engine(nb::module_& module) {
+  module.def("max_shared_memory_per_block", &max_shared_memory_per_block, "arch"_a,
+             "Bytes of shared memory one block may use on `arch` (\"sm_90\"), opt-in dynamic shared memory "
+             "included; 48 KiB for an arch the engine does not know. Engine.compile refuses a call whose scratch "
+             "exceeds it; a kernel's total scratch must fit too.");
   nb::class_<CacheStats>(module, "CacheStats", "The persistent provider cache.")
       .def_ro("entries", &CacheStats::entries)
       .def_ro("bytes", &CacheStats::bytes)

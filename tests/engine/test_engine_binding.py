@@ -116,6 +116,14 @@ def test_the_engine_says_which_values_cross_by_pointer():
         _engine.passes_by_pointer("float8")
 
 
+def test_the_engine_says_how_much_shared_memory_a_block_has():
+    assert _engine.max_shared_memory_per_block("sm_90") == 227 * 1024
+    assert _engine.max_shared_memory_per_block("sm_75") == 64 * 1024
+    assert _engine.max_shared_memory_per_block("sm_130") == 48 * 1024  # unknown: what every GPU gives
+    with pytest.raises(_engine.EngineError, match="argument 'arch' = 'sm90'"):
+        _engine.max_shared_memory_per_block("sm90")
+
+
 def test_option_bindings():
     static = _engine.OptionBinding.fixed("transpose")
     assert (static.binding, static.value) == ("static", "transpose")
@@ -132,6 +140,12 @@ def test_option_bindings():
         (lambda: facts("load", "direct", group=_engine.block(2048)), "InvalidGroup", "'block' = (2048,1,1)"),
         (lambda: facts("load", "direct", group=_engine.warp((20,), 8)), "InvalidGroup", "'block'"),
         (lambda: facts("load", "direct", items=0), "InvalidArgument", "'items_per_thread' = 0"),
+        (lambda: facts("load", "direct", items=10000), "InvalidArgument", "'items_per_thread' = 10000"),
+        (
+            lambda: facts("load", "direct", offset=_engine.OptionBinding.fixed("-5")),
+            "InvalidArgument",
+            "'offset' = -5 is not allowed; expected an integer element offset >= 0",
+        ),
         (lambda: facts("load", "direct", dtype="int128"), "InvalidArgument", "'dtype' = 'int128'"),
         (lambda: _engine.warp((1, 2, 3, 4)), "InvalidGroup", "'block' = (1,2,3,4)"),
     ],
@@ -156,6 +170,26 @@ def test_compile_returns_ltoir_and_scratch_layouts(tile_copy):
         assert provider.reuse_barrier == "block"
         assert provider.declaration().startswith(f'extern "C" __device__ int {provider.symbol}(void* ret, ')
         assert provider.symbol in bundle.source
+
+
+def test_compile_refuses_scratch_a_block_cannot_hold(cache_home):
+    engine = _engine.Engine("test")
+    big = engine.plan(facts("load", "transpose", group=_engine.block(1024), dtype="float64", items=40))
+    with pytest.raises(_engine.EngineError, match=r"'scratch' = 327680 bytes per block .* on sm_90") as raised:
+        engine.compile([big], ARCH)
+    assert raised.value.kind == "InvalidArgument"
+
+
+def test_static_infinities_compile_for_every_float_dtype(cache_home):
+    engine = _engine.Engine("test")
+    plans = []
+    for dtype in ("float16", "bfloat16", "float32", "float64"):
+        for value in (float("-inf"), float("inf"), float("nan")):
+            seed = _engine.OptionBinding.fixed(repr(value))  # how the planner spells a Python float
+            options = {"op": _engine.OptionBinding.fixed("max"), "initial_value": seed}
+            scan = _engine.CallFacts("exclusive_scan", _engine.block(128), dtype, 2, options, "scan (kernel.py:3)")
+            plans.append(engine.plan(scan))
+    assert len(engine.compile(plans, ARCH).providers) == len(plans)
 
 
 def test_emit_is_the_source_compile_builds(tile_copy):

@@ -60,4 +60,11 @@ class Compiler {
 // "sm_90" -> 90; throws coop::Error(InvalidArgument) for anything else.
 int parse_arch(const std::string& arch, const std::string& call);
 
+// The archs the toolkit's NVRTC compiles for (75 for sm_75), ascending; loads NVRTC.
+std::vector<int> supported_archs(const Toolkit& toolkit);
+
+// Throws coop::Error(InvalidArgument) naming the supported archs when `arch` is
+// well formed but the toolkit's NVRTC cannot target it (sm_10, sm_999). Loads NVRTC.
+void require_supported_arch(const Toolkit& toolkit, const std::string& arch, const std::string& call);
+
 }  // namespace coop

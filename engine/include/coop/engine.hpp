@@ -15,6 +15,7 @@
 #include "coop/error.hpp"
 #include "coop/link.hpp"
 #include "coop/plan.hpp"
+#include "coop/target.hpp"
 #include "coop/toolkit.hpp"
 #include "coop/warning.hpp"
 

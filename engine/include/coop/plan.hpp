@@ -73,9 +73,29 @@ struct Plan {
   std::string key;     // canonical text of everything that shapes the generated code
   std::string digest;  // SHA-256 of `key`, hex
 
-  int tile_capacity() const;  // items one group instance holds
+  long long tile_capacity() const;  // items one group instance holds
   std::string describe() const;
 };
+
+// Bounds on items_per_thread. CUB unrolls its loops over a thread's items, and
+// nvJitLink optimizes the unrolled code when it inlines a provider into the
+// kernel, so link time grows with the items, quadratically past about 128.
+// Measured on 2 shared CPU cores (CUDA 13.0, sm_90, a block of 128 threads,
+// int32, NVRTC without its precompiled header; nvJitLink joining an nvcc kernel
+// with the bundle):
+//   items per thread        16    32    64   128   256   512  1024  2048
+//   load + store, transpose
+//     NVRTC (s)            1.9   1.7   1.7   1.9   1.9   1.9   1.3   1.4
+//     nvJitLink (s)        0.14  0.17  0.26  0.76  2.4   4.2  18.1  68.5
+//   inclusive_sum, warp_scans
+//     NVRTC (s)            1.1   1.1   1.1   1.1   1.1   1.2
+//     nvJitLink (s)        0.08  0.09  0.11  0.18  0.36  0.92
+// NVRTC's time stays flat: it only instantiates the templates. ThreadData(10000)
+// spent about 400 s in nvJitLink. Past kMaxItemsPerThread a call is refused (a
+// few seconds of link per call at most); past kSlowItemsPerThread, where the
+// curve bends and the items no longer fit in registers, it warns once per call.
+inline constexpr int kMaxItemsPerThread = 512;
+inline constexpr int kSlowItemsPerThread = 128;
 
 // Validates `facts` against the catalog; throws coop::Error naming the call, the
 // argument, the value and what is allowed. Nothing reaches NVRTC that this rejects.

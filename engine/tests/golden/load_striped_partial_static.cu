@@ -14,7 +14,7 @@ using coop_spec_0 = ::cub::BlockLoad<__half, 96, 7, ::cub::BLOCK_LOAD_STRIPED, 1
 
 // load: block(96,1,1), float16 x 7, striped
 static __device__ __forceinline__ void coop_impl_c120a43f4f2b(const __half* source, __half (&items)[7]) {
-  coop_spec_0().Load(source + (3LL), items, 500, __float2half(static_cast<float>(-__builtin_inf())));
+  coop_spec_0().Load(source + (3LL), items, 500, __ushort_as_half(0xfc00U));
 }
 
 extern "C" __device__ int coop_load_c120a43f4f2b_587cb621(void* __ret, void* source, void* items) {
