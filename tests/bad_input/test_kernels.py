@@ -759,15 +759,16 @@ def warp_given_a_width(source, destination):
 
 @expect(
     coop.InvalidArgumentError,
-    "coop.load",
-    "need 2097152 bytes of shared memory per block, more than sm_90's limit",
+    "load",
+    "'scratch' = 540672 bytes per block",
+    "shared memory one block may use on sm_90",
     argtypes=(types.Array(types.float64, 1, "C"), types.Array(types.float64, 1, "C")),
     block=1024,
 )
 @cuda.jit
 def scratch_beyond_shared_memory(source, destination):
     block = coop.this_block()
-    items = coop.ThreadData(256)
+    items = coop.ThreadData(64)
     coop.load(block, source, items, algorithm="transpose")  # <- error
     coop.store(block, destination, items, algorithm="transpose")
 
