@@ -14,14 +14,17 @@ def load(
 
     The tile starts at `source` (+ `offset` elements). With `valid_items`, only that
     many tile elements are read; the rest of `items` holds `oob_default` when given
-    and is unspecified otherwise. Returns None."""
+    and is unspecified otherwise. `source` may be a view of any strides or dimensions
+    (`values[::2]`, `image[16:32, 8:24]`, a Fortran-order array): its elements are
+    taken in C order. Every thread of the group must reach the call. Returns None."""
 
 
 @marker("load_store", implemented=True)
 def store(group, destination, items, /, *, algorithm="direct", valid_items=None, offset=None, temp_storage=None):
     """Store each thread's `items` as a tile at `destination` (cub::BlockStore /
     cub::WarpStore). Transposing algorithms may rearrange `items` in place, as in
-    CUB. With `valid_items`, only that many tile elements are written. Returns None."""
+    CUB. With `valid_items`, only that many tile elements are written. `destination`
+    may be a view of any strides or dimensions, written in C order. Returns None."""
 
 
 @marker("exchange", implemented=False)
