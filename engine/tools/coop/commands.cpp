@@ -158,12 +158,39 @@ int cache_stats(bool json) {
   return 0;
 }
 
-int cache_clear() {
+int cache_clear(bool json) {
   const DiskCache cache(CacheConfig::from_environment());
-  const std::size_t removed = cache.clear();
-  std::cout << "removed " << removed << " entr" << (removed == 1 ? "y" : "ies") << " from " << cache.config().directory
+  const CacheClearReport report = cache.clear();
+  const std::string& directory = cache.config().directory;
+  std::string message;
+  if (!report.failures.empty()) {
+    message = "coop cache clear: could not remove " + std::to_string(report.failures.size()) + " file(s) from '" +
+              directory + "'; remove them by hand:";
+    for (const CacheFailure& failure : report.failures) message += "\n  '" + failure.path + "': " + failure.reason;
+  }
+  if (json) {
+    nlohmann::json failed = nlohmann::json::array();
+    for (const CacheFailure& failure : report.failures) {
+      failed.push_back({{"path", failure.path}, {"reason", failure.reason}});
+    }
+    nlohmann::json document = {{"directory", directory}, {"removed", report.removed}, {"failed", failed}};
+    if (!message.empty()) document["error"] = {{"kind", to_string(ErrorKind::Cache)}, {"message", message}};
+    std::cout << document.dump(2) << "\n";
+    return message.empty() ? 0 : 1;
+  }
+  std::cout << "removed " << report.removed << " entr" << (report.removed == 1 ? "y" : "ies") << " from " << directory
             << "\n";
-  return 0;
+  if (message.empty()) return 0;
+  print_error(to_string(ErrorKind::Cache), message, false);
+  return 1;
+}
+
+void print_error(const std::string& kind, const std::string& message, bool json) {
+  if (json) {
+    std::cout << nlohmann::json{{"error", {{"kind", kind}, {"message", message}}}}.dump(2) << "\n";
+  } else {
+    std::cerr << "coop: " << kind << ": " << message << "\n";
+  }
 }
 
 int doctor() {
