@@ -266,7 +266,7 @@ CacheStats DiskCache::stats() const {
   CacheStats stats{.directory = config_.directory, .enabled = config_.enabled};
   if (config_.directory.empty()) return stats;
   const auto unlisted = [](const fs::path& path, std::error_code error) {
-    throw Error(ErrorKind::Cache, "coop cache: cannot list '" + path.string() + "': " + error.message());
+    throw Error(ErrorKind::Cache, "provider cache: cannot list '" + path.string() + "': " + error.message());
   };
   for_each_cache_file(
       config_.directory,
