@@ -130,13 +130,22 @@ struct Engine::Impl {
     }
   }
 
+  std::optional<CachedCompile> disk_hit(const std::string& key, const EmittedSource& source) const {
+    std::optional<CachedCompile> hit = disk.load(key);
+    if (!hit || fits(*hit, source)) return hit;
+    warn("provider cache: '" + disk.entry_path(key) + "' holds " + std::to_string(hit->layouts.size()) +
+         " layout(s) for " + std::to_string(source.layout_probes.size()) +
+         " provider(s), so it is not this bundle's; compiling instead (the compile replaces it)");
+    return std::nullopt;
+  }
+
   CachedCompile compile_or_load(const EmittedSource& source, const std::string& key, const std::string& arch,
                                 Bundle& bundle) {
     if (auto hit = memory.load(key)) {
       bundle.cache = CacheOutcome::MemoryHit;
       return *hit;
     }
-    if (auto hit = disk.load(key); hit && fits(*hit, source)) {
+    if (auto hit = disk_hit(key, source)) {
       bundle.cache = CacheOutcome::DiskHit;
       memory.store(key, *hit);
       return *hit;

@@ -116,7 +116,7 @@ fs::path temp_directory(const fs::path& last_resort) {
   if (!tmpdir.empty()) {
     warn_once("TMPDIR=" + tmpdir, "TMPDIR='" + tmpdir + "' is not usable (" + unusable_because(tmpdir) +
                                       "); expected a writable directory; the sources of failed compiles go to " +
-                                      (chosen.empty() ? std::string("nowhere") : "'" + chosen.string() + "'"));
+                                      (chosen.empty() ? std::string("nowhere") : "'" + chosen.native() + "'"));
   }
   return chosen;
 }

@@ -17,12 +17,17 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string kind_of(mode_t mode) {
-  if (S_ISLNK(mode)) return "a symbolic link, which the cache never follows";
   if (S_ISDIR(mode)) return "a directory";
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
   if (S_ISSOCK(mode)) return "a socket";
   return "a regular file";
+}
+
+// `path` is not the `expected` kind of file ("directory", "regular file").
+Fault wrong_kind(const fs::path& path, mode_t mode, const std::string& expected) {
+  if (S_ISLNK(mode)) return Fault::refused(path, "is a symbolic link, which the cache never follows");
+  return Fault::refused(path, "is " + kind_of(mode) + ", not a " + expected);
 }
 
 std::string user_name(uid_t uid) {
@@ -108,7 +113,7 @@ std::string read_all(const Descriptor& file, const fs::path& path, std::size_t s
 }
 
 void require_regular(const struct stat& info, const fs::path& path, std::size_t limit) {
-  if (!S_ISREG(info.st_mode)) throw Fault::refused(path, "is " + kind_of(info.st_mode) + ", not a regular file");
+  if (!S_ISREG(info.st_mode)) throw wrong_kind(path, info.st_mode, "regular file");
   if (static_cast<std::uintmax_t>(info.st_size) > limit) {
     throw Fault::refused(path, "holds " + std::to_string(info.st_size) + " bytes, more than the " +
                                    std::to_string(limit) + " any entry may have");
@@ -122,7 +127,7 @@ Fault Fault::os(const fs::path& path, const std::string& verb, int error) {
 }
 
 Fault Fault::refused(const fs::path& path, const std::string& what) {
-  return {path, "'" + path.string() + "' " + what, 0};
+  return {path, "'" + path.native() + "' " + what, 0};
 }
 
 Descriptor::~Descriptor() {
@@ -175,8 +180,7 @@ Descriptor open_subdirectory(const Descriptor& parent, const fs::path& parent_pa
   if (fd < 0) {
     const int error = errno;
     const std::optional<struct stat> info = look(parent, path, name);
-    if (info && !S_ISDIR(info->st_mode))
-      throw Fault::refused(path, "is " + kind_of(info->st_mode) + ", not a directory");
+    if (info && !S_ISDIR(info->st_mode)) throw wrong_kind(path, info->st_mode, "directory");
     throw Fault::os(path, "open directory", error);
   }
   return Descriptor(fd);

@@ -60,6 +60,9 @@ std::map<std::string, std::string> toolkit_fields(const Toolkit& toolkit) {
 }  // namespace
 
 void bind_engine(nb::module_& module) {
+  module.def("log_stages", &coop::log_stages,
+             "The stages CUDA_COOP_LOG turns on (\"plan\", \"compile\", \"cache\"), read now; an unknown word warns "
+             "once (CoopWarning) and is ignored. The engine's parser, so Python and C++ agree and warn once.");
   nb::class_<CacheStats>(module, "CacheStats", "The persistent provider cache.")
       .def_ro("entries", &CacheStats::entries)
       .def_ro("bytes", &CacheStats::bytes)

@@ -38,6 +38,7 @@ from ._core.api.reductions import (
 from ._core.api.sorting import merge_sort, radix_rank, radix_sort
 from ._core.api.storage import TempStorage, ThreadData
 from ._core.errors import (
+    CacheError,
     CoopCompilerContextRequiredError,
     CoopError,
     CoopWarning,
@@ -54,6 +55,7 @@ from ._core.registration import auto_register as _auto_register
 from ._core.registration import explain, register
 
 __all__ = [
+    "CacheError",
     "CoopCompilerContextRequiredError",
     "CoopError",
     "CoopWarning",
