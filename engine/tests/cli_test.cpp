@@ -286,5 +286,15 @@ TEST(CliFaults, CacheStatsErrorsAreJsonWithJson) {
   EXPECT_TRUE(has(text, "coop: CacheError: provider cache: cannot list '")) << text.output;
 }
 
+TEST(CliFaults, DoctorDescribesAnUnusableCacheInsteadOfFailing) {
+  testing::TempDir dir;
+  fs::create_directories(dir.path() / "cccl");
+  testing::write_text(dir.path() / "cccl" / "coop", "");
+  const auto result = coop("doctor", cache_home(dir));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(has(result, "(unusable: provider cache: cannot list '" + (dir.path() / "cccl" / "coop").string()))
+      << result.output;
+}
+
 }  // namespace
 }  // namespace coop

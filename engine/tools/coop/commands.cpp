@@ -76,6 +76,17 @@ std::string header_text(const Bundle& bundle, const std::vector<Plan>& plans) {
   return text;
 }
 
+// The doctor describes an unusable cache instead of failing on it: diagnosing is its job.
+std::string cache_summary(const DiskCache& cache) {
+  try {
+    const CacheStats stats = cache.stats();
+    return stats.directory + (stats.enabled ? "" : " (disabled)") + ", " + std::to_string(stats.entries) +
+           " entries, " + std::to_string(stats.bytes) + " bytes";
+  } catch (const Error& error) {
+    return cache.config().directory + " (unusable: " + error.what() + ")";
+  }
+}
+
 }  // namespace
 
 int explain(const CallArguments& call, const std::string& arch) {
@@ -196,7 +207,6 @@ void print_error(const std::string& kind, const std::string& message, bool json)
 int doctor() {
   Engine engine = make_engine();
   const Toolkit& toolkit = engine.toolkit();
-  const CacheStats stats = engine.disk_cache().stats();
   const EngineConfig& config = engine.config();
   std::cout << "engine:        " << engine_version() << "\n"
             << "NVRTC:         " << toolkit.nvrtc_library << " (" << toolkit.nvrtc_version() << ")\n"
@@ -205,8 +215,7 @@ int doctor() {
             << "CUDA headers:  " << toolkit.cuda_include << "\n"
             << "header digest: " << toolkit.header_digest << "\n"
             << "identity:      " << toolkit.identity << "\n"
-            << "cache:         " << stats.directory << (stats.enabled ? "" : " (disabled)") << ", " << stats.entries
-            << " entries, " << stats.bytes << " bytes\n"
+            << "cache:         " << cache_summary(engine.disk_cache()) << "\n"
             << "source dumps:  " << (config.source_dump_dir.empty() ? "off" : config.source_dump_dir) << "\n";
   return 0;
 }
