@@ -286,6 +286,17 @@ TEST(CliFaults, CacheStatsErrorsAreJsonWithJson) {
   EXPECT_TRUE(has(text, "coop: CacheError: provider cache: cannot list '")) << text.output;
 }
 
+TEST(CliFaults, CacheJsonStaysJsonForPathsThatAreNotUtf8) {
+  testing::TempDir dir;
+  const std::string odd = (dir.path() / "\xff").string();
+  testing::write_text(odd, "");  // a file: the cache root under it cannot be listed
+  const auto result = coop("cache stats --json", "XDG_CACHE_HOME='" + odd + "'");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  const auto report = nlohmann::json::parse(result.output);
+  EXPECT_EQ(report["error"]["kind"], "CacheError");
+  EXPECT_NE(report["error"]["message"].get<std::string>().find("\xef\xbf\xbd"), std::string::npos);  // U+FFFD
+}
+
 TEST(CliFaults, DoctorDescribesAnUnusableCacheInsteadOfFailing) {
   testing::TempDir dir;
   fs::create_directories(dir.path() / "cccl");

@@ -108,7 +108,8 @@ void bind_engine(nb::module_& module) {
           "Where NVRTC, nvJitLink and the headers were found, their versions and the toolkit identity.")
       .def(
           "cache_stats", [](const Engine& engine) { return engine.disk_cache().stats(); },
-          "Entries and bytes in the persistent cache, its directory, and whether it is enabled.");
+          "Entries and bytes in the persistent cache, its directory, and whether it is enabled. Raises EngineError "
+          "(kind \"Cache\") when the directory exists but cannot be listed.");
 }
 
 }  // namespace coop::python

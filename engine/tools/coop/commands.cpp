@@ -14,6 +14,12 @@ namespace {
 
 Engine make_engine() { return Engine(EngineConfig::from_environment("cli")); }
 
+// Paths come from the user and need not be UTF-8; JSON must be, so odd bytes print as U+FFFD
+// rather than turn a report (of an error, even) into an exception.
+std::string json_text(const nlohmann::json& document) {
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::vector<char> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) reject(ErrorKind::InvalidArgument, "coop link", "input", "'" + path + "'", "a readable file");
@@ -156,11 +162,10 @@ int link(const LinkArguments& arguments) {
 int cache_stats(bool json) {
   const CacheStats stats = DiskCache(CacheConfig::from_environment()).stats();
   if (json) {
-    std::cout << nlohmann::json{{"directory", stats.directory},
-                                {"enabled", stats.enabled},
-                                {"entries", stats.entries},
-                                {"bytes", stats.bytes}}
-                     .dump(2)
+    std::cout << json_text({{"directory", stats.directory},
+                            {"enabled", stats.enabled},
+                            {"entries", stats.entries},
+                            {"bytes", stats.bytes}})
               << "\n";
     return 0;
   }
@@ -186,7 +191,7 @@ int cache_clear(bool json) {
     }
     nlohmann::json document = {{"directory", directory}, {"removed", report.removed}, {"failed", failed}};
     if (!message.empty()) document["error"] = {{"kind", to_string(ErrorKind::Cache)}, {"message", message}};
-    std::cout << document.dump(2) << "\n";
+    std::cout << json_text(document) << "\n";
     return message.empty() ? 0 : 1;
   }
   std::cout << "removed " << report.removed << " entr" << (report.removed == 1 ? "y" : "ies") << " from " << directory
@@ -198,7 +203,7 @@ int cache_clear(bool json) {
 
 void print_error(const std::string& kind, const std::string& message, bool json) {
   if (json) {
-    std::cout << nlohmann::json{{"error", {{"kind", kind}, {"message", message}}}}.dump(2) << "\n";
+    std::cout << json_text({{"error", {{"kind", kind}, {"message", message}}}}) << "\n";
   } else {
     std::cerr << "coop: " << kind << ": " << message << "\n";
   }
