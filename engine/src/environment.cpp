@@ -60,6 +60,13 @@ std::string unusable_because(const fs::path& directory) {
   return "";
 }
 
+fs::path first_usable(std::initializer_list<fs::path> candidates) {
+  for (const fs::path& candidate : candidates) {
+    if (!candidate.empty() && unusable_because(candidate).empty()) return candidate;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string text(const char* name) { return lookup(name).value_or(""); }
@@ -112,7 +119,7 @@ std::vector<std::string> words(const char* name, std::initializer_list<std::stri
 fs::path temp_directory(const fs::path& last_resort) {
   const std::string tmpdir = text("TMPDIR");
   if (!tmpdir.empty() && unusable_because(tmpdir).empty()) return tmpdir;
-  const fs::path chosen = unusable_because("/tmp").empty() ? fs::path("/tmp") : last_resort;
+  const fs::path chosen = first_usable({"/tmp", last_resort});
   if (!tmpdir.empty()) {
     warn_once("TMPDIR=" + tmpdir, "TMPDIR='" + tmpdir + "' is not usable (" + unusable_because(tmpdir) +
                                       "); expected a writable directory; the sources of failed compiles go to " +

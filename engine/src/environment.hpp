@@ -23,7 +23,8 @@ std::string choice(const char* name, std::initializer_list<std::string_view> acc
 // The comma-separated words of the value that are in `accepted`, lower-cased, in `accepted` order.
 std::vector<std::string> words(const char* name, std::initializer_list<std::string_view> accepted);
 
-// Where a file that must outlive the process may go: TMPDIR, else /tmp, else `last_resort`.
+// Where a file that must outlive the process may go: TMPDIR, else /tmp, else `last_resort`,
+// whichever is a writable directory first; "" when none is. An unusable TMPDIR warns once.
 std::filesystem::path temp_directory(const std::filesystem::path& last_resort);
 
 }  // namespace coop::env
