@@ -10,22 +10,18 @@
 // writers of one key leave one complete entry. Readers treat any defect as a miss; the
 // next store replaces the defective file. The directory itself is not fsynced: losing a
 // rename in a crash costs one recompile, not correctness.
+//
+// Shards and entries are reached through directory descriptors (openat with O_NOFOLLOW),
+// so a symbolic link planted at either is refused rather than followed, and nothing
+// swapped in between a check and its use can redirect a read or a write.
 #include "coop/cache.hpp"
 
-#include <fcntl.h>
 #include <pwd.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
-#include <cstdint>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -33,6 +29,9 @@
 #include "coop/digest.hpp"
 #include "coop/emit.hpp"
 #include "coop/error.hpp"
+#include "coop/warning.hpp"
+#include "environment.hpp"
+#include "files.hpp"
 
 namespace coop {
 
@@ -44,22 +43,14 @@ namespace {
 constexpr std::string_view kMagic = "coop-cache-entry 1\n";
 constexpr std::size_t kKeySize = 64;
 constexpr std::size_t kChecksumSize = 64;
-
-std::string environment(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? "" : value;
-}
+// Far above any bundle's LTO-IR; what is larger is not an entry and is never read into memory.
+constexpr std::size_t kMaxEntryBytes = std::size_t{256} << 20;
+constexpr mode_t kEntryMode = 0600;
 
 bool is_absolute(const std::string& path) { return !path.empty() && fs::path(path).is_absolute(); }
 
-bool parse_enabled(std::string value) {
-  std::transform(value.begin(), value.end(), value.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return value != "0" && value != "false" && value != "no" && value != "off";
-}
-
 std::string home_directory() {
-  if (std::string home = environment("HOME"); is_absolute(home)) return home;
+  if (std::string home = env::text("HOME"); is_absolute(home)) return home;
   const passwd* user = ::getpwuid(::getuid());
   if (user != nullptr && user->pw_dir != nullptr && is_absolute(user->pw_dir)) return user->pw_dir;
   return "";
@@ -70,12 +61,6 @@ bool is_lower_hex(std::string_view text) {
 }
 
 bool is_key(std::string_view text) { return text.size() == kKeySize && is_lower_hex(text); }
-
-[[noreturn]] void fail(const std::string& what, const fs::path& path, std::error_code error) {
-  throw Error(ErrorKind::Cache, "coop cache: cannot " + what + " '" + path.string() + "': " + error.message());
-}
-
-std::error_code last_error(int value = errno) { return {value, std::generic_category()}; }
 
 std::string encode(const std::string& key, const CachedCompile& value) {
   nlohmann::json layouts = nlohmann::json::array();
@@ -119,73 +104,52 @@ std::optional<CachedCompile> decode(std::string_view text, const std::string& ke
   }
 }
 
-std::optional<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) return std::nullopt;
-  return text;
+// Keyed by the path at fault: a load and the store after it that meet the same defect (a
+// directory where the entry belongs) warn once between them, and each bad path warns once.
+void warn_about(const files::Fault& fault, const std::string& consequence) {
+  warn_once("cache:" + fault.path.string(), "provider cache: " + fault.message + "; " + consequence);
 }
 
-void ensure_directory(const fs::path& directory) {
-  std::error_code error;
-  fs::create_directories(directory, error);
-  // Another process may create it at the same moment; all that matters is that it exists now.
-  if (error && !fs::is_directory(directory)) fail("create directory", directory, error);
+// The cache directory, checked: nullopt (after a warning) when it cannot be used, or
+// silently when it does not exist and `create` is false (nothing was cached yet).
+std::optional<files::Descriptor> open_root(const fs::path& root, bool create) {
+  try {
+    if (create) files::make_private_directories(root);
+    files::Descriptor directory = files::open_directory(root);
+    files::require_own(directory, root);
+    return directory;
+  } catch (const files::Fault& fault) {
+    if (!create && fault.error == ENOENT) return std::nullopt;
+    warn_about(fault,
+               "compiling without the disk cache (set XDG_CACHE_HOME to a directory of your own, or "
+               "CUDA_COOP_ENABLE_CACHE=0)");
+    return std::nullopt;
+  }
 }
 
-// pid and 64 random bits keep writers apart across processes and threads; O_EXCL makes a
-// collision an error rather than two writers sharing one file.
-std::string temp_name(const std::string& name) {
-  std::random_device random;
-  const std::uint64_t bits = (std::uint64_t{random()} << 32) ^ random();
-  return name + "." + std::to_string(::getpid()) + "." + std::to_string(bits) + ".tmp";
+std::optional<std::string> read_entry(const fs::path& root, const std::string& key) {
+  const std::optional<files::Descriptor> directory = open_root(root, false);
+  if (!directory) return std::nullopt;
+  const fs::path shard_path = root / key.substr(0, 2);
+  try {
+    const files::Descriptor shard = files::open_subdirectory(*directory, root, key.substr(0, 2), false);
+    return files::read_regular_file(shard, shard_path, key + ".entry", kMaxEntryBytes);
+  } catch (const files::Fault& fault) {
+    if (fault.error != ENOENT) warn_about(fault, "compiling instead of loading from it");
+    return std::nullopt;
+  }
 }
 
-// A temp file that removes itself unless commit() renamed it into place.
-class TempFile {
- public:
-  explicit TempFile(fs::path path)
-      : path_(std::move(path)), fd_(::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) {
-    if (fd_ < 0) fail("create temporary file", path_, last_error());
+void write_entry(const fs::path& root, const std::string& key, std::string_view bytes) {
+  const std::optional<files::Descriptor> directory = open_root(root, true);
+  if (!directory) return;
+  const fs::path shard_path = root / key.substr(0, 2);
+  try {
+    const files::Descriptor shard = files::open_subdirectory(*directory, root, key.substr(0, 2), true);
+    files::write_atomically(shard, shard_path, key + ".entry", bytes, kEntryMode);
+  } catch (const files::Fault& fault) {
+    warn_about(fault, "the compiled result is used but not cached");
   }
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(path_.c_str());
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-
-  void write(std::string_view bytes) {
-    while (!bytes.empty()) {
-      const ssize_t written = ::write(fd_, bytes.data(), bytes.size());
-      if (written < 0 && errno == EINTR) continue;
-      if (written <= 0) fail("write", path_, last_error(written < 0 ? errno : EIO));
-      bytes.remove_prefix(static_cast<std::size_t>(written));
-    }
-  }
-
-  // fsync before rename: otherwise a crash could leave the entry's name on unwritten data.
-  void commit(const fs::path& target) {
-    if (::fsync(fd_) != 0) fail("sync", path_, last_error());
-    if (::close(std::exchange(fd_, -1)) != 0) fail("close", path_, last_error());
-    if (::rename(path_.c_str(), target.c_str()) != 0) fail("rename into place", target, last_error());
-    committed_ = true;
-  }
-
- private:
-  fs::path path_;
-  int fd_;
-  bool committed_ = false;
-};
-
-std::vector<fs::path> list_directory(const fs::path& directory) {
-  std::vector<fs::path> paths;
-  std::error_code error;
-  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
-    paths.push_back(it->path());
-  }
-  return paths;
 }
 
 enum class FileKind { Entry, Temp, Other };
@@ -199,15 +163,33 @@ FileKind classify(const fs::path& path) {
   return FileKind::Other;
 }
 
+std::vector<fs::path> list_directory(const fs::path& directory, std::error_code& error) {
+  std::vector<fs::path> paths;
+  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
+    paths.push_back(it->path());
+  }
+  return paths;
+}
+
+bool is_real_directory(const fs::path& path) {
+  std::error_code error;
+  return fs::symlink_status(path, error).type() == fs::file_type::directory;
+}
+
 // Only <directory>/<two hex digits>/<key>... names are ours: a cache directory set by
-// mistake to a shared place must never lose unrelated files to clear().
-template <typename Visit>
-void for_each_cache_file(const fs::path& root, Visit visit) {
-  for (const fs::path& shard : list_directory(root)) {
+// mistake to a shared place must never lose unrelated files to clear(). A shard that is a
+// symbolic link is skipped: clear() must never remove files that live somewhere else.
+template <typename Visit, typename Unlisted>
+void for_each_cache_file(const fs::path& root, Visit visit, Unlisted unlisted) {
+  std::error_code error;
+  const std::vector<fs::path> shards = list_directory(root, error);
+  if (error && error != std::errc::no_such_file_or_directory) unlisted(root, error);
+  for (const fs::path& shard : shards) {
     const std::string name = shard.filename().string();
-    std::error_code error;
-    if (name.size() != 2 || !is_lower_hex(name) || !fs::is_directory(shard, error)) continue;
-    for (const fs::path& file : list_directory(shard)) {
+    if (name.size() != 2 || !is_lower_hex(name) || !is_real_directory(shard)) continue;
+    const std::vector<fs::path> files = list_directory(shard, error);
+    if (error) unlisted(shard, error);
+    for (const fs::path& file : files) {
       if (const FileKind kind = classify(file); kind != FileKind::Other) visit(file, kind);
     }
   }
@@ -217,9 +199,9 @@ void for_each_cache_file(const fs::path& root, Visit visit) {
 
 CacheConfig CacheConfig::from_environment() {
   CacheConfig config;
-  config.enabled = parse_enabled(environment("CUDA_COOP_ENABLE_CACHE"));
+  config.enabled = env::flag("CUDA_COOP_ENABLE_CACHE", true);
   // As the spec says: an unset, empty or relative XDG_CACHE_HOME falls back to ~/.cache.
-  if (const std::string xdg = environment("XDG_CACHE_HOME"); is_absolute(xdg)) {
+  if (const std::string xdg = env::text("XDG_CACHE_HOME"); is_absolute(xdg)) {
     config.directory = (fs::path(xdg) / "cccl" / "coop").string();
   } else if (const std::string home = home_directory(); !home.empty()) {
     config.directory = (fs::path(home) / ".cache" / "cccl" / "coop").string();
@@ -254,24 +236,28 @@ std::string DiskCache::entry_path(const std::string& key) const {
 }
 
 std::optional<CachedCompile> DiskCache::load(const std::string& key) const {
+  entry_path(key);  // rejects a malformed key even when the cache is off
   if (!config_.enabled) return std::nullopt;
-  const std::optional<std::string> text = read_file(entry_path(key));
+  const std::optional<std::string> text = read_entry(config_.directory, key);
   return text ? decode(*text, key) : std::nullopt;
 }
 
-// Throws coop::Error(Cache) naming the path and the OS error when the entry cannot be
-// written (read-only or full disk, permissions). The engine reports that as a warning and
-// keeps the compiled result: a cache that cannot store must never fail a compile.
 void write_atomically(const fs::path& target, std::string_view bytes) {
-  ensure_directory(target.parent_path());
-  TempFile temp(target.parent_path() / temp_name(target.filename().string()));
-  temp.write(bytes);
-  temp.commit(target);
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  try {
+    std::error_code error;
+    fs::create_directories(parent, error);
+    if (error && !fs::is_directory(parent, error)) throw files::Fault::os(parent, "create directory", error.value());
+    files::write_atomically(files::open_directory(parent), parent, target.filename().string(), bytes, std::nullopt);
+  } catch (const files::Fault& fault) {
+    throw Error(ErrorKind::Cache, fault.message);
+  }
 }
 
 void DiskCache::store(const std::string& key, const CachedCompile& value) const {
+  entry_path(key);
   if (!config_.enabled) return;
-  write_atomically(entry_path(key), encode(key, value));
+  write_entry(config_.directory, key, encode(key, value));
 }
 
 // stats() and clear() look at the directory even when the cache is disabled, so
@@ -279,30 +265,42 @@ void DiskCache::store(const std::string& key, const CachedCompile& value) const 
 CacheStats DiskCache::stats() const {
   CacheStats stats{.directory = config_.directory, .enabled = config_.enabled};
   if (config_.directory.empty()) return stats;
-  for_each_cache_file(config_.directory, [&](const fs::path& path, FileKind kind) {
-    if (kind != FileKind::Entry) return;
-    std::error_code error;  // an entry removed meanwhile is simply not counted
-    const std::uintmax_t size = fs::file_size(path, error);
-    if (error) return;
-    ++stats.entries;
-    stats.bytes += size;
-  });
+  const auto unlisted = [](const fs::path& path, std::error_code error) {
+    throw Error(ErrorKind::Cache, "provider cache: cannot list '" + path.string() + "': " + error.message());
+  };
+  for_each_cache_file(
+      config_.directory,
+      [&](const fs::path& path, FileKind kind) {
+        std::error_code error;  // an entry removed meanwhile is simply not counted
+        if (kind != FileKind::Entry || fs::symlink_status(path, error).type() != fs::file_type::regular) return;
+        const std::uintmax_t size = fs::file_size(path, error);
+        if (error) return;
+        ++stats.entries;
+        stats.bytes += size;
+      },
+      unlisted);
   return stats;
 }
 
-// Removing a .tmp file under a concurrent store makes that store fail with a Cache error,
-// which the engine reports as a warning; shard directories stay, since removing one could
-// race with a store that has just created it.
-std::size_t DiskCache::clear() const {
-  std::size_t removed = 0;
-  if (config_.directory.empty()) return removed;
-  for_each_cache_file(config_.directory, [&](const fs::path& path, FileKind kind) {
-    std::error_code error;
-    const bool existed = fs::remove(path, error);
-    if (error) fail("remove", path, error);
-    if (existed && kind == FileKind::Entry) ++removed;
-  });
-  return removed;
+// Removing a .tmp file under a concurrent store makes that store fail, which it reports as
+// a warning; shard directories stay, since removing one could race with a store that has
+// just created it.
+CacheClearReport DiskCache::clear() const {
+  CacheClearReport report;
+  if (config_.directory.empty()) return report;
+  const auto failed = [&](const fs::path& path, std::error_code error) {
+    report.failures.push_back({path.string(), error.message()});
+  };
+  for_each_cache_file(
+      config_.directory,
+      [&](const fs::path& path, FileKind kind) {
+        std::error_code error;
+        const bool existed = fs::remove(path, error);
+        if (error) return failed(path, error);
+        if (existed && kind == FileKind::Entry) ++report.removed;
+      },
+      failed);
+  return report;
 }
 
 std::optional<CachedCompile> MemoryCache::load(const std::string& key) const {

@@ -415,6 +415,16 @@ std::string summary(const Plan& plan) {
   return text;
 }
 
+// The index of the layout probe of a specialization's TempStorage, added on first use.
+int probe_index(std::vector<std::string>& probes, const std::string& alias) {
+  const std::string probe =
+      "&coop_probe::layout<sizeof(" + alias + "::TempStorage), alignof(" + alias + "::TempStorage)>";
+  const auto found = std::find(probes.begin(), probes.end(), probe);
+  if (found != probes.end()) return static_cast<int>(found - probes.begin());
+  probes.push_back(probe);
+  return static_cast<int>(probes.size()) - 1;
+}
+
 std::string identity_of(const std::vector<Plan>& plans, const EmitContext& context) {
   std::set<std::string> keys;
   for (const auto& plan : plans) keys.insert(plan.key);
@@ -460,10 +470,7 @@ EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context) {
       emit_wrapper(out, plan, names->second);
     }
     result.symbols.push_back(names->second.symbol);
-    result.layout_probes.push_back(plan.needs_scratch
-                                       ? "&coop_probe::layout<sizeof(" + alias->second + "::TempStorage), alignof(" +
-                                             alias->second + "::TempStorage)>"
-                                       : "");
+    result.probe_of_plan.push_back(plan.needs_scratch ? probe_index(result.layout_probes, alias->second) : -1);
   }
   result.text = out.str();
   return result;

@@ -1,38 +1,32 @@
 #include "coop/engine.hpp"
 
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <optional>
 
+#include "environment.hpp"
+
 namespace coop {
 namespace {
 
-std::string environment(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? "" : value;
-}
+namespace fs = std::filesystem;
 
-// CUDA_COOP_LOG=plan,compile,cache (or "all") prints what each stage did.
 bool log_enabled(const std::string& stage) {
-  const std::string stages = "," + environment("CUDA_COOP_LOG") + ",";
-  return stages.find("," + stage + ",") != std::string::npos || stages.find(",all,") != std::string::npos;
+  const std::vector<std::string> stages = log_stages();
+  return std::find(stages.begin(), stages.end(), stage) != stages.end();
 }
 
 PchPolicy pch_from_environment() {
-  const std::string value = environment("CUDA_COOP_PCH");
+  const std::string value = env::choice("CUDA_COOP_PCH", {"always", "after_first", "never"}, "always");
   if (value == "never") return PchPolicy::Never;
   if (value == "after_first") return PchPolicy::AfterFirst;
   return PchPolicy::Always;
 }
 
-std::string dump_source(const std::string& directory, const std::string& backend, const std::string& key,
-                        const std::string& text) {
-  const std::filesystem::path path =
-      std::filesystem::path(directory) / ("cuda_coop_" + backend + "_" + key.substr(0, 16) + ".cu");
-  write_atomically(path, text);
-  return path.string();
+std::string source_name(const std::string& backend, const std::string& key) {
+  return "cuda_coop_" + backend + "_" + key.substr(0, 16) + ".cu";
 }
 
 // More scratch than a block may have compiles and links, and fails only at launch.
@@ -48,11 +42,40 @@ void require_scratch_fits(const Plan& plan, const Provider& provider, const std:
              "; use fewer items per thread, a smaller block or an algorithm without scratch");
 }
 
-std::string failure_path(const std::string& backend, const std::string& key) {
-  return (std::filesystem::temp_directory_path() / ("cuda_coop_" + backend + "_" + key.substr(0, 16) + ".cu")).string();
+// A dump is a debugging aid: a directory that cannot take it costs the dump, never the compile.
+std::string dump_source(const std::string& directory, const std::string& backend, const std::string& key,
+                        const std::string& text) {
+  const fs::path path = fs::path(directory) / source_name(backend, key);
+  try {
+    write_atomically(path, text);
+    return path.string();
+  } catch (const Error& error) {
+    warn_once("CUDA_COOP_SOURCE_DUMP_DIR=" + directory,
+              "CUDA_COOP_SOURCE_DUMP_DIR='" + directory + "' cannot take source dumps (" + error.what() +
+                  "); expected a writable directory; compiling without dumps");
+    return "";
+  }
+}
+
+// Where a failed compile's source is kept when dumps are off; "" when no directory can take it.
+std::string failure_path(const std::string& backend, const std::string& key, const std::string& cache_directory) {
+  const fs::path directory = env::temp_directory(cache_directory);
+  return directory.empty() ? "" : (directory / source_name(backend, key)).string();
+}
+
+// A checksum proves an entry is intact, not that it belongs to this source: one with another
+// number of layouts (one per distinct probe of the source) is a bug's, and reads as a miss.
+bool fits(const CachedCompile& compiled, const EmittedSource& source) {
+  return compiled.layouts.size() == source.layout_probes.size();
 }
 
 }  // namespace
+
+std::vector<std::string> log_stages() {
+  std::vector<std::string> stages = env::words("CUDA_COOP_LOG", {"plan", "compile", "cache", "all"});
+  if (std::find(stages.begin(), stages.end(), "all") != stages.end()) return {"plan", "compile", "cache"};
+  return stages;
+}
 
 const char* to_string(CacheOutcome outcome) {
   switch (outcome) {
@@ -74,7 +97,7 @@ EngineConfig EngineConfig::from_environment(std::string backend) {
   config.toolkit = ToolkitSearch::from_environment();
   config.cache = CacheConfig::from_environment();
   config.pch = pch_from_environment();
-  config.source_dump_dir = environment("CUDA_COOP_SOURCE_DUMP_DIR");
+  config.source_dump_dir = env::text("CUDA_COOP_SOURCE_DUMP_DIR");
   return config;
 }
 
@@ -102,15 +125,31 @@ struct Engine::Impl {
   CompileResult compile_keeping_failures(const EmittedSource& source, const std::string& key, const std::string& arch,
                                          const Bundle& bundle) {
     const bool dumped = !bundle.dump_path.empty();
-    const std::string path = dumped ? bundle.dump_path : failure_path(config.backend, key);
+    const std::string path = dumped ? bundle.dump_path : failure_path(config.backend, key, config.cache.directory);
     try {
       return compiler->compile({source.text, arch, source.layout_probes, path});
     } catch (const Error& error) {
-      if (error.kind() == ErrorKind::ProviderCompile && !dumped) {
-        dump_source(std::filesystem::path(path).parent_path().string(), config.backend, key, source.text);
-      }
+      if (error.kind() == ErrorKind::ProviderCompile && !dumped && !path.empty()) keep_failed_source(path, source);
       throw;
     }
+  }
+
+  // Best effort: the compile error is what the user must see, not a second failure behind it.
+  static void keep_failed_source(const std::string& path, const EmittedSource& source) {
+    try {
+      write_atomically(path, source.text);
+    } catch (const Error& error) {
+      warn(std::string("the source of the failed compile could not be kept: ") + error.what());
+    }
+  }
+
+  std::optional<CachedCompile> disk_hit(const std::string& key, const EmittedSource& source) const {
+    std::optional<CachedCompile> hit = disk.load(key);
+    if (!hit || fits(*hit, source)) return hit;
+    warn("provider cache: '" + disk.entry_path(key) + "' holds " + std::to_string(hit->layouts.size()) +
+         " layout(s) for " + std::to_string(source.layout_probes.size()) +
+         " scratch specialization(s), so it is not this bundle's; compiling instead (the compile replaces it)");
+    return std::nullopt;
   }
 
   CachedCompile compile_or_load(const EmittedSource& source, const std::string& key, const std::string& arch,
@@ -119,7 +158,7 @@ struct Engine::Impl {
       bundle.cache = CacheOutcome::MemoryHit;
       return *hit;
     }
-    if (auto hit = disk.load(key)) {
+    if (auto hit = disk_hit(key, source)) {
       bundle.cache = CacheOutcome::DiskHit;
       memory.store(key, *hit);
       return *hit;
@@ -129,13 +168,13 @@ struct Engine::Impl {
     bundle.compile_seconds = result.seconds;
     bundle.used_pch = result.used_pch;
     CachedCompile compiled{result.ltoir, result.layouts};
-    memory.store(key, compiled);
-    try {
-      disk.store(key, compiled);
-    } catch (const Error& error) {
-      // A cache that cannot be written costs the next process a compile, nothing more.
-      warn(error.what());
+    if (!fits(compiled, source)) {
+      throw Error(ErrorKind::ProviderCompile, "compile: NVRTC returned " + std::to_string(compiled.layouts.size()) +
+                                                  " layouts for " + std::to_string(source.layout_probes.size()) +
+                                                  " probes");
     }
+    memory.store(key, compiled);
+    disk.store(key, compiled);  // warns, never throws: a cache that cannot store costs the next process a compile
     return compiled;
   }
 };
@@ -170,7 +209,8 @@ Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) 
   bundle.ltoir = std::move(compiled.ltoir);
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const Plan& plan = plans[i];
-    const Layout layout = compiled.layouts.at(i);
+    const int probe = source.probe_of_plan[i];
+    const Layout layout = probe < 0 ? Layout{} : compiled.layouts[probe];  // one layout per distinct probe
     if (plan.needs_scratch && (layout.bytes == 0 || layout.alignment == 0)) {
       throw Error(ErrorKind::ProviderCompile, "compile: no scratch layout came back for " + plan.cub_type);
     }

@@ -3,7 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cstdlib>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -13,6 +13,8 @@
 
 #include "coop/digest.hpp"
 #include "coop/error.hpp"
+#include "coop/warning.hpp"
+#include "environment.hpp"
 #include "nvjitlink_api.hpp"
 #include "nvrtc_api.hpp"
 
@@ -25,9 +27,48 @@ constexpr const char* kDefaultToolkit = "/usr/local/cuda";
 constexpr const char* kCcclMarker = "cub/block/block_load.cuh";
 constexpr const char* kCudaMarker = "cuda_fp16.h";
 
-std::string environment(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr ? value : "";
+// A number in a file or directory name, or nullopt when it does not fit: such a name is
+// nobody's version, and must not abort the search.
+std::optional<int> small_number(const std::string& digits) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (error != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return value;
+}
+
+// The entries of `dir`; none when it cannot be read. An error mid-way ends the listing
+// instead of throwing: the search goes on in the next place.
+std::vector<fs::path> entries_of(const fs::path& dir) {
+  std::vector<fs::path> paths;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    paths.push_back(it->path());
+  }
+  return paths;
+}
+
+std::string absolute_normal(const fs::path& path) {
+  std::error_code error;
+  const fs::path absolute = fs::absolute(path, error);
+  return (error ? path : absolute).lexically_normal().string();
+}
+
+// CUDA_HOME, else CUDA_PATH; one that names no directory warns and is passed over, so a
+// stale variable neither hides the other places nor goes unnoticed.
+std::string toolkit_root_from_environment() {
+  for (const char* name : {"CUDA_HOME", "CUDA_PATH"}) {
+    const std::string value = env::text(name);
+    if (value.empty()) continue;
+    std::error_code error;
+    const fs::file_status status = fs::status(value, error);
+    if (fs::is_directory(status)) return value;
+    const std::string why = error ? error.message() : "not a directory";
+    warn_once(std::string(name) + "=" + value,
+              std::string(name) + "='" + value + "' is not usable (" + why +
+                  "); expected the directory of a CUDA toolkit; searching CUDA_PATH, the NVIDIA wheels and " +
+                  kDefaultToolkit + " instead");
+  }
+  return "";
 }
 
 std::vector<std::string> split_paths(const std::string& list) {
@@ -57,11 +98,11 @@ void add_toolkit(Places& places, const fs::path& root) {
 std::vector<fs::path> wheel_toolkit_dirs(const fs::path& root) {
   static const std::regex pattern("cu([0-9]+)");
   std::vector<std::pair<int, fs::path>> found;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(root, error)) {
+  for (const fs::path& entry : entries_of(root)) {
     std::smatch match;
-    const std::string name = entry.path().filename().string();
-    if (std::regex_match(name, match, pattern)) found.emplace_back(std::stoi(match[1]), entry.path());
+    const std::string name = entry.filename().string();
+    if (!std::regex_match(name, match, pattern)) continue;
+    if (const std::optional<int> major = small_number(match[1])) found.emplace_back(*major, entry);
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<fs::path> dirs;
@@ -90,12 +131,12 @@ std::optional<fs::path> find_library(const fs::path& dir, const std::string& nam
   const std::regex pattern("lib" + name + "\\.so\\.([0-9]+)");
   std::optional<std::pair<int, fs::path>> best;
   std::error_code error;
-  for (const auto& entry : fs::directory_iterator(dir, error)) {
+  for (const fs::path& entry : entries_of(dir)) {
     std::smatch match;
-    const std::string file = entry.path().filename().string();
-    if (!std::regex_match(file, match, pattern) || !fs::is_regular_file(entry.path(), error)) continue;
-    const int major = std::stoi(match[1]);
-    if (!best || major > best->first) best.emplace(major, entry.path());
+    const std::string file = entry.filename().string();
+    if (!std::regex_match(file, match, pattern) || !fs::is_regular_file(entry, error)) continue;
+    const std::optional<int> major = small_number(match[1]);
+    if (major && (!best || *major > best->first)) best.emplace(*major, entry);
   }
   if (best) return best->second;
   const fs::path plain = dir / ("lib" + name + ".so");
@@ -114,7 +155,7 @@ class Lookup {
  public:
   std::string library(const std::vector<fs::path>& dirs, const std::string& name) {
     for (const fs::path& dir : dirs) {
-      if (auto found = find_library(dir, name)) return fs::absolute(*found).lexically_normal().string();
+      if (auto found = find_library(dir, name)) return absolute_normal(*found);
     }
     missing_.push_back("lib" + name + ".so.N: looked in " + join(dirs));
     return "";
@@ -123,7 +164,7 @@ class Lookup {
   std::string directory_with(const std::vector<fs::path>& dirs, const std::string& marker, const std::string& what) {
     std::error_code error;
     for (const fs::path& dir : dirs) {
-      if (fs::is_regular_file(dir / marker, error)) return fs::absolute(dir).lexically_normal().string();
+      if (fs::is_regular_file(dir / marker, error)) return absolute_normal(dir);
     }
     missing_.push_back(what + " (" + marker + "): looked in " + join(dirs));
     return "";
@@ -148,7 +189,19 @@ class Lookup {
   std::vector<std::string> missing_;
 };
 
-// CUB_VERSION is MMMmmmpp.
+// CUB_VERSION is MMMmmmpp: at most eight digits.
+std::string cccl_version_from(const std::string& digits, const fs::path& header) {
+  long version = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), version);
+  if (error != std::errc() || version > 99'999'999) {
+    throw Error(ErrorKind::Toolkit, "CUB_VERSION in " + header.string() + " is " + digits +
+                                        ", which is not a CCCL version; expected MMMmmmpp (at most 99999999), "
+                                        "e.g. 300001 for CCCL 3.0.1");
+  }
+  return std::to_string(version / 100000) + "." + std::to_string(version / 100 % 1000) + "." +
+         std::to_string(version % 100);
+}
+
 std::string read_cccl_version(const fs::path& cccl_include) {
   const fs::path header = cccl_include / "cub" / "version.cuh";
   std::ifstream in(header);
@@ -156,10 +209,7 @@ std::string read_cccl_version(const fs::path& cccl_include) {
   std::string line;
   while (std::getline(in, line)) {
     std::smatch match;
-    if (!std::regex_search(line, match, pattern)) continue;
-    const long version = std::stol(match[1]);
-    return std::to_string(version / 100000) + "." + std::to_string(version / 100 % 1000) + "." +
-           std::to_string(version % 100);
+    if (std::regex_search(line, match, pattern)) return cccl_version_from(match[1], header);
   }
   throw Error(ErrorKind::Toolkit, "cannot read CUB_VERSION from " + header.string());
 }
@@ -188,10 +238,7 @@ void stamp_tree(const fs::path& base, const std::string& sub, const std::string&
 std::string digest_headers(const fs::path& cccl_include, const fs::path& cuda_include) {
   std::vector<FileStamp> stamps;
   for (const char* sub : {"cub", "cuda", "nv", "thrust"}) stamp_tree(cccl_include, sub, "cccl:", stamps);
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(cuda_include, error)) {
-    stamp(entry.path(), "cuda:" + entry.path().filename().string(), stamps);
-  }
+  for (const fs::path& entry : entries_of(cuda_include)) stamp(entry, "cuda:" + entry.filename().string(), stamps);
   stamp_tree(cuda_include, "crt", "cuda:", stamps);
   std::sort(stamps.begin(), stamps.end());
   Sha256 digest;
@@ -224,10 +271,9 @@ std::string toolkit_identity(const Toolkit& toolkit) {
 
 ToolkitSearch ToolkitSearch::from_environment() {
   ToolkitSearch search;
-  search.cccl_root = environment("CUDA_COOP_CCCL_ROOT");
-  search.cuda_home = environment("CUDA_HOME");
-  if (search.cuda_home.empty()) search.cuda_home = environment("CUDA_PATH");
-  search.wheel_roots = split_paths(environment("CUDA_COOP_WHEEL_ROOTS"));
+  search.cccl_root = env::text("CUDA_COOP_CCCL_ROOT");
+  search.cuda_home = toolkit_root_from_environment();
+  search.wheel_roots = split_paths(env::text("CUDA_COOP_WHEEL_ROOTS"));
   return search;
 }
 

@@ -1,9 +1,12 @@
 #include "coop/cache.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -41,28 +44,8 @@ DiskCache disk_cache(const TempDir& dir, bool enabled = true) {
   return DiskCache(CacheConfig{enabled, (dir.path() / "cache").string()});
 }
 
-// Sets or unsets one environment variable for a scope, then restores what was there.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    set(value);
-  }
-  ~ScopedEnv() { set(old_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  void set(const std::optional<std::string>& value) {
-    if (value) {
-      ::setenv(name_.c_str(), value->c_str(), 1);
-    } else {
-      ::unsetenv(name_.c_str());
-    }
-  }
-  std::string name_;
-  std::optional<std::string> old_;
-};
+using testing::CapturedWarnings;
+using testing::ScopedEnv;
 
 TEST(CacheKey, SameInputsSameKey) {
   EXPECT_EQ(cache_key("src", {"-a", "-b"}, "sm_90", "tk"), cache_key("src", {"-a", "-b"}, "sm_90", "tk"));
@@ -224,18 +207,19 @@ TEST(DiskCache, DisabledCacheNeitherLoadsNorStores) {
   EXPECT_FALSE(fs::exists(disabled.entry_path(key_for("not stored"))));
 }
 
-TEST(DiskCache, StoreFailureIsACacheErrorNamingThePath) {
+// Stands in for a root the user cannot enter (mode 000): the tests run as root, which mode
+// bits do not stop, but a regular file at the root path fails the same calls the same way.
+TEST(DiskCache, RootThatIsAFileWarnsOnceNamingThePath) {
   TempDir dir;
   testing::write_text(dir.path() / "file", "not a directory");
   const DiskCache cache(CacheConfig{true, (dir.path() / "file").string()});
-  try {
-    cache.store(key_for("unwritable"), sample());
-    FAIL() << "store into a path under a regular file succeeded";
-  } catch (const Error& error) {
-    EXPECT_EQ(error.kind(), ErrorKind::Cache);
-    EXPECT_NE(std::string(error.what()).find((dir.path() / "file").string()), std::string::npos) << error.what();
-  }
+  const CapturedWarnings warnings;
+  EXPECT_NO_THROW(cache.store(key_for("unwritable"), sample()));
   EXPECT_EQ(cache.load(key_for("unwritable")), std::nullopt);
+  ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+  EXPECT_NE(warnings.joined().find("'" + (dir.path() / "file").string() + "'"), std::string::npos) << warnings.joined();
+  EXPECT_NE(warnings.joined().find("Not a directory"), std::string::npos) << warnings.joined();
+  EXPECT_NE(warnings.joined().find("compiling without the disk cache"), std::string::npos) << warnings.joined();
 }
 
 TEST(DiskCache, StatsAndClearCountOnlyEntries) {
@@ -258,13 +242,15 @@ TEST(DiskCache, StatsAndClearCountOnlyEntries) {
   EXPECT_EQ(stats.directory, cache.config().directory);
   EXPECT_TRUE(stats.enabled);
 
-  EXPECT_EQ(cache.clear(), 3u);
+  const CacheClearReport report = cache.clear();
+  EXPECT_EQ(report.removed, 3u);
+  EXPECT_TRUE(report.failures.empty());
   EXPECT_EQ(cache.stats().entries, 0u);
   EXPECT_EQ(cache.stats().bytes, 0u);
   EXPECT_FALSE(fs::exists(stray));
   EXPECT_TRUE(fs::exists(unrelated));
   EXPECT_EQ(cache.load(key_for("a")), std::nullopt);
-  EXPECT_EQ(cache.clear(), 0u);
+  EXPECT_EQ(cache.clear().removed, 0u);
 }
 
 TEST(DiskCache, StatsOfMissingDirectoryAreEmpty) {
@@ -276,11 +262,11 @@ TEST(DiskCache, StatsOfMissingDirectoryAreEmpty) {
 
 TEST(CacheConfig, EnableVariable) {
   const ScopedEnv xdg("XDG_CACHE_HOME", "/tmp/xdg");
-  for (const char* off : {"0", "false", "FALSE", "No", "off", "OFF"}) {
+  for (const char* off : {"0", "false", "FALSE", "No", "off", "OFF", "", " off "}) {
     const ScopedEnv env("CUDA_COOP_ENABLE_CACHE", off);
     EXPECT_FALSE(CacheConfig::from_environment().enabled) << off;
   }
-  for (const char* on : {"1", "true", "yes", "on", ""}) {
+  for (const char* on : {"1", "true", "Yes", "ON", " 1"}) {
     const ScopedEnv env("CUDA_COOP_ENABLE_CACHE", on);
     EXPECT_TRUE(CacheConfig::from_environment().enabled) << on;
   }
@@ -392,6 +378,280 @@ TEST(DiskCache, ProcessesStoringAndLoadingOneKey) {
   EXPECT_EQ(files[0], fs::path(cache.entry_path(key)));
   EXPECT_EQ(cache.load(key), value);
   EXPECT_EQ(cache.stats().entries, 1u);
+}
+
+// ---- Faults of the disk. Each costs a miss (or a store skipped) and one warning naming the
+// path, never an exception: a cache that cannot be used must not fail a compile.
+
+std::string text_of(const CapturedWarnings& warnings) { return warnings.joined(); }
+
+bool mentions(const CapturedWarnings& warnings, const std::string& fragment) {
+  return warnings.joined().find(fragment) != std::string::npos;
+}
+
+// Like exited_cleanly, but a child still running after `limit` is killed and counts as a
+// failure, so a read that blocks fails the test instead of hanging it.
+bool exited_cleanly_within(pid_t pid, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+fs::path shard_of(const DiskCache& cache, const std::string& key) {
+  return fs::path(cache.entry_path(key)).parent_path();
+}
+
+TEST(DiskCacheFaults, DirectoryAtEntryPathIsAMissAndOneWarning) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("directory at entry");
+  fs::create_directories(cache.entry_path(key));
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  EXPECT_NO_THROW(cache.store(key, sample()));
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  ASSERT_EQ(warnings.texts().size(), 1u) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, "'" + cache.entry_path(key) + "' is a directory, not a regular file"))
+      << text_of(warnings);
+  EXPECT_TRUE(fs::is_directory(cache.entry_path(key)));
+}
+
+TEST(DiskCacheFaults, StoreOverADirectoryWarnsNamingTheEntry) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("store over directory");
+  fs::create_directories(cache.entry_path(key));
+  const CapturedWarnings warnings;
+  EXPECT_NO_THROW(cache.store(key, sample()));
+  ASSERT_EQ(warnings.texts().size(), 1u) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, "cannot rename into place '" + cache.entry_path(key) + "'")) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, "the compiled result is used but not cached")) << text_of(warnings);
+}
+
+TEST(DiskCacheFaults, FifoAtEntryPathNeitherHangsNorHits) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("fifo");
+  fs::create_directories(shard_of(cache, key));
+  ASSERT_EQ(::mkfifo(cache.entry_path(key).c_str(), 0600), 0);
+  const pid_t child = spawn([&] {
+    const CapturedWarnings warnings;
+    const bool missed = !cache.load(key).has_value();
+    cache.store(key, sample());  // rename() replaces the FIFO with a real entry
+    return missed && mentions(warnings, "is a FIFO, not a regular file") && cache.load(key) == sample();
+  });
+  EXPECT_TRUE(exited_cleanly_within(child, std::chrono::seconds(30)));
+}
+
+TEST(DiskCacheFaults, EntryLinkedToDevZeroIsRefusedUnread) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("dev zero");
+  fs::create_directories(shard_of(cache, key));
+  fs::create_symlink("/dev/zero", cache.entry_path(key));
+  const pid_t child = spawn([&] {
+    const CapturedWarnings warnings;
+    const bool missed = !cache.load(key).has_value();
+    return missed && mentions(warnings, "is a symbolic link, which the cache never follows");
+  });
+  EXPECT_TRUE(exited_cleanly_within(child, std::chrono::seconds(30)));
+}
+
+TEST(DiskCacheFaults, EntryLargerThanAnyBundleIsRefusedUnread) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("huge");
+  fs::create_directories(shard_of(cache, key));
+  testing::write_text(cache.entry_path(key), "");
+  fs::resize_file(cache.entry_path(key), std::uintmax_t{300} << 20);  // sparse: costs no disk
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  EXPECT_TRUE(mentions(warnings, "holds 314572800 bytes, more than the")) << text_of(warnings);
+}
+
+// The link points at a valid entry for the same key: following it would be a hit.
+TEST(DiskCacheFaults, EntrySymlinkIsNeverFollowed) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const DiskCache elsewhere(CacheConfig{true, (dir.path() / "elsewhere").string()});
+  const std::string key = key_for("linked entry");
+  elsewhere.store(key, sample());
+  ASSERT_EQ(elsewhere.load(key), sample());
+  fs::create_directories(shard_of(cache, key));
+  fs::create_symlink(elsewhere.entry_path(key), cache.entry_path(key));
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  EXPECT_TRUE(mentions(warnings, "'" + cache.entry_path(key) + "' is a symbolic link")) << text_of(warnings);
+  cache.store(key, sample(10));
+  EXPECT_EQ(fs::symlink_status(cache.entry_path(key)).type(), fs::file_type::regular);
+  EXPECT_EQ(cache.load(key), sample(10));
+  EXPECT_EQ(elsewhere.load(key), sample());  // the link's target was not written through
+}
+
+TEST(DiskCacheFaults, ShardSymlinkIsNeverFollowed) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const DiskCache elsewhere(CacheConfig{true, (dir.path() / "elsewhere").string()});
+  const std::string key = key_for("linked shard");
+  elsewhere.store(key, sample());
+  fs::create_directories(cache.config().directory);
+  fs::create_directory_symlink(shard_of(elsewhere, key), shard_of(cache, key));
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  EXPECT_NO_THROW(cache.store(key, sample(10)));
+  ASSERT_EQ(warnings.texts().size(), 1u) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, "'" + shard_of(cache, key).string() + "' is a symbolic link")) << text_of(warnings);
+  EXPECT_EQ(elsewhere.load(key), sample());
+  EXPECT_EQ(std::distance(fs::directory_iterator(shard_of(elsewhere, key)), fs::directory_iterator()), 1);
+}
+
+TEST(DiskCacheFaults, ShardSymlinkLoopWarnsOnce) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("shard loop");
+  fs::create_directories(cache.config().directory);
+  fs::create_directory_symlink(key.substr(0, 2), shard_of(cache, key));  // points at itself
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  EXPECT_NO_THROW(cache.store(key, sample()));
+  ASSERT_EQ(warnings.texts().size(), 1u) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, shard_of(cache, key).string())) << text_of(warnings);
+}
+
+TEST(DiskCacheFaults, RootNameLongerThanTheFileNameLimit) {
+  TempDir dir;
+  const fs::path root = dir.path() / std::string(300, 'x') / "cccl" / "coop";
+  const DiskCache cache(CacheConfig{true, root.string()});
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key_for("long")), std::nullopt);
+  EXPECT_NO_THROW(cache.store(key_for("long"), sample()));
+  EXPECT_THROW(cache.stats(), Error);  // asked for explicitly: an error, not a warning
+  EXPECT_TRUE(mentions(warnings, "File name too long")) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, "compiling without the disk cache")) << text_of(warnings);
+}
+
+TEST(DiskCacheFaults, RootOwnedByAnotherUserIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a directory to another user needs root";
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  fs::create_directories(cache.config().directory);
+  ASSERT_EQ(::chown(cache.config().directory.c_str(), 65534, 65534), 0);
+  fs::permissions(cache.config().directory, fs::perms::all);  // writable by us: refused, not merely failing
+  const std::string key = key_for("foreign");
+  const CapturedWarnings warnings;
+  cache.store(key, sample());
+  EXPECT_FALSE(fs::exists(shard_of(cache, key)));
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  ASSERT_EQ(warnings.texts().size(), 1u) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, "'" + cache.config().directory + "' belongs to uid 65534")) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, "whoever can write it can put code into your kernels")) << text_of(warnings);
+}
+
+TEST(DiskCacheFaults, RootWithoutPermissionsWarns) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root ignores mode bits; RootThatIsAFileWarnsOnceNamingThePath stands in";
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  fs::create_directories(cache.config().directory);
+  fs::permissions(cache.config().directory, fs::perms::none);
+  const CapturedWarnings warnings;
+  cache.store(key_for("mode 000"), sample());
+  EXPECT_EQ(cache.load(key_for("mode 000")), std::nullopt);
+  fs::permissions(cache.config().directory, fs::perms::owner_all);
+  EXPECT_TRUE(mentions(warnings, "Permission denied")) << text_of(warnings);
+}
+
+fs::perms permissions_of(const fs::path& path) { return fs::symlink_status(path).permissions() & fs::perms::mask; }
+
+class CachePermissions : public ::testing::TestWithParam<mode_t> {};
+
+TEST_P(CachePermissions, DirectoriesAre0700AndEntries0600WhateverTheUmask) {
+  TempDir dir;
+  const fs::path xdg = dir.path() / "xdg";
+  const DiskCache cache(CacheConfig{true, (xdg / "cccl" / "coop").string()});
+  const std::string key = key_for("permissions");
+  const mode_t old = ::umask(GetParam());
+  cache.store(key, sample());
+  ::umask(old);
+  for (const fs::path& directory : {xdg, xdg / "cccl", xdg / "cccl" / "coop", shard_of(cache, key)}) {
+    EXPECT_EQ(permissions_of(directory), fs::perms::owner_all) << directory;
+  }
+  EXPECT_EQ(permissions_of(cache.entry_path(key)), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(cache.load(key), sample());
+}
+
+INSTANTIATE_TEST_SUITE_P(Umask, CachePermissions, ::testing::Values(mode_t{022}, mode_t{0}, mode_t{077}, mode_t{0777}),
+                         [](const ::testing::TestParamInfo<mode_t>& info) {
+                           return "Umask" + std::to_string(info.param / 64) + std::to_string(info.param / 8 % 8) +
+                                  std::to_string(info.param % 8);
+                         });
+
+TEST(DiskCacheFaults, ClearRemovesWhatItCanAndReportsTheRest) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  cache.store(key_for("a"), sample(100));
+  cache.store(key_for("b"), sample(100));
+  const std::string stuck = cache.entry_path(key_for("stuck"));
+  fs::create_directories(fs::path(stuck) / "inside");  // a non-empty directory: remove() refuses it
+  const CacheClearReport report = cache.clear();
+  EXPECT_EQ(report.removed, 2u);
+  ASSERT_EQ(report.failures.size(), 1u);
+  EXPECT_EQ(report.failures[0].path, stuck);
+  EXPECT_EQ(report.failures[0].reason, "Directory not empty");
+  EXPECT_EQ(cache.load(key_for("a")), std::nullopt);
+  EXPECT_EQ(cache.load(key_for("b")), std::nullopt);
+}
+
+TEST(DiskCacheFaults, ClearNeverReachesThroughASymlinkedShard) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const DiskCache elsewhere(CacheConfig{true, (dir.path() / "elsewhere").string()});
+  const std::string key = key_for("not ours to clear");
+  elsewhere.store(key, sample());
+  fs::create_directories(cache.config().directory);
+  fs::create_directory_symlink(shard_of(elsewhere, key), shard_of(cache, key));
+  EXPECT_EQ(cache.stats().entries, 0u);
+  const CacheClearReport report = cache.clear();
+  EXPECT_EQ(report.removed, 0u);
+  EXPECT_TRUE(report.failures.empty());
+  EXPECT_EQ(elsewhere.load(key), sample());
+}
+
+TEST(DiskCacheFaults, StatsOfARootThatCannotBeListedIsACacheError) {
+  TempDir dir;
+  testing::write_text(dir.path() / "file", "");
+  const DiskCache cache(CacheConfig{true, (dir.path() / "file").string()});
+  try {
+    cache.stats();
+    FAIL() << "stats of a regular file succeeded";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Cache);
+    EXPECT_NE(std::string(error.what()).find("cannot list '" + (dir.path() / "file").string() + "'"), std::string::npos)
+        << error.what();
+  }
+  const CacheClearReport report = cache.clear();
+  ASSERT_EQ(report.failures.size(), 1u);
+  EXPECT_EQ(report.failures[0].path, (dir.path() / "file").string());
+}
+
+TEST(CacheConfig, UnknownEnableValueWarnsOnceAndKeepsTheDefault) {
+  const ScopedEnv xdg("XDG_CACHE_HOME", "/tmp/xdg");
+  const ScopedEnv env("CUDA_COOP_ENABLE_CACHE", "maybe-from-cache-test");
+  const CapturedWarnings warnings;
+  EXPECT_TRUE(CacheConfig::from_environment().enabled);
+  EXPECT_TRUE(CacheConfig::from_environment().enabled);
+  ASSERT_EQ(warnings.texts().size(), 1u) << text_of(warnings);
+  for (const char* fragment : {"CUDA_COOP_ENABLE_CACHE='maybe-from-cache-test'", "1, true, yes or on",
+                               "0, false, no, off or empty", "kept the default (on)"}) {
+    EXPECT_TRUE(mentions(warnings, fragment)) << fragment << "\n" << text_of(warnings);
+  }
 }
 
 }  // namespace

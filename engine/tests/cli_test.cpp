@@ -1,6 +1,8 @@
 // The coop command as a user meets it: what it prints, and how it refuses bad input.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -138,6 +140,171 @@ TEST(Cli, DoctorNamesTheToolkit) {
   for (const char* expected : {"NVRTC:", "libnvrtc", "nvJitLink:", "CCCL headers:", "cache:"}) {
     EXPECT_NE(result.output.find(expected), std::string::npos) << result.output;
   }
+}
+
+// ---- Cache and environment faults: the command still does its work, with one warning each.
+
+namespace fs = std::filesystem;
+
+bool has(const testing::CommandResult& result, const std::string& fragment) {
+  return result.output.find(fragment) != std::string::npos;
+}
+
+std::string cache_home(const testing::TempDir& dir) { return "XDG_CACHE_HOME=" + dir.path().string(); }
+
+// The case the issue reported: every cache miss aborted in temp_directory_path().
+TEST(CliFaults, TmpdirThatIsNowhereStillCompiles) {
+  const auto result = coop("compile load --items 7 --arch sm_90", "TMPDIR=/nowhere CUDA_COOP_ENABLE_CACHE=0");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(has(result, "bundle for sm_90")) << result.output;
+  EXPECT_EQ(testing::count_lines_with(result.output, "TMPDIR='/nowhere' is not usable"), 1u) << result.output;
+  EXPECT_TRUE(has(result, "expected a writable directory")) << result.output;
+}
+
+TEST(CliFaults, BadEnvironmentValuesWarnOnceEach) {
+  testing::TempDir dir;
+  testing::write_text(dir.path() / "a-file", "");
+  const std::string file = (dir.path() / "a-file").string();
+  const auto result = coop("explain load --items 1",
+                           cache_home(dir) +
+                               " CUDA_COOP_PCH=sometimes CUDA_COOP_LOG=plan,chatty CUDA_COOP_ENABLE_CACHE=maybe "
+                               "CUDA_HOME=/nowhere CUDA_PATH=" +
+                               file);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const std::string& warning :
+       {std::string("CUDA_COOP_PCH='sometimes' is not accepted; expected one of always, after_first, never"),
+        std::string("CUDA_COOP_LOG='plan,chatty' is not accepted; expected a comma-separated list of plan, compile, "
+                    "cache, all"),
+        std::string("CUDA_COOP_ENABLE_CACHE='maybe' is not accepted; expected 1, true, yes or on"),
+        std::string("CUDA_HOME='/nowhere' is not usable"),
+        "CUDA_PATH='" + file + "' is not usable (not a directory)"}) {
+    EXPECT_EQ(testing::count_lines_with(result.output, warning), 1u) << warning << "\n" << result.output;
+  }
+  EXPECT_TRUE(has(result, "[cuda.coop plan]")) << result.output;  // the words it knows still count
+  EXPECT_TRUE(has(result, "== generated C++")) << result.output;
+}
+
+TEST(CliFaults, SourceDumpDirThatIsAFileWarnsEvenOnACacheHit) {
+  testing::TempDir dir;
+  testing::write_text(dir.path() / "dumps", "");
+  const std::string dumps = (dir.path() / "dumps").string();
+  ASSERT_EQ(coop("compile load --items 1 --arch sm_90", cache_home(dir)).exit_code, 0);
+  const auto hit =
+      coop("compile load --items 1 --arch sm_90 --json", cache_home(dir) + " CUDA_COOP_SOURCE_DUMP_DIR=" + dumps);
+  ASSERT_EQ(hit.exit_code, 0) << hit.output;
+  EXPECT_EQ(testing::count_lines_with(hit.output, "CUDA_COOP_SOURCE_DUMP_DIR='" + dumps + "' cannot take source dumps"),
+            1u)
+      << hit.output;
+  EXPECT_FALSE(has(hit, "provider cache")) << hit.output;
+  const auto report = nlohmann::json::parse(hit.output.substr(hit.output.find("\n{") + 1));  // after the warning
+  EXPECT_EQ(report["cache"], "disk hit");
+  EXPECT_EQ(report["source_dump"], "");
+}
+
+TEST(CliFaults, DirectoryAtEntryPathCompilesWithOneWarning) {
+  testing::TempDir dir;
+  const auto first = coop("compile load --items 1 --dtype int16 --arch sm_90 --json", cache_home(dir));
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const std::string key = nlohmann::json::parse(first.output)["cache_key"];
+  const fs::path entry = dir.path() / "cccl" / "coop" / key.substr(0, 2) / (key + ".entry");
+  ASSERT_TRUE(fs::remove(entry));
+  fs::create_directory(entry);
+  const auto second = coop("compile load --items 1 --dtype int16 --arch sm_90", cache_home(dir));
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  EXPECT_TRUE(has(second, "cache miss")) << second.output;
+  EXPECT_EQ(testing::count_lines_with(second.output, "warning:"), 1u) << second.output;
+  EXPECT_TRUE(has(second, "'" + entry.string() + "' is a directory, not a regular file")) << second.output;
+}
+
+TEST(CliFaults, CacheRootOwnedByAnotherUserIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a directory to another user needs root";
+  testing::TempDir dir;
+  const fs::path root = dir.path() / "cccl" / "coop";
+  fs::create_directories(root);
+  ASSERT_EQ(::chown(root.c_str(), 65534, 65534), 0);
+  const auto result = coop("compile load --items 1 --dtype uint16 --arch sm_90", cache_home(dir));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(has(result, "'" + root.string() + "' belongs to uid 65534")) << result.output;
+  EXPECT_TRUE(fs::is_empty(root));
+}
+
+// Entries are named by key; clear() goes by the name, so these need no compile.
+void fake_entries(const fs::path& root, std::initializer_list<char> first_digits) {
+  for (const char digit : first_digits) {
+    const std::string key(64, digit);
+    fs::create_directories(root / key.substr(0, 2));
+    testing::write_text(root / key.substr(0, 2) / (key + ".entry"), "not checked by clear");
+  }
+}
+
+TEST(CliFaults, CacheClearRemovesWhatItCanAndNamesTheRest) {
+  testing::TempDir dir;
+  const fs::path root = dir.path() / "cccl" / "coop";
+  fake_entries(root, {'a', 'b'});
+  const fs::path stuck = root / "cc" / (std::string(64, 'c') + ".entry");
+  fs::create_directories(stuck / "inside");
+  const auto result = coop("cache clear", cache_home(dir));
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_TRUE(has(result, "removed 2 entries")) << result.output;
+  EXPECT_TRUE(has(result, "coop: CacheError: coop cache clear: could not remove 1 file(s)")) << result.output;
+  EXPECT_TRUE(has(result, "'" + stuck.string() + "': Directory not empty")) << result.output;
+  EXPECT_FALSE(fs::exists(root / "aa" / (std::string(64, 'a') + ".entry")));
+}
+
+TEST(CliFaults, CacheClearJsonReportsFailuresAsJson) {
+  testing::TempDir dir;
+  const fs::path root = dir.path() / "cccl" / "coop";
+  fake_entries(root, {'d'});
+  const fs::path stuck = root / "ee" / (std::string(64, 'e') + ".entry");
+  fs::create_directories(stuck / "inside");
+  const auto result = coop("cache clear --json", cache_home(dir));
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  const auto report = nlohmann::json::parse(result.output);
+  EXPECT_EQ(report["removed"], 1);
+  ASSERT_EQ(report["failed"].size(), 1u);
+  EXPECT_EQ(report["failed"][0]["path"], stuck.string());
+  EXPECT_EQ(report["failed"][0]["reason"], "Directory not empty");
+  EXPECT_EQ(report["error"]["kind"], "CacheError");
+  fs::remove_all(stuck);
+  const auto clean = coop("cache clear --json", cache_home(dir));
+  EXPECT_EQ(clean.exit_code, 0) << clean.output;
+  EXPECT_FALSE(nlohmann::json::parse(clean.output).contains("error"));
+}
+
+TEST(CliFaults, CacheStatsErrorsAreJsonWithJson) {
+  testing::TempDir dir;
+  fs::create_directories(dir.path() / "cccl");
+  testing::write_text(dir.path() / "cccl" / "coop", "a file where the cache directory belongs");
+  const auto json = coop("cache stats --json", cache_home(dir));
+  EXPECT_EQ(json.exit_code, 1) << json.output;
+  const auto report = nlohmann::json::parse(json.output);
+  EXPECT_EQ(report["error"]["kind"], "CacheError");
+  EXPECT_NE(report["error"]["message"].get<std::string>().find((dir.path() / "cccl" / "coop").string()),
+            std::string::npos);
+  const auto text = coop("cache stats", cache_home(dir));
+  EXPECT_EQ(text.exit_code, 1) << text.output;
+  EXPECT_TRUE(has(text, "coop: CacheError: provider cache: cannot list '")) << text.output;
+}
+
+TEST(CliFaults, CacheJsonStaysJsonForPathsThatAreNotUtf8) {
+  testing::TempDir dir;
+  const std::string odd = (dir.path() / "\xff").string();
+  testing::write_text(odd, "");  // a file: the cache root under it cannot be listed
+  const auto result = coop("cache stats --json", "XDG_CACHE_HOME='" + odd + "'");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  const auto report = nlohmann::json::parse(result.output);
+  EXPECT_EQ(report["error"]["kind"], "CacheError");
+  EXPECT_NE(report["error"]["message"].get<std::string>().find("\xef\xbf\xbd"), std::string::npos);  // U+FFFD
+}
+
+TEST(CliFaults, DoctorDescribesAnUnusableCacheInsteadOfFailing) {
+  testing::TempDir dir;
+  fs::create_directories(dir.path() / "cccl");
+  testing::write_text(dir.path() / "cccl" / "coop", "");
+  const auto result = coop("doctor", cache_home(dir));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(has(result, "(unusable: provider cache: cannot list '" + (dir.path() / "cccl" / "coop").string()))
+      << result.output;
 }
 
 }  // namespace

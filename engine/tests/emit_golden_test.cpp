@@ -199,9 +199,24 @@ TEST(Emit, ProbesOnlyForScratch) {
   const EmittedSource source = emit(
       plans_of({call("load", block, DType::Int32, 2, "direct"), call("load", block, DType::Int32, 2, "transpose")}),
       kContext);
-  EXPECT_EQ(source.layout_probes[0], "");
-  EXPECT_EQ(source.layout_probes[1],
+  ASSERT_EQ(source.layout_probes.size(), 1u);
+  EXPECT_EQ(source.layout_probes[0],
             "&coop_probe::layout<sizeof(coop_spec_1::TempStorage), alignof(coop_spec_1::TempStorage)>");
+  EXPECT_EQ(source.probe_of_plan, (std::vector<int>{-1, 0}));
+}
+
+// Bundles of the same source text share one cache entry, so they must share its layouts:
+// a repeated specialization adds no probe (a kernel with load + sum and one with
+// load + sum + sum emit the same text).
+TEST(Emit, RepeatedSpecializationsShareTheirProbe) {
+  const Group block = Group::this_block({128, 1, 1});
+  const CallFacts sum = call("sum", block, DType::Int32, 4, "raking");
+  const CallFacts load = call("load", block, DType::Int32, 4, "transpose");
+  const EmittedSource twice = emit(plans_of({load, sum, sum}), kContext);
+  const EmittedSource once = emit(plans_of({load, sum}), kContext);
+  EXPECT_EQ(twice.text, once.text);
+  EXPECT_EQ(twice.layout_probes, once.layout_probes);
+  EXPECT_EQ(twice.probe_of_plan, (std::vector<int>{0, 1, 1}));
 }
 
 // The STATIC value CUB receives as oob_default, from the generated Load call.

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <future>
+#include <optional>
 
 #include "coop/engine.hpp"
 #include "test_support.hpp"
@@ -142,6 +143,154 @@ TEST(EngineCache, TwoProcessesCompilingAtOnceLeaveOneValidEntry) {
   EXPECT_EQ(stats.entries, 1u);
   const auto third = testing::run_command(command);
   EXPECT_NE(third.output.find("\"cache\": \"disk hit\""), std::string::npos) << third.output;
+}
+
+// ---- Faults around the compile: each costs a compile and a warning, never the call.
+
+bool has(const std::string& text, const std::string& fragment) { return text.find(fragment) != std::string::npos; }
+
+// A checksum-valid entry with fewer layouts than the bundle has providers is someone else's
+// bundle: reading it must be a miss that the compile then heals, not an out-of-range abort.
+TEST(EngineCacheFaults, EntryWithTooFewLayoutsIsAMissAndIsReplaced) {
+  testing::TempDir dir;
+  Engine first(config_in(dir.path()));
+  const Bundle compiled = first.compile(tile_copy(first), "sm_90");
+  const DiskCache& disk = first.disk_cache();
+  std::optional<CachedCompile> entry = disk.load(compiled.cache_key);
+  ASSERT_TRUE(entry.has_value());
+  ASSERT_EQ(entry->layouts.size(), 2u);
+  entry->layouts.pop_back();
+  disk.store(compiled.cache_key, *entry);
+
+  Engine second(config_in(dir.path()));
+  const testing::CapturedWarnings warnings;
+  const Bundle again = second.compile(tile_copy(second), "sm_90");
+  EXPECT_EQ(again.cache, CacheOutcome::Miss);
+  EXPECT_TRUE(has(warnings.joined(), "holds 1 layout(s) for 2 provider(s)")) << warnings.joined();
+  ASSERT_EQ(again.providers.size(), 2u);
+  EXPECT_EQ(again.providers[0].scratch, compiled.providers[0].scratch);
+  EXPECT_EQ(disk.load(compiled.cache_key)->layouts.size(), 2u);
+}
+
+TEST(EngineCacheFaults, DirectoryAtEntryPathCompilesWithOneWarning) {
+  testing::TempDir dir;
+  Engine first(config_in(dir.path() / "first"));
+  const Bundle compiled = first.compile({first.plan(tile_call("load", "warp_transpose"))}, "sm_90");
+  Engine second(config_in(dir.path() / "second"));
+  fs::create_directories(second.disk_cache().entry_path(compiled.cache_key));
+  const testing::CapturedWarnings warnings;
+  const Bundle again = second.compile({second.plan(tile_call("load", "warp_transpose"))}, "sm_90");
+  EXPECT_EQ(again.cache, CacheOutcome::Miss);
+  EXPECT_EQ(again.ltoir, compiled.ltoir);
+  ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), second.disk_cache().entry_path(compiled.cache_key) + "' is a directory"))
+      << warnings.joined();
+}
+
+TEST(EngineCacheFaults, UnusableCacheRootStillCompiles) {
+  testing::TempDir dir;
+  testing::write_text(dir.path() / "file", "");
+  Engine engine(config_in(dir.path() / "file" / "cache"));
+  const testing::CapturedWarnings warnings;
+  const Bundle bundle = engine.compile({engine.plan(tile_call("store", "striped"))}, "sm_90");
+  EXPECT_FALSE(bundle.ltoir.empty());
+  EXPECT_EQ(bundle.cache, CacheOutcome::Miss);
+  EXPECT_TRUE(has(warnings.joined(), "compiling without the disk cache")) << warnings.joined();
+  EXPECT_EQ(engine.compile({engine.plan(tile_call("store", "striped"))}, "sm_90").cache, CacheOutcome::MemoryHit);
+}
+
+TEST(EngineCacheFaults, SourceDumpDirThatIsAFileWarnsOnHitsAndMisses) {
+  testing::TempDir dir;
+  testing::write_text(dir.path() / "dumps", "a file, not a directory");
+  EngineConfig config = config_in(dir.path() / "cache");
+  config.source_dump_dir = (dir.path() / "dumps").string();
+  const testing::CapturedWarnings warnings;
+  Engine engine(config);
+  const Bundle miss = engine.compile({engine.plan(tile_call("store", "direct"))}, "sm_90");
+  Engine fresh(config);
+  const Bundle hit = fresh.compile({fresh.plan(tile_call("store", "direct"))}, "sm_90");
+  EXPECT_EQ(miss.cache, CacheOutcome::Miss);
+  EXPECT_EQ(hit.cache, CacheOutcome::DiskHit);
+  EXPECT_TRUE(miss.dump_path.empty());
+  EXPECT_TRUE(hit.dump_path.empty());
+  ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "CUDA_COOP_SOURCE_DUMP_DIR='" + config.source_dump_dir + "'"))
+      << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "expected a writable directory")) << warnings.joined();
+  EXPECT_FALSE(has(warnings.joined(), "provider cache")) << warnings.joined();
+}
+
+// A header tree the toolkit accepts but NVRTC cannot compile: the failure path keeps the source.
+fs::path broken_cccl(const fs::path& root) {
+  fs::create_directories(root / "cub/block");
+  testing::write_text(root / "cub/version.cuh", "#pragma once\n#define CUB_VERSION 300001\n");
+  testing::write_text(root / "cub/block/block_load.cuh", "#error \"broken on purpose\"\n");
+  return root;
+}
+
+TEST(EngineCacheFaults, TmpdirThatIsNowhereStillKeepsTheFailedSource) {
+  testing::TempDir dir;
+  EngineConfig config = config_in(dir.path() / "cache");
+  config.toolkit.cccl_root = broken_cccl(dir.path() / "cccl").string();
+  const std::string nowhere = (dir.path() / "nowhere").string();
+  const testing::ScopedEnv tmpdir("TMPDIR", nowhere);
+  const testing::CapturedWarnings warnings;
+  Engine engine(config);
+  try {
+    engine.compile({engine.plan(tile_call("load", "direct"))}, "sm_90");
+    FAIL() << "a broken header tree compiled";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::ProviderCompile);
+    const std::string message = error.what();
+    const std::size_t at = message.find("generated source: /tmp/cuda_coop_test_");
+    ASSERT_NE(at, std::string::npos) << message;
+    const std::string kept = message.substr(at + 18, message.find('\n', at) - at - 18);
+    EXPECT_TRUE(fs::exists(kept)) << kept;
+    fs::remove(kept);
+  }
+  EXPECT_TRUE(has(warnings.joined(), "TMPDIR='" + nowhere + "' is not usable")) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "expected a writable directory")) << warnings.joined();
+}
+
+TEST(EngineEnvironment, PchPolicyIsReadInAnyCase) {
+  for (const auto& [value, policy] :
+       std::vector<std::pair<std::string, PchPolicy>>{{"never", PchPolicy::Never},
+                                                      {"NEVER", PchPolicy::Never},
+                                                      {"After_First", PchPolicy::AfterFirst},
+                                                      {"always", PchPolicy::Always},
+                                                      {"", PchPolicy::Always}}) {
+    const testing::ScopedEnv pch("CUDA_COOP_PCH", value);
+    EXPECT_EQ(EngineConfig::from_environment("test").pch, policy) << value;
+  }
+}
+
+TEST(EngineEnvironment, UnknownPchPolicyWarnsOnceAndKeepsAlways) {
+  const testing::ScopedEnv pch("CUDA_COOP_PCH", "sometimes-from-engine-test");
+  const testing::CapturedWarnings warnings;
+  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Always);
+  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Always);
+  ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "CUDA_COOP_PCH='sometimes-from-engine-test'")) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "one of always, after_first, never")) << warnings.joined();
+}
+
+TEST(EngineEnvironment, LogStagesComeFromOneParser) {
+  const auto stages = [](const std::optional<std::string>& value) {
+    const testing::ScopedEnv log("CUDA_COOP_LOG", value);
+    return log_stages();
+  };
+  using Stages = std::vector<std::string>;
+  EXPECT_EQ(stages(std::nullopt), Stages{});
+  EXPECT_EQ(stages(""), Stages{});
+  EXPECT_EQ(stages("cache,plan"), (Stages{"plan", "cache"}));
+  EXPECT_EQ(stages(" Plan , COMPILE "), (Stages{"plan", "compile"}));
+  EXPECT_EQ(stages("all"), (Stages{"plan", "compile", "cache"}));
+  const testing::CapturedWarnings warnings;
+  EXPECT_EQ(stages("plan,verbose-from-engine-test"), Stages{"plan"});
+  EXPECT_EQ(stages("plan,verbose-from-engine-test"), Stages{"plan"});
+  ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "CUDA_COOP_LOG='plan,verbose-from-engine-test'")) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "plan, compile, cache, all")) << warnings.joined();
 }
 
 }  // namespace

@@ -79,14 +79,83 @@ TEST(Toolkit, IdentityIsStableAcrossLookups) {
 }
 
 TEST(Toolkit, SearchReadsTheEnvironment) {
+  const TempDir cuda_path;
   const ScopedEnvironment cccl("CUDA_COOP_CCCL_ROOT", "/opt/cccl");
   const ScopedEnvironment home("CUDA_HOME", "");
-  const ScopedEnvironment path("CUDA_PATH", "/opt/cuda-path");
+  const ScopedEnvironment path("CUDA_PATH", cuda_path.path().string());
   const ScopedEnvironment wheels("CUDA_COOP_WHEEL_ROOTS", "/site/a/nvidia::/site/b/nvidia");
   const ToolkitSearch search = ToolkitSearch::from_environment();
   EXPECT_EQ(search.cccl_root, "/opt/cccl");
-  EXPECT_EQ(search.cuda_home, "/opt/cuda-path");
+  EXPECT_EQ(search.cuda_home, cuda_path.path().string());
   EXPECT_EQ(search.wheel_roots, (std::vector<std::string>{"/site/a/nvidia", "/site/b/nvidia"}));
+}
+
+// A CUDA_HOME that names no directory is passed over for CUDA_PATH, with one warning that
+// names the variable, its value and what it should be.
+TEST(Toolkit, CudaHomeThatIsNoDirectoryWarnsOnceAndIsPassedOver) {
+  const TempDir scratch;
+  write_text(scratch.path() / "a-file", "");
+  for (const std::string& bad : {(scratch.path() / "nowhere").string(), (scratch.path() / "a-file").string()}) {
+    const ScopedEnvironment home("CUDA_HOME", bad);
+    const ScopedEnvironment path("CUDA_PATH", scratch.path().string());
+    const testing::CapturedWarnings warnings;
+    EXPECT_EQ(ToolkitSearch::from_environment().cuda_home, scratch.path().string());
+    EXPECT_EQ(ToolkitSearch::from_environment().cuda_home, scratch.path().string());
+    ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+    EXPECT_NE(warnings.joined().find("CUDA_HOME='" + bad + "' is not usable"), std::string::npos) << warnings.joined();
+    EXPECT_NE(warnings.joined().find("expected the directory of a CUDA toolkit"), std::string::npos);
+  }
+}
+
+TEST(Toolkit, CudaPathThatIsNoDirectoryStillFindsTheInstalledToolkit) {
+  const Toolkit& reference = installed();
+  const TempDir scratch;
+  const ScopedEnvironment home("CUDA_HOME", "");
+  const ScopedEnvironment path("CUDA_PATH", (scratch.path() / "nowhere").string());
+  const testing::CapturedWarnings warnings;
+  const Toolkit toolkit = Toolkit::locate(ToolkitSearch::from_environment());
+  EXPECT_EQ(toolkit.nvrtc_library, reference.nvrtc_library);
+  EXPECT_NE(warnings.joined().find("CUDA_PATH='" + (scratch.path() / "nowhere").string() + "'"), std::string::npos)
+      << warnings.joined();
+}
+
+TEST(Toolkit, CubVersionTooLargeForAnyIntegerIsAToolkitError) {
+  const TempDir scratch;
+  ToolkitSearch search;
+  search.cccl_root = write_fake_cccl(scratch.path() / "cccl", "99999999999999999999999").string();
+  try {
+    Toolkit::locate(search);
+    FAIL() << "a CUB_VERSION beyond any integer was accepted";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Toolkit);
+    const std::string message = error.what();
+    EXPECT_NE(message.find((scratch.path() / "cccl" / "cub" / "version.cuh").string()), std::string::npos) << message;
+    EXPECT_NE(message.find("99999999999999999999999"), std::string::npos) << message;
+    EXPECT_NE(message.find("expected MMMmmmpp"), std::string::npos) << message;
+  }
+}
+
+TEST(Toolkit, CubVersionOfNineDigitsIsAToolkitError) {
+  const TempDir scratch;
+  ToolkitSearch search;
+  search.cccl_root = write_fake_cccl(scratch.path() / "cccl", "100000000").string();
+  EXPECT_THROW(Toolkit::locate(search), Error);
+}
+
+// Names that no integer holds are nobody's library version: skipped, never an abort.
+TEST(Toolkit, VersionNumbersBeyondAnyIntegerInNamesAreSkipped) {
+  const TempDir scratch;
+  const fs::path root = scratch.path() / "nvidia";
+  fs::create_directories(root / "cu99999999999999999999" / "lib");
+  const fs::path lib = scratch.path() / "cuda" / "lib64";
+  fs::create_directories(lib);
+  fs::create_symlink(installed().nvrtc_library, lib / "libnvrtc.so.99999999999999999999");
+  fs::create_symlink(installed().nvrtc_library, lib / "libnvrtc.so.13");
+  ToolkitSearch search;
+  search.cuda_home = (scratch.path() / "cuda").string();
+  search.wheel_roots = {root.string()};
+  const Toolkit toolkit = Toolkit::locate(search);
+  EXPECT_EQ(toolkit.nvrtc_library, normal(lib / "libnvrtc.so.13"));
 }
 
 TEST(Toolkit, CcclRootFromTheEnvironmentWins) {

@@ -64,6 +64,9 @@ void bind_engine(nb::module_& module) {
              "Bytes of shared memory one block may use on `arch` (\"sm_90\"), opt-in dynamic shared memory "
              "included; 48 KiB for an arch the engine does not know. Engine.compile refuses a call whose scratch "
              "exceeds it; a kernel's total scratch must fit too.");
+  module.def("log_stages", &coop::log_stages,
+             "The stages CUDA_COOP_LOG turns on (\"plan\", \"compile\", \"cache\"), read now; an unknown word warns "
+             "once (CoopWarning) and is ignored. The engine's parser, so Python and C++ agree and warn once.");
   nb::class_<CacheStats>(module, "CacheStats", "The persistent provider cache.")
       .def_ro("entries", &CacheStats::entries)
       .def_ro("bytes", &CacheStats::bytes)
@@ -109,7 +112,8 @@ void bind_engine(nb::module_& module) {
           "Where NVRTC, nvJitLink and the headers were found, their versions and the toolkit identity.")
       .def(
           "cache_stats", [](const Engine& engine) { return engine.disk_cache().stats(); },
-          "Entries and bytes in the persistent cache, its directory, and whether it is enabled.");
+          "Entries and bytes in the persistent cache, its directory, and whether it is enabled. Raises EngineError "
+          "(kind \"Cache\") when the directory exists but cannot be listed.");
 }
 
 }  // namespace coop::python

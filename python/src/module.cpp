@@ -1,9 +1,11 @@
 // cuda.coop._engine: the engine's value types and pipeline for the Python layer.
 // coop::Error becomes EngineError, whose `kind` the Python layer maps to its
-// public error classes.
+// public error classes; so does any other C++ exception (kind "Internal"), so no
+// engine call raises a bare RuntimeError.
 #include <nanobind/stl/string.h>
 
 #include <exception>
+#include <new>
 #include <string>
 
 #include "bindings.hpp"
@@ -37,21 +39,33 @@ void bind_errors(nb::module_& module) {
   nb::object type = nb::steal(PyErr_NewExceptionWithDoc(
       name.c_str(),
       "A failure reported by the engine. `kind` names the coop::ErrorKind (\"InvalidGroup\", "
-      "\"UnsupportedOperation\", \"InvalidArgument\", \"ProviderCompile\", \"Toolkit\", \"Link\", \"Cache\"); "
-      "the message names the call, the argument, the value and what is allowed.",
+      "\"UnsupportedOperation\", \"InvalidArgument\", \"ProviderCompile\", \"Toolkit\", \"Link\", \"Cache\", or "
+      "\"Internal\" for a C++ fault the engine did not expect: a bug to report); the message names the call, the "
+      "argument, the value and what is allowed.",
       PyExc_Exception, nullptr));
   if (!type.is_valid()) throw nb::python_error();
   module.attr("EngineError") = type;
   // The module keeps the type alive for as long as the translator can run.
   nb::register_exception_translator(
       [](const std::exception_ptr& pointer, void* payload) {
+        const auto raise = [payload](const std::string& message, const char* kind) {
+          nb::handle error_type(static_cast<PyObject*>(payload));
+          nb::object instance = error_type(message);
+          instance.attr("kind") = kind;
+          PyErr_SetObject(error_type.ptr(), instance.ptr());
+        };
         try {
           std::rethrow_exception(pointer);
         } catch (const Error& error) {
-          nb::handle error_type(static_cast<PyObject*>(payload));
-          nb::object instance = error_type(error.what());
-          instance.attr("kind") = kind_name(error.kind());
-          PyErr_SetObject(error_type.ptr(), instance.ptr());
+          raise(error.what(), kind_name(error.kind()));
+        } catch (const nb::python_error&) {
+          throw;  // a Python exception on its way back: nanobind restores it
+        } catch (const nb::builtin_exception&) {
+          throw;  // nanobind's own TypeError, IndexError, ... for the caller's arguments
+        } catch (const std::bad_alloc&) {
+          throw;  // MemoryError: the machine's state, not the engine's fault
+        } catch (const std::exception& error) {
+          raise(std::string("internal error in the cuda.coop engine (please report it): ") + error.what(), "Internal");
         }
       },
       type.ptr());

@@ -1,6 +1,12 @@
 // cache: an in-process memo and a persistent disk cache of compiled bundles.
 // Entries are written atomically (temp file + rename) and checksummed; a
-// truncated or corrupted entry reads as a miss and is replaced.
+// truncated or corrupted entry reads as a miss and is replaced. A disk cache that
+// cannot be used costs a compile and one warning (coop::warn), never a failed call.
+//
+// Trust: an entry is code that goes into the user's kernels, so the cache is private.
+// Directories it creates are 0700 and entries 0600 whatever the umask; a root owned by
+// another user is refused; a shard directory or entry that is a symbolic link, or an
+// entry that is not a regular file, is never followed or read.
 #pragma once
 
 #include <cstddef>
@@ -37,23 +43,40 @@ struct CacheStats {
   bool enabled = true;
 };
 
+struct CacheFailure {
+  std::string path;
+  std::string reason;  // the OS error, e.g. "Directory not empty"
+};
+
+struct CacheClearReport {
+  std::size_t removed = 0;             // entries removed
+  std::vector<CacheFailure> failures;  // what could not be removed (or listed); empty when all went
+};
+
 // Key = digest of (engine version, emitted source, compiler options, arch,
 // toolkit identity). Runtime operand values never reach it: they are not in the source.
 std::string cache_key(const std::string& source, const std::vector<std::string>& options, const std::string& arch,
                       const std::string& toolkit_identity);
 
 // Writes `bytes` to `target` through a temp file renamed into place, so no reader ever
-// sees half a file; creates the directory. Throws coop::Error(Cache) naming the path.
+// sees half a file; creates the directory. The file's mode follows the umask (it is not
+// a cache entry). Throws coop::Error(Cache) naming the path and the OS error.
 void write_atomically(const std::filesystem::path& target, std::string_view bytes);
 
 class DiskCache {
  public:
   explicit DiskCache(CacheConfig config);
 
-  std::optional<CachedCompile> load(const std::string& key) const;  // miss on any defect
+  // A miss on any defect; one that a store will not repair (an entry that is not a regular
+  // file, an unusable root) also warns, once per path.
+  std::optional<CachedCompile> load(const std::string& key) const;
+  // Never throws for the disk's faults (read-only, full, foreign, not a directory): it warns
+  // once per path and stores nothing, since a cache that cannot store must not fail a compile.
   void store(const std::string& key, const CachedCompile& value) const;
+  // Throws Error(Cache) when the directory exists but cannot be listed.
   CacheStats stats() const;
-  std::size_t clear() const;  // entries removed
+  // Removes every entry it can and reports the rest, so one stuck file never keeps the others.
+  CacheClearReport clear() const;
   std::string entry_path(const std::string& key) const;
   const CacheConfig& config() const { return config_; }
 

@@ -12,8 +12,11 @@ struct EmittedSource {
   std::string text;
   std::vector<std::string> symbols;  // wrapper symbol per input plan, same order
   // NVRTC name expressions whose lowered names carry sizeof/alignof of a
-  // TempStorage, one per input plan ("" where the plan needs no scratch).
+  // TempStorage, one per distinct specialization with scratch, in the order the
+  // source declares them: the same text always has the same probes, so a cached
+  // compile of it has the layouts of any bundle that emits that text.
   std::vector<std::string> layout_probes;
+  std::vector<int> probe_of_plan;  // per input plan: its index in layout_probes, -1 without scratch
   std::string identity;  // digest of (engine version, toolkit identity, arch, plans)
 };
 

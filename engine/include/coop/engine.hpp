@@ -31,6 +31,11 @@ struct EngineConfig {
   static EngineConfig from_environment(std::string backend);
 };
 
+// The stages CUDA_COOP_LOG turns on, from "plan", "compile" and "cache" ("all" is every
+// one), read anew on each call. Words it does not know warn once and are ignored. The
+// Python layer asks here too, so the variable has one parser.
+std::vector<std::string> log_stages();
+
 class Engine {
  public:
   explicit Engine(EngineConfig config);

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -65,6 +66,51 @@ CommandResult run_command(const std::string& command) {
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+CapturedWarnings::CapturedWarnings()
+    : previous_(set_warning_sink([store = store_](const std::string& text) {
+        const std::lock_guard lock(store->mutex);
+        store->texts.push_back(text);
+      })) {}
+
+CapturedWarnings::~CapturedWarnings() { set_warning_sink(previous_); }
+
+std::vector<std::string> CapturedWarnings::texts() const {
+  const std::lock_guard lock(store_->mutex);
+  return store_->texts;
+}
+
+std::string CapturedWarnings::joined() const {
+  std::string text;
+  for (const std::string& line : texts()) text += line + "\n";
+  return text;
+}
+
+namespace {
+
+void set_environment(const std::string& name, const std::optional<std::string>& value) {
+  if (value) {
+    ::setenv(name.c_str(), value->c_str(), 1);
+  } else {
+    ::unsetenv(name.c_str());
+  }
+}
+
+}  // namespace
+
+ScopedEnv::ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
+  if (const char* old = std::getenv(name)) old_ = old;
+  set_environment(name_, value);
+}
+
+ScopedEnv::~ScopedEnv() { set_environment(name_, old_); }
+
+std::size_t count_lines_with(const std::string& text, const std::string& fragment) {
+  std::size_t count = 0;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) count += line.find(fragment) != std::string::npos ? 1 : 0;
+  return count;
 }
 
 }  // namespace coop::testing

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,5 +40,40 @@ EngineConfig isolated_engine_config(const std::filesystem::path& cache_dir);
 
 // Runs `command` through /bin/sh, capturing its output.
 CommandResult run_command(const std::string& command);
+
+// Collects every coop::warn() made while it lives, instead of printing them.
+class CapturedWarnings {
+ public:
+  CapturedWarnings();
+  ~CapturedWarnings();
+  CapturedWarnings(const CapturedWarnings&) = delete;
+  CapturedWarnings& operator=(const CapturedWarnings&) = delete;
+  std::vector<std::string> texts() const;
+  std::string joined() const;  // one per line, for messages
+
+ private:
+  struct Store {
+    std::mutex mutex;
+    std::vector<std::string> texts;
+  };
+  std::shared_ptr<Store> store_ = std::make_shared<Store>();
+  WarningSink previous_;
+};
+
+// Sets or unsets one environment variable for a scope, then restores what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, std::optional<std::string> value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
+
+// Counts the lines of `text` holding `fragment`.
+std::size_t count_lines_with(const std::string& text, const std::string& fragment);
 
 }  // namespace coop::testing

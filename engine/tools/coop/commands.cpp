@@ -14,6 +14,12 @@ namespace {
 
 Engine make_engine() { return Engine(EngineConfig::from_environment("cli")); }
 
+// Paths come from the user and need not be UTF-8; JSON must be, so odd bytes print as U+FFFD
+// rather than turn a report (of an error, even) into an exception.
+std::string json_text(const nlohmann::json& document) {
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::vector<char> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) reject(ErrorKind::InvalidArgument, "coop link", "input", "'" + path + "'", "a readable file");
@@ -72,6 +78,17 @@ std::string header_text(const Bundle& bundle, const std::vector<Plan>& plans) {
             std::to_string(std::max<std::size_t>(provider.scratch.alignment, 1)) + "\n";
   }
   return text;
+}
+
+// The doctor describes an unusable cache instead of failing on it: diagnosing is its job.
+std::string cache_summary(const DiskCache& cache) {
+  try {
+    const CacheStats stats = cache.stats();
+    return stats.directory + (stats.enabled ? "" : " (disabled)") + ", " + std::to_string(stats.entries) +
+           " entries, " + std::to_string(stats.bytes) + " bytes";
+  } catch (const Error& error) {
+    return cache.config().directory + " (unusable: " + error.what() + ")";
+  }
 }
 
 }  // namespace
@@ -143,11 +160,10 @@ int link(const LinkArguments& arguments) {
 int cache_stats(bool json) {
   const CacheStats stats = DiskCache(CacheConfig::from_environment()).stats();
   if (json) {
-    std::cout << nlohmann::json{{"directory", stats.directory},
-                                {"enabled", stats.enabled},
-                                {"entries", stats.entries},
-                                {"bytes", stats.bytes}}
-                     .dump(2)
+    std::cout << json_text({{"directory", stats.directory},
+                            {"enabled", stats.enabled},
+                            {"entries", stats.entries},
+                            {"bytes", stats.bytes}})
               << "\n";
     return 0;
   }
@@ -156,18 +172,44 @@ int cache_stats(bool json) {
   return 0;
 }
 
-int cache_clear() {
+int cache_clear(bool json) {
   const DiskCache cache(CacheConfig::from_environment());
-  const std::size_t removed = cache.clear();
-  std::cout << "removed " << removed << " entr" << (removed == 1 ? "y" : "ies") << " from " << cache.config().directory
+  const CacheClearReport report = cache.clear();
+  const std::string& directory = cache.config().directory;
+  std::string message;
+  if (!report.failures.empty()) {
+    message = "coop cache clear: could not remove " + std::to_string(report.failures.size()) + " file(s) from '" +
+              directory + "'; remove them by hand:";
+    for (const CacheFailure& failure : report.failures) message += "\n  '" + failure.path + "': " + failure.reason;
+  }
+  if (json) {
+    nlohmann::json failed = nlohmann::json::array();
+    for (const CacheFailure& failure : report.failures) {
+      failed.push_back({{"path", failure.path}, {"reason", failure.reason}});
+    }
+    nlohmann::json document = {{"directory", directory}, {"removed", report.removed}, {"failed", failed}};
+    if (!message.empty()) document["error"] = {{"kind", to_string(ErrorKind::Cache)}, {"message", message}};
+    std::cout << json_text(document) << "\n";
+    return message.empty() ? 0 : 1;
+  }
+  std::cout << "removed " << report.removed << " entr" << (report.removed == 1 ? "y" : "ies") << " from " << directory
             << "\n";
-  return 0;
+  if (message.empty()) return 0;
+  print_error(to_string(ErrorKind::Cache), message, false);
+  return 1;
+}
+
+void print_error(const std::string& kind, const std::string& message, bool json) {
+  if (json) {
+    std::cout << json_text({{"error", {{"kind", kind}, {"message", message}}}}) << "\n";
+  } else {
+    std::cerr << "coop: " << kind << ": " << message << "\n";
+  }
 }
 
 int doctor() {
   Engine engine = make_engine();
   const Toolkit& toolkit = engine.toolkit();
-  const CacheStats stats = engine.disk_cache().stats();
   const EngineConfig& config = engine.config();
   std::cout << "engine:        " << engine_version() << "\n"
             << "NVRTC:         " << toolkit.nvrtc_library << " (" << toolkit.nvrtc_version() << ")\n"
@@ -176,8 +218,7 @@ int doctor() {
             << "CUDA headers:  " << toolkit.cuda_include << "\n"
             << "header digest: " << toolkit.header_digest << "\n"
             << "identity:      " << toolkit.identity << "\n"
-            << "cache:         " << stats.directory << (stats.enabled ? "" : " (disabled)") << ", " << stats.entries
-            << " entries, " << stats.bytes << " bytes\n"
+            << "cache:         " << cache_summary(engine.disk_cache()) << "\n"
             << "source dumps:  " << (config.source_dump_dir.empty() ? "off" : config.source_dump_dir) << "\n";
   return 0;
 }

@@ -27,7 +27,11 @@ int explain(const CallArguments& call, const std::string& arch);
 int compile(const CompileArguments& arguments);
 int link(const LinkArguments& arguments);
 int cache_stats(bool json);
-int cache_clear();
+int cache_clear(bool json);  // exits 1 naming every file it could not remove
+
+// "coop: <kind>: <message>" on stderr, or with `json` {"error": {"kind", "message"}} on
+// stdout, where the document a --json caller parses would have been.
+void print_error(const std::string& kind, const std::string& message, bool json);
 int doctor();
 
 }  // namespace coop::cli

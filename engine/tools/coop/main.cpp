@@ -3,6 +3,7 @@
 // compile or link failure exits with status 1.
 #include <CLI/CLI.hpp>
 
+#include <exception>
 #include <iostream>
 
 #include "commands.hpp"
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   CLI::App* stats = cache->add_subcommand("stats", "Entries and bytes in the cache");
   stats->add_flag("--json", cache_json, "Print as JSON");
   CLI::App* clear = cache->add_subcommand("clear", "Remove every entry");
+  clear->add_flag("--json", cache_json, "Print as JSON");
 
   CLI::App* doctor = app.add_subcommand("doctor", "Which NVRTC, nvJitLink, headers and cache are in use");
 
@@ -78,11 +80,16 @@ int main(int argc, char** argv) {
     if (*compile) return coop::cli::compile(compile_arguments);
     if (*link) return coop::cli::link(link_arguments);
     if (*stats) return coop::cli::cache_stats(cache_json);
-    if (*clear) return coop::cli::cache_clear();
+    if (*clear) return coop::cli::cache_clear(cache_json);
     if (*doctor) return coop::cli::doctor();
   } catch (const coop::Error& error) {
-    std::cerr << "coop: " << coop::to_string(error.kind()) << ": " << error.what() << "\n";
+    coop::cli::print_error(coop::to_string(error.kind()), error.what(), cache_json);
     return exit_status(error.kind());
+  } catch (const std::exception& error) {
+    // The engine converts the faults it knows; anything else is a bug, reported rather than aborted on.
+    coop::cli::print_error("InternalError", std::string(error.what()) + " (a bug in coop: please report it)",
+                           cache_json);
+    return 1;
   }
   return 2;
 }

@@ -38,6 +38,7 @@ from ._core.api.reductions import (
 from ._core.api.sorting import merge_sort, radix_rank, radix_sort
 from ._core.api.storage import TempStorage, ThreadData
 from ._core.errors import (
+    CacheError,
     CoopCompilerContextRequiredError,
     CoopError,
     CoopWarning,
@@ -55,6 +56,7 @@ from ._core.registration import explain, register
 from ._core.tracebacks import install as _install_traceback_hook
 
 __all__ = [
+    "CacheError",
     "CoopCompilerContextRequiredError",
     "CoopError",
     "CoopWarning",

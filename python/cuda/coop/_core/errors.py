@@ -45,6 +45,11 @@ class ToolkitError(CoopError, RuntimeError):
     """NVRTC, nvJitLink or the CUDA/CCCL headers could not be found or used."""
 
 
+class CacheError(CoopError, RuntimeError):
+    """The provider cache could not do what was asked of it explicitly (`coop cache stats`,
+    `coop cache clear`). A cache that cannot be used during a compile is a CoopWarning."""
+
+
 class CoopWarning(UserWarning):
     """A fault that cost a compile or a fallback and nothing else: a provider cache that
     cannot be used, an environment variable with a value cuda.coop does not accept."""
@@ -74,11 +79,12 @@ _ENGINE_KINDS = {
     "ProviderCompile": ProviderCompileError,
     "Toolkit": ToolkitError,
     "Link": ToolkitError,
-    "Cache": ToolkitError,
+    "Cache": CacheError,
 }
 
 
 def from_engine_error(error: Exception) -> CoopError:
-    """The public error for an engine error (which carries `.kind`)."""
+    """The public error for an engine error (which carries `.kind`); a kind without a class of
+    its own ("Internal": a C++ fault the engine did not expect) is a plain CoopError."""
     kind = getattr(error, "kind", None)
     return _ENGINE_KINDS.get(kind, CoopError)(str(error))

@@ -4,7 +4,6 @@ pipeline: find -> groups -> payloads -> facts -> plan -> bundle -> storage -> re
 
 from __future__ import annotations
 
-import os
 import sys
 
 from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_config
@@ -24,8 +23,8 @@ _links: dict[str, LTOIR] = {}  # one link object per bundle, so the linker sees 
 
 
 def _log(stage: str, text: str) -> None:
-    stages = os.environ.get("CUDA_COOP_LOG", "").split(",")
-    if stage in stages or "all" in stages:
+    # The engine parses CUDA_COOP_LOG (and warns once about words it does not know).
+    if stage in _engine.log_stages():
         print(f"[cuda.coop {stage}] {text}", file=sys.stderr)
 
 
