@@ -4,9 +4,14 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
+#include "coop/emit.hpp"
 #include "coop/error.hpp"
+#include "negative_values.hpp"
+#include "parse_errors.hpp"
 
 namespace {
 
@@ -26,6 +31,7 @@ int exit_status(coop::ErrorKind kind) {
 int main(int argc, char** argv) {
   CLI::App app("cuda.coop engine: CUB cooperative primitives as compiled providers", "coop");
   app.require_subcommand(1);
+  app.set_version_flag("--version", coop::engine_version(), "Print the engine version and exit");
 
   coop::cli::CallArguments explain_call;
   std::string explain_arch = "sm_90";
@@ -58,19 +64,14 @@ int main(int argc, char** argv) {
 
   CLI::App* doctor = app.add_subcommand("doctor", "Which NVRTC, nvJitLink, headers and cache are in use");
 
+  const std::vector<std::string> args = coop::cli::attach_negative_values(app, {argv + 1, argv + argc});
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& help) {
-    return app.exit(help);
-  } catch (const CLI::CallForAllHelp& help) {
-    return app.exit(help);
+    app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 takes them last first
+  } catch (const CLI::Success& done) {                                // --help, --version
+    return app.exit(done);
   } catch (const CLI::ParseError& error) {
-    std::cerr << "coop: " << error.what();
-    if (app.get_subcommands().empty()) {
-      std::cerr << " (given: '" << (argc > 1 ? argv[1] : "")
-                << "'; expected one of: explain, compile, link, cache, doctor)";
-    }
-    std::cerr << "; see coop --help\n";
+    std::cerr << "coop: " << coop::to_string(coop::ErrorKind::InvalidArgument) << ": "
+              << coop::cli::describe_parse_error(app, error, args) << "\n";
     return 2;
   }
   try {
@@ -83,6 +84,10 @@ int main(int argc, char** argv) {
   } catch (const coop::Error& error) {
     std::cerr << "coop: " << coop::to_string(error.kind()) << ": " << error.what() << "\n";
     return exit_status(error.kind());
+  } catch (const std::exception& error) {
+    // A fault no check foresaw is still one line and a status, never an abort.
+    std::cerr << "coop: internal error: " << error.what() << "\n";
+    return 1;
   }
   return 2;
 }
