@@ -1,5 +1,6 @@
 #include "call_arguments.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "coop/catalog.hpp"
@@ -108,6 +109,13 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
 }
 
 CallFacts parse_call_description(const std::string& description, const std::string& command) {
+  // CLI11 splits "block:32 at an unmatched quote as if it were closed.
+  for (const char quote : {'"', '\''}) {
+    if (std::count(description.begin(), description.end(), quote) % 2 != 0) {
+      reject(ErrorKind::InvalidArgument, command, "--call", "'" + description + "'",
+             std::string("a call description with balanced quotes (an unmatched ") + quote + ")");
+    }
+  }
   CLI::App app("--call", "call");
   CallArguments arguments;
   add_call_options(app, arguments);
