@@ -20,6 +20,7 @@ EXIT2 = "exit 2 InvalidArgumentError"
 GROUP = "exit 2 InvalidGroupError"
 UNSUPPORTED = "exit 2 UnsupportedOperationError"
 SUPPORTED_ARCHS = "compiles for: sm_"
+PERMISSION_CASES = {"output_in_a_read_only_directory"}
 
 CASES = [
     # Item 3: link inputs that are not readable regular files.
@@ -210,6 +211,12 @@ CASES = [
         EXIT2,
         ("'-o' = 'nodir/x.ltoir'", "there is no directory 'nodir'"),
         ["compile", "load", "-o", "nodir/x.ltoir"],
+    ),
+    Case(
+        "output_in_a_read_only_directory",
+        EXIT2,
+        ("argument '-o' = 'readonly/x.ltoir' (Permission denied)", "a writable file path"),
+        ["compile", "load", "-o", "readonly/x.ltoir"],
     ),
     Case("output_without_a_value", EXIT2, ("argument '--output' needs a value",), ["compile", "load", "-o"]),
     # Item 20: arches NVRTC cannot target.
@@ -462,10 +469,15 @@ def workdir(tmp_path):
     (tmp_path / "garbage.ltoir").write_bytes(b"not device code\n")
     (tmp_path / "notes.txt").write_text("notes\n")
     (tmp_path / "zero.ltoir").symlink_to("/dev/zero")
+    (tmp_path / "readonly").mkdir(mode=0o555)
     return tmp_path
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+# Root may write anywhere: file permissions cannot refuse it an output.
+RUNNABLE = [case for case in CASES if not (case.name in PERMISSION_CASES and os.geteuid() == 0)]
+
+
+@pytest.mark.parametrize("case", RUNNABLE, ids=ids(RUNNABLE))
 def test_cli_bad_input(case, workdir, cache_home):
     status, kind = case.error.split()[1:3]
     environment = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}

@@ -1,5 +1,7 @@
 #include "files.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -60,6 +62,11 @@ void check_output(const std::string& path, const std::string& command, const std
   if (!parent.empty() && !fs::is_directory(parent, error)) {
     reject(ErrorKind::InvalidArgument, command, argument, quoted(path),
            "a path in an existing directory (there is no directory " + quoted(parent.string()) + ")");
+  }
+  // The file if it exists, else the directory that would hold it.
+  const fs::path target = fs::exists(path, error) ? fs::path(path) : (parent.empty() ? fs::path(".") : parent);
+  if (::access(target.c_str(), W_OK) != 0) {
+    reject(ErrorKind::InvalidArgument, command, argument, because(path, errno), "a writable file path");
   }
 }
 
