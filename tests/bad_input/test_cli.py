@@ -301,6 +301,13 @@ CASES = [
         ["explain", "lod"],
     ),
     Case("empty_operation", UNSUPPORTED, ("coop explain: argument 'operation' = ''",), ["explain", ""]),
+    Case("operation_with_a_line_break", UNSUPPORTED, ("argument 'operation' = 'lo\\nad'",), ["explain", "lo\nad"]),
+    Case(
+        "dtype_with_a_line_break",
+        EXIT2,
+        ("argument '--dtype' = 'int32\\nx'",),
+        ["explain", "load", "--dtype", "int32\nx"],
+    ),
     Case(
         "extra_positional",
         EXIT2,

@@ -26,6 +26,21 @@ int exit_status(coop::ErrorKind kind) {
   }
 }
 
+// An argument error is one line even when a value holds a line break: it is shown escaped.
+std::string one_line(const std::string& text) {
+  std::string line;
+  for (const char c : text) {
+    if (c == '\n') {
+      line += "\\n";
+    } else if (c == '\r') {
+      line += "\\r";
+    } else {
+      line += c;
+    }
+  }
+  return line;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,7 +86,7 @@ int main(int argc, char** argv) {
     return app.exit(done);
   } catch (const CLI::ParseError& error) {
     std::cerr << "coop: " << coop::to_string(coop::ErrorKind::InvalidArgument) << ": "
-              << coop::cli::describe_parse_error(app, error, args) << "\n";
+              << one_line(coop::cli::describe_parse_error(app, error, args)) << "\n";
     return 2;
   }
   try {
@@ -82,8 +97,11 @@ int main(int argc, char** argv) {
     if (*clear) return coop::cli::cache_clear();
     if (*doctor) return coop::cli::doctor();
   } catch (const coop::Error& error) {
-    std::cerr << "coop: " << coop::to_string(error.kind()) << ": " << error.what() << "\n";
-    return exit_status(error.kind());
+    // Compile and link faults keep their multi-line logs.
+    const int status = exit_status(error.kind());
+    std::cerr << "coop: " << coop::to_string(error.kind()) << ": "
+              << (status == 2 ? one_line(error.what()) : error.what()) << "\n";
+    return status;
   } catch (const std::exception& error) {
     // A fault no check foresaw is still one line and a status, never an abort.
     std::cerr << "coop: internal error: " << error.what() << "\n";
