@@ -47,11 +47,12 @@ void validate(const Group& group, const std::string& call) {
 }
 
 static int parse_positive(std::string_view text, const std::string& call, const std::string& argument,
-                          const std::string& whole) {
+                          const std::string& whole,
+                          const std::string& expected = "integers such as 128 or 32,4,1 (at most 1024 threads)") {
   int value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size()) {
-    reject(ErrorKind::InvalidArgument, call, argument, "'" + whole + "'", "integers such as 128 or 32,4,1");
+    reject(ErrorKind::InvalidArgument, call, argument, "'" + whole + "'", expected);
   }
   return value;
 }
@@ -79,7 +80,9 @@ Group parse_group(const std::string& text, Dim3 block, const std::string& call) 
   const std::string rest = colon == std::string::npos ? "" : text.substr(colon + 1);
   if (kind == "block" && !rest.empty()) return Group::this_block(parse_dim3(rest, call, "group"));
   if (kind == "warp" && colon == std::string::npos) return Group::this_warp(block);
-  if (kind == "warp" && !rest.empty()) return Group::this_warp(block, parse_positive(rest, call, "group", text));
+  if (kind == "warp" && !rest.empty()) {
+    return Group::this_warp(block, parse_positive(rest, call, "group", text, "warp:N, N a power of two from 2 to 32"));
+  }
   reject(ErrorKind::InvalidArgument, call, "group", "'" + text + "'", expected);
 }
 

@@ -55,8 +55,8 @@ bool rounds_to_infinity(DType dtype, double value) {
   // Round to nearest even: the halfway point above each largest finite value rounds up to infinity.
   if (magnitude >= 0x1.ffffffp127) return true;  // float: 2^128 - 2^103
   const float single = static_cast<float>(magnitude);
-  if (dtype == DType::Float16) return single >= 65520.0f;       // 65504 + half its ulp (32)
-  if (dtype == DType::BFloat16) return single >= 0x1.ff8p127f;  // 0x1.fep127 + half its ulp
+  if (dtype == DType::Float16) return single >= 65520.0f;      // 65504 + half its ulp (32)
+  if (dtype == DType::BFloat16) return single >= 0x1.ffp127f;  // 0x1.fep127 + half its ulp (2^119)
   return false;
 }
 

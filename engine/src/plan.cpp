@@ -230,16 +230,20 @@ void check_operator(const CallFacts& facts, const OptionSpec& option, const std:
 }
 
 void check_count(const CallFacts& facts, const OptionSpec& option, const std::string& text, long long tile) {
-  const auto value = literal::parse_signed(text);
-  if (!value) reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "an integer");
-  if (option.range == CountRange::ZeroToTileCapacity && (*value < 0 || *value > tile)) {
-    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text,
-           "0.." + std::to_string(tile) + " (the tile capacity: items_per_thread x group threads)");
-  }
   const int threads = facts.group.threads();
-  if (option.range == CountRange::GroupRank && (*value < 0 || *value >= threads)) {
-    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text,
-           "0.." + std::to_string(threads - 1) + " (a rank in the group)");
+  std::string range;
+  if (option.range == CountRange::ZeroToTileCapacity) {
+    range = "0.." + std::to_string(tile) + " (the tile capacity: items_per_thread x group threads)";
+  }
+  if (option.range == CountRange::GroupRank) range = "0.." + std::to_string(threads - 1) + " (a rank in the group)";
+  const auto value = literal::parse_signed(text);
+  if (!value) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
+           range.empty() ? "an integer" : "an integer " + range);
+  }
+  const long long high = option.range == CountRange::GroupRank ? threads - 1 : tile;
+  if (!range.empty() && (*value < 0 || *value > high)) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text, range);
   }
 }
 

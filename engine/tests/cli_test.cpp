@@ -120,7 +120,69 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"explain inclusive_sum --scalar --output-array", "'output' = given with a scalar"},
         BadInput{"explain exclusive_scan --op sum --initial-value 2.5", "'initial_value' = '2.5'"},
         BadInput{"explain broadcast --group warp --scalar --src-lane 32", "'src_lane' = 32"},
-        BadInput{"explain sum --scalar --items 2", "'items_per_thread' = 2"}));
+        BadInput{"explain sum --scalar --items 2", "'items_per_thread' = 2"},
+        BadInput{"explain load --offset -5", "'offset' = -5 is not allowed; expected an integer element offset >= 0"},
+        BadInput{"explain load --items 513", "'items_per_thread' = 513 is not allowed; expected at most 512"},
+        BadInput{"explain load --items 2147483647 --valid-items 5", "'items_per_thread' = 2147483647"},
+        BadInput{"explain load --items 99999999999", "'--items' = '99999999999'"},
+        BadInput{"explain exclusive_scan --op max --initial-value -inf", "'initial_value' = '-inf'"},
+        BadInput{"explain load --dtype float16 --valid-items --oob-default 1e6", "largest finite 65504"},
+        BadInput{"explain load --group block:64 --block 64", "'--block' = '64'"},
+        BadInput{"explain load --group", "argument '--group' needs a value; expected block:X"},
+        BadInput{"compile load --arch sm_999", "'arch' = 'sm_999' is not allowed; expected an arch NVRTC"},
+        BadInput{"compile load -o ''", "argument '-o' = ''"},
+        BadInput{"compile load -o x.ltoir --header ./x.ltoir", "a file other than -o's ('x.ltoir')"},
+        BadInput{"cache frob", "coop cache: argument 'subcommand' = 'frob'"},
+        BadInput{"link /nonexistent.ltoir -o x.cubin", "'/nonexistent.ltoir' (no such file)"}));
+
+TEST(Cli, LinkRefusesADirectoryAsInput) {
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "d.ltoir");
+  const auto result = coop("link d.ltoir -o x.cubin", "cd " + dir.path().string() + " &&");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("argument 'input' = 'd.ltoir' (a directory) is not allowed; expected a readable, "
+                               "non-empty regular file"),
+            std::string::npos)
+      << result.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "x.cubin"));
+}
+
+TEST(Cli, WriteErrorsShowAfterTheFlush) {
+  const auto result = coop("compile load --header /dev/full", "CUDA_COOP_ENABLE_CACHE=0");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("argument '--header' = '/dev/full' (No space left on device)"), std::string::npos)
+      << result.output;
+}
+
+TEST(Cli, NegativeNumbersAreValues) {
+  const auto result = coop("explain exclusive_scan --dtype float32 --op max --initial-value -inf");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("initial_value: STATIC -inf"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("__uint_as_float(0xff800000U)"), std::string::npos) << result.output;
+  const auto load = coop("explain load --dtype int16 --valid-items -3 --offset -0");
+  EXPECT_NE(load.output.find("'valid_items' = -3"), std::string::npos) << load.output;
+}
+
+// NVRTC once refused __builtin_inf: every float dtype's infinities and NaNs in one compile.
+TEST(Cli, CompilesStaticInfinitiesAndNans) {
+  std::string calls;
+  for (const char* dtype : {"float16", "bfloat16", "float32", "float64"}) {
+    for (const char* value : {"inf", "-inf", "nan"}) {
+      calls += std::string(" --call \"load --dtype ") + dtype + " --valid-items --oob-default " + value + "\"";
+    }
+    calls += std::string(" --call \"exclusive_scan --dtype ") + dtype + " --op max --initial-value=-inf\"";
+  }
+  const auto result = coop("compile load --dtype float32 --valid-items --oob-default -inf" + calls + " --json",
+                           "CUDA_COOP_ENABLE_CACHE=0");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(nlohmann::json::parse(result.output)["providers"].size(), 17u);
+}
+
+TEST(Cli, PrintsItsVersion) {
+  const auto result = coop("--version");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(result.output, std::string(engine_version()) + "\n");
+}
 
 TEST(Cli, CacheStatsAndClear) {
   testing::TempDir dir;

@@ -579,7 +579,9 @@ TEST(Plan, FloatLiteralsAreNumbersTheDtypeHolds) {
   expect_rejected(oob(DType::Float16, "65520"), ErrorKind::InvalidArgument, "oob_default", "largest finite 65504");
   expect_rejected(oob(DType::Float16, "-1e6"), ErrorKind::InvalidArgument, "oob_default", "float16 holds without");
   expect_rejected(oob(DType::BFloat16, "3.4e38"), ErrorKind::InvalidArgument, "oob_default", "3.3895e38");
-  EXPECT_NO_THROW(plan(oob(DType::BFloat16, "3.38e38")));
+  // bfloat16's largest finite is 0x1.fep127; 0x1.ffp127 (3.39617753e38) is halfway to infinity.
+  EXPECT_NO_THROW(plan(oob(DType::BFloat16, "3.3961e38")));
+  expect_rejected(oob(DType::BFloat16, "3.3962e38"), ErrorKind::InvalidArgument, "oob_default", "3.3895e38");
   expect_rejected(oob(DType::Float32, "3.5e38"), ErrorKind::InvalidArgument, "oob_default", "3.4028e38");
   EXPECT_NO_THROW(plan(oob(DType::Float32, "3.4e38")));
   expect_rejected(oob(DType::Float64, "1e400"), ErrorKind::InvalidArgument, "oob_default", "1.7977e308");

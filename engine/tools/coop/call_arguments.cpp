@@ -1,7 +1,12 @@
 #include "call_arguments.hpp"
 
+#include <algorithm>
+#include <charconv>
+
 #include "coop/catalog.hpp"
 #include "coop/error.hpp"
+#include "coop/plan.hpp"
+#include "negative_values.hpp"
 
 namespace coop::cli {
 
@@ -9,9 +14,11 @@ void add_call_options(CLI::App& app, CallArguments& arguments) {
   app.add_option("operation", arguments.operation, "Primitive to plan: " + operation_names())->required();
   app.add_option("--group", arguments.group, "block:X[,Y[,Z]], warp (32 lanes) or warp:N (logical warps of N lanes)")
       ->capture_default_str();
-  app.add_option("--block", arguments.block, "Block shape X[,Y[,Z]] that holds a warp group")->capture_default_str();
+  app.add_option("--block", arguments.block, "Block shape X[,Y[,Z]] that holds a warp group (default 32)");
   app.add_option("--dtype", arguments.dtype, "Payload dtype: " + dtype_names())->capture_default_str();
-  app.add_option("--items", arguments.items, "Items per thread")->capture_default_str();
+  app.add_option("--items", arguments.items,
+                 "Items per thread, 1 to " + std::to_string(kMaxItemsPerThread) + " (1 with --scalar)")
+      ->capture_default_str();
   app.add_option("--algorithm", arguments.algorithm, "CUB algorithm (compile-time)");
   app.add_option("--valid-items", arguments.valid_items, "Partial tile: no value = RUNTIME operand, N = STATIC")
       ->expected(0, 1);
@@ -34,20 +41,53 @@ void add_call_options(CLI::App& app, CallArguments& arguments) {
   app.add_flag("--output-array", arguments.output, "Scan into a second array instead of in place (a RUNTIME operand)");
 }
 
-static OptionBinding binding_of(const std::optional<std::string>& value) {
+namespace {
+
+OptionBinding binding_of(const std::optional<std::string>& value) {
   if (!value) return OptionBinding::omitted();
   return value->empty() ? OptionBinding::runtime() : OptionBinding::fixed(*value);
 }
 
+std::string quoted(const std::string& text) { return "'" + text + "'"; }
+
+// plan() names a value it refuses; this only refuses what is no int at all.
+int parse_items(const std::string& text, const std::string& command) {
+  int items = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), items);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    reject(ErrorKind::InvalidArgument, command, "--items", quoted(text),
+           "an integer from 1 to " + std::to_string(kMaxItemsPerThread) + " (items per thread)");
+  }
+  return items;
+}
+
+// A block group's shape is its own; --block would be silently ignored.
+Group parse_call_group(const CallArguments& arguments, const std::string& command) {
+  const Group group =
+      parse_group(arguments.group, parse_dim3(arguments.block.value_or("32"), command, "--block"), command);
+  if (group.kind == GroupKind::Block && arguments.block) {
+    reject(ErrorKind::InvalidArgument, command, "--block", quoted(*arguments.block),
+           "no --block with a block group: its shape is the one in --group (" + arguments.group +
+               "); --block is the block holding a warp group");
+  }
+  return group;
+}
+
+}  // namespace
+
 CallFacts to_call_facts(const CallArguments& arguments, const std::string& command) {
+  if (find_operation(arguments.operation) == nullptr) {
+    reject(ErrorKind::UnsupportedOperation, command, "operation", quoted(arguments.operation),
+           "one of: " + operation_names());
+  }
   CallFacts facts;
   facts.operation = arguments.operation;
-  facts.group = parse_group(arguments.group, parse_dim3(arguments.block, command, "--block"), command);
+  facts.group = parse_call_group(arguments, command);
   const auto dtype = parse_dtype(arguments.dtype);
   if (!dtype)
     reject(ErrorKind::InvalidArgument, command, "--dtype", "'" + arguments.dtype + "'", "one of: " + dtype_names());
   facts.dtype = *dtype;
-  facts.items_per_thread = arguments.items;
+  facts.items_per_thread = parse_items(arguments.items, command);
   facts.payload = arguments.scalar ? PayloadKind::Scalar : PayloadKind::Array;
   const std::pair<const char*, const std::optional<std::string>*> fixed[] = {{"algorithm", &arguments.algorithm},
                                                                              {"op", &arguments.op},
@@ -79,11 +119,19 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
 }
 
 CallFacts parse_call_description(const std::string& description, const std::string& command) {
+  // CLI11 splits "block:32 at an unmatched quote as if it were closed.
+  for (const char quote : {'"', '\''}) {
+    if (std::count(description.begin(), description.end(), quote) % 2 != 0) {
+      reject(ErrorKind::InvalidArgument, command, "--call", "'" + description + "'",
+             std::string("a call description with balanced quotes (an unmatched ") + quote + ")");
+    }
+  }
   CLI::App app("--call", "call");
   CallArguments arguments;
   add_call_options(app, arguments);
   try {
-    app.parse(description, false);
+    const std::vector<std::string> args = attach_negative_values(app, CLI::detail::split_up(description));
+    app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 takes them last first
   } catch (const CLI::ParseError& error) {
     reject(ErrorKind::InvalidArgument, command, "--call", "'" + description + "'",
            "a call description such as \"store --group block:128 --dtype int32 --items 2\" (" +

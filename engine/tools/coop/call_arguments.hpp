@@ -15,9 +15,9 @@ namespace coop::cli {
 struct CallArguments {
   std::string operation;
   std::string group = "block:128";
-  std::string block = "32";  // the block holding a warp group
+  std::optional<std::string> block;  // the block holding a warp group; 32 threads when omitted
   std::string dtype = "int32";
-  int items = 1;
+  std::string items = "1";  // parsed here, so "" or 99999999999 is named like any bad value
   std::optional<std::string> algorithm;
   // Given without a value: RUNTIME; with a value: STATIC.
   std::optional<std::string> valid_items;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "coop/engine.hpp"
+#include "files.hpp"
 
 namespace coop::cli {
 namespace {
@@ -20,16 +21,16 @@ std::string json_text(const nlohmann::json& document) {
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::vector<char> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) reject(ErrorKind::InvalidArgument, "coop link", "input", "'" + path + "'", "a readable file");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
-void write_file(const std::string& path, const std::vector<char>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) reject(ErrorKind::InvalidArgument, "coop", "-o", "'" + path + "'", "a writable path");
+// Before the compile: a bad path should cost no NVRTC time.
+void check_outputs(const CompileArguments& arguments) {
+  if (arguments.output) check_output(*arguments.output, "coop compile", "-o");
+  if (arguments.header) check_output(*arguments.header, "coop compile", "--header");
+  if (arguments.output && arguments.header && same_file(*arguments.output, *arguments.header)) {
+    reject(ErrorKind::InvalidArgument, "coop compile", "--header", quoted(*arguments.header),
+           "a file other than -o's (" + quoted(*arguments.output) + "): the header would overwrite the LTO-IR");
+  }
 }
 
 nlohmann::json provider_json(const Provider& provider) {
@@ -108,12 +109,12 @@ int compile(const CompileArguments& arguments) {
   for (const auto& description : arguments.more_calls) {
     plans.push_back(engine.plan(parse_call_description(description, "coop compile")));
   }
+  check_outputs(arguments);
   const Bundle bundle = engine.compile(plans, arguments.arch);
-  if (!arguments.output.empty()) write_file(arguments.output, bundle.ltoir);
-  if (!arguments.header.empty()) {
-    const std::string text = header_text(bundle, plans);
-    write_file(arguments.header, {text.begin(), text.end()});
+  if (arguments.output) {
+    write_output(*arguments.output, {bundle.ltoir.data(), bundle.ltoir.size()}, "coop compile", "-o");
   }
+  if (arguments.header) write_output(*arguments.header, header_text(bundle, plans), "coop compile", "--header");
   if (arguments.json) {
     nlohmann::json providers = nlohmann::json::array();
     for (const auto& provider : bundle.providers) providers.push_back(provider_json(provider));
@@ -123,7 +124,7 @@ int compile(const CompileArguments& arguments) {
                                 {"compile_seconds", bundle.compile_seconds},
                                 {"used_pch", bundle.used_pch},
                                 {"ltoir_bytes", bundle.ltoir.size()},
-                                {"ltoir_path", arguments.output},
+                                {"ltoir_path", arguments.output.value_or("")},
                                 {"source_dump", bundle.dump_path},
                                 {"providers", providers}}
                      .dump(2)
@@ -140,18 +141,28 @@ int compile(const CompileArguments& arguments) {
               << provider.scratch_instances << " instance(s); reuse barrier: " << to_string(provider.reuse_barrier)
               << "\n";
   }
-  if (!arguments.output.empty()) std::cout << "LTO-IR written to " << arguments.output << "\n";
-  if (!arguments.header.empty()) std::cout << "declarations written to " << arguments.header << "\n";
+  if (arguments.output) std::cout << "LTO-IR written to " << *arguments.output << "\n";
+  if (arguments.header) std::cout << "declarations written to " << *arguments.header << "\n";
   if (!bundle.dump_path.empty()) std::cout << "source dumped to " << bundle.dump_path << "\n";
   return 0;
 }
 
 int link(const LinkArguments& arguments) {
-  Engine engine = make_engine();
+  check_output(arguments.output, "coop link", "-o");
   std::vector<LinkInput> inputs;
-  for (const auto& path : arguments.inputs) inputs.push_back({kind_of(path), read_file(path), path});
+  for (const auto& path : arguments.inputs) {
+    const LinkInputKind kind = kind_of(path);
+    if (same_file(path, arguments.output)) {
+      reject(ErrorKind::InvalidArgument, "coop link", "-o", quoted(arguments.output),
+             "a file other than the inputs (the cubin would overwrite " + quoted(path) + ")");
+    }
+    inputs.push_back({kind, read_input(path, "coop link", "input"), path});
+  }
+  Engine engine = make_engine();
+  // nvJitLink says only "unrecognized architecture"; NVRTC lists what the toolkit targets.
+  require_supported_arch(engine.toolkit(), arguments.arch, "coop link");
   const LinkResult result = coop::link(engine.toolkit(), inputs, arguments.arch);
-  write_file(arguments.output, result.cubin);
+  write_output(arguments.output, {result.cubin.data(), result.cubin.size()}, "coop link", "-o");
   std::cout << "linked " << inputs.size() << " input(s) for " << arguments.arch << " into " << arguments.output << " ("
             << result.cubin.size() << " bytes, " << result.seconds << " s)\n";
   return 0;

@@ -1,6 +1,7 @@
 // The coop tool's subcommands; each returns the process exit status.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,8 @@ struct CompileArguments {
   CallArguments call;
   std::vector<std::string> more_calls;  // --call "<description>"
   std::string arch = "sm_90";
-  std::string output;  // -o: LTO-IR file
-  std::string header;  // --header: declarations for a CUDA C++ caller
+  std::optional<std::string> output;  // -o: LTO-IR file
+  std::optional<std::string> header;  // --header: declarations for a CUDA C++ caller
   bool json = false;
 };
 

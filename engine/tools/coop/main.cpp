@@ -5,9 +5,14 @@
 
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
+#include "coop/emit.hpp"
 #include "coop/error.hpp"
+#include "negative_values.hpp"
+#include "parse_errors.hpp"
 
 namespace {
 
@@ -22,11 +27,27 @@ int exit_status(coop::ErrorKind kind) {
   }
 }
 
+// An argument error is one line even when a value holds a line break: it is shown escaped.
+std::string one_line(const std::string& text) {
+  std::string line;
+  for (const char c : text) {
+    if (c == '\n') {
+      line += "\\n";
+    } else if (c == '\r') {
+      line += "\\r";
+    } else {
+      line += c;
+    }
+  }
+  return line;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app("cuda.coop engine: CUB cooperative primitives as compiled providers", "coop");
   app.require_subcommand(1);
+  app.set_version_flag("--version", coop::engine_version(), "Print the engine version and exit");
 
   coop::cli::CallArguments explain_call;
   std::string explain_arch = "sm_90";
@@ -60,19 +81,14 @@ int main(int argc, char** argv) {
 
   CLI::App* doctor = app.add_subcommand("doctor", "Which NVRTC, nvJitLink, headers and cache are in use");
 
+  const std::vector<std::string> args = coop::cli::attach_negative_values(app, {argv + 1, argv + argc});
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& help) {
-    return app.exit(help);
-  } catch (const CLI::CallForAllHelp& help) {
-    return app.exit(help);
+    app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 takes them last first
+  } catch (const CLI::Success& done) {                                // --help, --version
+    return app.exit(done);
   } catch (const CLI::ParseError& error) {
-    std::cerr << "coop: " << error.what();
-    if (app.get_subcommands().empty()) {
-      std::cerr << " (given: '" << (argc > 1 ? argv[1] : "")
-                << "'; expected one of: explain, compile, link, cache, doctor)";
-    }
-    std::cerr << "; see coop --help\n";
+    std::cerr << "coop: " << coop::to_string(coop::ErrorKind::InvalidArgument) << ": "
+              << one_line(coop::cli::describe_parse_error(app, error, args)) << "\n";
     return 2;
   }
   try {
@@ -83,12 +99,14 @@ int main(int argc, char** argv) {
     if (*clear) return coop::cli::cache_clear(cache_json);
     if (*doctor) return coop::cli::doctor();
   } catch (const coop::Error& error) {
-    coop::cli::print_error(coop::to_string(error.kind()), error.what(), cache_json);
-    return exit_status(error.kind());
-  } catch (const std::exception& error) {
-    // The engine converts the faults it knows; anything else is a bug, reported rather than aborted on.
-    coop::cli::print_error("InternalError", std::string(error.what()) + " (a bug in coop: please report it)",
+    // Argument errors are one line; compile and link faults keep their multi-line logs.
+    const int status = exit_status(error.kind());
+    coop::cli::print_error(coop::to_string(error.kind()), status == 2 ? one_line(error.what()) : error.what(),
                            cache_json);
+    return status;
+  } catch (const std::exception& error) {
+    // A fault no check foresaw is still one line and a status, never an abort.
+    coop::cli::print_error("InternalError", one_line(error.what()) + " (a bug in coop: please report it)", cache_json);
     return 1;
   }
   return 2;

@@ -1,0 +1,504 @@
+"""The coop command's bad inputs: each case is the argv after `coop`, run in a fresh
+directory holding the files below, with the exit status and error kind the user sees
+and the words the one line on stderr must hold. Most are refused before any compile;
+the few that reach NVRTC share one cache directory, so a repeated bundle compiles once."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+from catalogue import Case, ids
+
+COOP = shutil.which("coop")
+if COOP is None:
+    pytest.skip("coop is not on PATH", allow_module_level=True)
+
+EXIT2 = "exit 2 InvalidArgumentError"
+GROUP = "exit 2 InvalidGroupError"
+UNSUPPORTED = "exit 2 UnsupportedOperationError"
+SUPPORTED_ARCHS = "compiles for: sm_"
+PERMISSION_CASES = {"output_in_a_read_only_directory"}
+
+CASES = [
+    # Item 3: link inputs that are not readable regular files.
+    Case(
+        "link_input_is_a_directory",
+        EXIT2,
+        ("argument 'input' = 'dir.ltoir' (a directory)", "a readable, non-empty regular file"),
+        ["link", "dir.ltoir", "-o", "x.cubin"],
+    ),
+    Case(
+        "link_input_missing", EXIT2, ("'input' = 'nope.ltoir' (no such file)",), ["link", "nope.ltoir", "-o", "x.cubin"]
+    ),
+    Case("link_input_empty", EXIT2, ("'input' = 'empty.ltoir' (empty)",), ["link", "empty.ltoir", "-o", "x.cubin"]),
+    Case(
+        "link_input_is_a_device",
+        EXIT2,
+        ("'input' = 'zero.ltoir' (not a regular file)",),
+        ["link", "zero.ltoir", "-o", "x.cubin"],
+    ),
+    Case(
+        "link_input_unknown_extension",
+        EXIT2,
+        ("'input' = 'notes.txt'", "a file ending in .ltoir, .cubin, .ptx, .fatbin or .o"),
+        ["link", "notes.txt", "-o", "x.cubin"],
+    ),
+    Case(
+        "link_output_is_an_input",
+        EXIT2,
+        ("argument '-o' = './garbage.ltoir'", "a file other than the inputs"),
+        ["link", "garbage.ltoir", "-o", "./garbage.ltoir"],
+    ),
+    Case("link_output_empty", EXIT2, ("argument '-o' = ''", "a file path"), ["link", "garbage.ltoir", "-o", ""]),
+    Case(
+        "link_output_is_a_directory",
+        EXIT2,
+        ("'-o' = 'dir.ltoir' (a directory)",),
+        ["link", "garbage.ltoir", "-o", "dir.ltoir"],
+    ),
+    Case("link_output_missing", EXIT2, ("argument '--output' is missing",), ["link", "garbage.ltoir"]),
+    Case("link_without_inputs", EXIT2, ("argument 'inputs' is missing", ".ltoir"), ["link", "-o", "x.cubin"]),
+    Case(
+        "link_arch_unsupported",
+        EXIT2,
+        ("coop link: argument 'arch' = 'sm_999'", SUPPORTED_ARCHS, "sm_90"),
+        ["link", "garbage.ltoir", "-o", "x.cubin", "--arch", "sm_999"],
+    ),
+    Case(
+        "link_arch_malformed",
+        EXIT2,
+        ("argument 'arch' = 'compute_90'", "sm_<major><minor>"),
+        ["link", "garbage.ltoir", "-o", "x.cubin", "--arch", "compute_90"],
+    ),
+    Case(
+        "link_input_not_device_code",
+        "exit 1 LinkError",
+        ("nvJitLink", "could not add garbage.ltoir"),
+        ["link", "garbage.ltoir", "-o", "x.cubin"],
+    ),
+    # Item 16: static floats must be numbers the dtype holds (inf and nan included).
+    Case(
+        "float16_value_rounds_to_infinity",
+        EXIT2,
+        ("'oob_default' = 1e6", "largest finite 65504"),
+        ["explain", "load", "--dtype", "float16", "--valid-items", "--oob-default", "1e6"],
+    ),
+    Case(
+        "float32_hex_literal",
+        EXIT2,
+        ("'oob_default' = '0x10'", "a number for float32: decimal, inf, -inf or nan"),
+        ["explain", "load", "--dtype", "float32", "--valid-items", "--oob-default", "0x10"],
+    ),
+    Case(
+        "float64_nan_payload",
+        EXIT2,
+        ("'initial_value' = 'nan(1)'", "decimal, inf, -inf or nan"),
+        ["explain", "exclusive_scan", "--dtype", "float64", "--op", "max", "--initial-value", "nan(1)"],
+    ),
+    Case(
+        "float64_out_of_range",
+        EXIT2,
+        ("'initial_value' = 1e400", "1.7977e308"),
+        ["explain", "exclusive_scan", "--dtype", "float64", "--op", "max", "--initial-value", "1e400"],
+    ),
+    Case(
+        "bool_literal",
+        EXIT2,
+        ("'oob_default' = '2'", "true, false, 0 or 1"),
+        ["explain", "load", "--dtype", "bool", "--valid-items", "--oob-default", "2"],
+    ),
+    # Item 17: sizes that make compiles explode or cannot launch.
+    Case(
+        "items_over_the_limit",
+        EXIT2,
+        ("'items_per_thread' = 513", "at most 512", "CUB unrolls over the items"),
+        ["explain", "load", "--items", "513"],
+    ),
+    Case(
+        "items_ten_thousand_transpose",
+        EXIT2,
+        ("'items_per_thread' = 10000", "at most 512"),
+        ["explain", "load", "--items", "10000", "--algorithm", "transpose"],
+    ),
+    Case(
+        "items_slow_warns",
+        "exit 0 warning",
+        ("items_per_thread 200 is above 128", "linking the kernel takes seconds"),
+        ["explain", "load", "--items", "200"],
+    ),
+    Case(
+        "scratch_over_shared_memory",
+        EXIT2,
+        ("argument 'scratch' = ", "bytes per block", "at most 232448 bytes (227 KiB)", "on sm_90"),
+        ["compile", "load", "--group", "block:1024", "--dtype", "int64", "--items", "64", "--algorithm", "transpose"],
+    ),
+    # Item 18: tile capacity and offsets.
+    Case(
+        "items_overflow_the_tile",
+        EXIT2,
+        ("'items_per_thread' = 2147483647", "at most 512"),
+        ["explain", "load", "--items", "2147483647", "--valid-items", "5"],
+    ),
+    Case(
+        "items_beyond_int",
+        EXIT2,
+        ("argument '--items' = '99999999999'", "an integer from 1 to 512"),
+        ["explain", "load", "--items", "99999999999"],
+    ),
+    Case(
+        "offset_negative",
+        EXIT2,
+        ("'offset' = -5", "an integer element offset >= 0"),
+        ["explain", "load", "--offset", "-5"],
+    ),
+    Case(
+        "offset_negative_in_a_call",
+        EXIT2,
+        ("'offset' = -5", ">= 0"),
+        ["compile", "load", "--call", "store --offset -5"],
+    ),
+    Case("offset_not_a_number", EXIT2, ("'offset' = 'five'",), ["explain", "load", "--offset", "five"]),
+    Case(
+        "valid_items_negative",
+        EXIT2,
+        ("'valid_items' = -1", "0..128 (the tile capacity"),
+        ["explain", "load", "--valid-items", "-1"],
+    ),
+    Case(
+        "valid_items_over_the_tile",
+        EXIT2,
+        ("'valid_items' = 129", "0..128"),
+        ["explain", "load", "--valid-items", "129"],
+    ),
+    Case(
+        "valid_items_beyond_int64",
+        EXIT2,
+        ("'valid_items' = '99999999999999999999'", "an integer 0..128"),
+        ["explain", "load", "--valid-items", "99999999999999999999"],
+    ),
+    # Item 19: outputs.
+    Case(
+        "header_on_a_full_disk",
+        EXIT2,
+        ("argument '--header' = '/dev/full' (No space left on device)", "a writable file path"),
+        ["compile", "load", "--header", "/dev/full"],
+    ),
+    Case("output_empty", EXIT2, ("argument '-o' = ''", "a file path"), ["compile", "load", "-o", ""]),
+    Case("header_empty", EXIT2, ("argument '--header' = ''", "a file path"), ["compile", "load", "--header", ""]),
+    Case(
+        "header_same_as_output",
+        EXIT2,
+        ("argument '--header' = 'x.ltoir'", "a file other than -o's ('x.ltoir')"),
+        ["compile", "load", "-o", "x.ltoir", "--header", "x.ltoir"],
+    ),
+    Case(
+        "header_same_as_output_spelled_otherwise",
+        EXIT2,
+        ("'--header' = './x.ltoir'", "-o's ('x.ltoir')"),
+        ["compile", "load", "-o", "x.ltoir", "--header", "./x.ltoir"],
+    ),
+    Case(
+        "output_is_a_directory",
+        EXIT2,
+        ("'-o' = 'dir.ltoir' (a directory)", "not a directory"),
+        ["compile", "load", "-o", "dir.ltoir"],
+    ),
+    Case(
+        "output_in_a_missing_directory",
+        EXIT2,
+        ("'-o' = 'nodir/x.ltoir'", "there is no directory 'nodir'"),
+        ["compile", "load", "-o", "nodir/x.ltoir"],
+    ),
+    Case(
+        "output_in_a_read_only_directory",
+        EXIT2,
+        ("argument '-o' = 'readonly/x.ltoir' (Permission denied)", "a writable file path"),
+        ["compile", "load", "-o", "readonly/x.ltoir"],
+    ),
+    Case("output_without_a_value", EXIT2, ("argument '--output' needs a value",), ["compile", "load", "-o"]),
+    # Item 20: arches NVRTC cannot target.
+    Case(
+        "arch_unsupported",
+        EXIT2,
+        ("argument 'arch' = 'sm_999'", SUPPORTED_ARCHS, "sm_90"),
+        ["compile", "load", "--arch", "sm_999"],
+    ),
+    Case("arch_too_old", EXIT2, ("argument 'arch' = 'sm_10'", SUPPORTED_ARCHS), ["compile", "load", "--arch", "sm_10"]),
+    Case(
+        "arch_malformed",
+        EXIT2,
+        ("argument 'arch' = 'compute_90'", "sm_<major><minor>, e.g. sm_90"),
+        ["compile", "load", "--arch", "compute_90"],
+    ),
+    Case("arch_one_digit", EXIT2, ("argument 'arch' = 'sm_9'",), ["explain", "load", "--arch", "sm_9"]),
+    Case("arch_empty", EXIT2, ("argument 'arch' = ''",), ["compile", "load", "--arch", ""]),
+    # Item 21: negative numbers are values of the option before them.
+    Case(
+        "minus_inf_for_an_integer_seed",
+        EXIT2,
+        ("'initial_value' = '-inf'", "an integer literal representable as int32"),
+        ["explain", "exclusive_scan", "--op", "max", "--initial-value", "-inf"],
+    ),
+    Case(
+        "minus_one_for_uint8",
+        EXIT2,
+        ("'oob_default' = -1", "representable as uint8 (0..255)"),
+        ["explain", "load", "--dtype", "uint8", "--valid-items", "--oob-default", "-1"],
+    ),
+    Case(
+        "minus_nan_for_an_integer",
+        EXIT2,
+        ("'oob_default' = '-nan'",),
+        ["explain", "load", "--dtype", "int16", "--valid-items", "--oob-default", "-nan"],
+    ),
+    Case(
+        "source_lane_negative",
+        EXIT2,
+        ("'src_lane' = -1", "0..31 (a rank in the group)"),
+        ["explain", "broadcast", "--group", "warp", "--scalar", "--src-lane", "-1"],
+    ),
+    Case(
+        "negative_float_seed_in_a_call",
+        EXIT2,
+        ("'initial_value' = -1e6", "float16"),
+        ["compile", "load", "--call", "exclusive_scan --dtype float16 --op max --initial-value -1e6"],
+    ),
+    # The command line itself.
+    Case(
+        "no_subcommand",
+        EXIT2,
+        ("coop: a subcommand is missing", "expected one of: explain, compile, link, cache, doctor"),
+        [],
+    ),
+    Case(
+        "unknown_subcommand",
+        EXIT2,
+        ("argument 'subcommand' = 'frobnicate'", "explain, compile, link, cache, doctor"),
+        ["frobnicate"],
+    ),
+    Case("unknown_option_before_subcommand", EXIT2, ("argument 'subcommand' = '--frob'",), ["--frob"]),
+    Case(
+        "unknown_cache_subcommand",
+        EXIT2,
+        ("coop cache: argument 'subcommand' = 'frob'", "expected one of: stats, clear"),
+        ["cache", "frob"],
+    ),
+    Case("cache_without_subcommand", EXIT2, ("coop cache: a subcommand is missing", "stats, clear"), ["cache"]),
+    Case("doctor_with_an_argument", EXIT2, ("coop doctor: unexpected argument 'extra'",), ["doctor", "extra"]),
+    Case(
+        "missing_operation",
+        EXIT2,
+        ("coop explain: argument 'operation' is missing", "load, store, reduce"),
+        ["explain"],
+    ),
+    Case(
+        "unknown_operation",
+        UNSUPPORTED,
+        ("argument 'operation' = 'lod'", "expected one of: load, store"),
+        ["explain", "lod"],
+    ),
+    Case("empty_operation", UNSUPPORTED, ("coop explain: argument 'operation' = ''",), ["explain", ""]),
+    Case("operation_with_a_line_break", UNSUPPORTED, ("argument 'operation' = 'lo\\nad'",), ["explain", "lo\nad"]),
+    Case(
+        "dtype_with_a_line_break",
+        EXIT2,
+        ("argument '--dtype' = 'int32\\nx'",),
+        ["explain", "load", "--dtype", "int32\nx"],
+    ),
+    Case(
+        "extra_positional",
+        EXIT2,
+        ("coop explain: unexpected argument 'extra'", "coop explain --help"),
+        ["explain", "load", "extra"],
+    ),
+    Case("unknown_option", EXIT2, ("unexpected argument '--frob'",), ["explain", "load", "--frob"]),
+    Case("json_on_explain", EXIT2, ("unexpected argument '--json'",), ["explain", "load", "--json"]),
+    Case(
+        "option_given_twice",
+        EXIT2,
+        ("argument '--dtype' is given more than once", "one value"),
+        ["explain", "load", "--dtype", "int8", "--dtype", "int16"],
+    ),
+    Case(
+        "group_without_value",
+        EXIT2,
+        ("argument '--group' needs a value", "block:X[,Y[,Z]]"),
+        ["explain", "load", "--group"],
+    ),
+    Case("dtype_without_value", EXIT2, ("argument '--dtype' needs a value", "int32"), ["explain", "load", "--dtype"]),
+    Case(
+        "dtype_unknown",
+        EXIT2,
+        ("argument '--dtype' = 'int33'", "one of: bool, int8"),
+        ["explain", "load", "--dtype", "int33"],
+    ),
+    Case("dtype_empty", EXIT2, ("argument '--dtype' = ''",), ["explain", "load", "--dtype", ""]),
+    Case("dtype_wrong_case", EXIT2, ("argument '--dtype' = 'Float32'",), ["explain", "load", "--dtype", "Float32"]),
+    Case(
+        "group_block_zero",
+        GROUP,
+        ("argument 'block' = (0,1,1)", "every dimension >= 1"),
+        ["explain", "load", "--group", "block:0"],
+    ),
+    Case(
+        "group_four_dimensions",
+        EXIT2,
+        ("argument 'group' = '32,4,2,1'", "X[,Y[,Z]]"),
+        ["explain", "load", "--group", "block:32,4,2,1"],
+    ),
+    Case(
+        "group_too_many_threads",
+        GROUP,
+        ("(2048 threads)", "at most 1024 threads"),
+        ["explain", "load", "--group", "block:32,32,2"],
+    ),
+    Case(
+        "group_dimension_beyond_int",
+        EXIT2,
+        ("argument 'group' = '99999999999'", "at most 1024 threads"),
+        ["explain", "load", "--group", "block:99999999999"],
+    ),
+    Case(
+        "group_empty",
+        EXIT2,
+        ("argument 'group' = ''", "block:X[,Y[,Z]], warp or warp:N"),
+        ["explain", "load", "--group", ""],
+    ),
+    Case("group_unknown_kind", EXIT2, ("argument 'group' = 'blk:4'",), ["explain", "load", "--group", "blk:4"]),
+    Case("group_empty_dimension", EXIT2, ("argument 'group' = '1,,2'",), ["explain", "load", "--group", "block:1,,2"]),
+    Case(
+        "warp_width_three",
+        GROUP,
+        ("argument 'warp width' = 3", "a power of two from 2 to 32"),
+        ["explain", "load", "--group", "warp:3", "--block", "64"],
+    ),
+    Case(
+        "warp_width_beyond_int",
+        EXIT2,
+        ("argument 'group' = 'warp:99999999999'", "a power of two from 2 to 32"),
+        ["explain", "load", "--group", "warp:99999999999", "--block", "64"],
+    ),
+    Case(
+        "warp_in_a_block_of_33",
+        GROUP,
+        ("'block' = (33,1,1) (33 threads)", "whole warps"),
+        ["explain", "load", "--group", "warp", "--block", "33"],
+    ),
+    Case(
+        "block_with_a_block_group",
+        EXIT2,
+        ("argument '--block' = '64'", "no --block with a block group"),
+        ["explain", "load", "--group", "block:64", "--block", "64"],
+    ),
+    Case("block_empty", EXIT2, ("argument '--block' = ''",), ["explain", "load", "--group", "warp", "--block", ""]),
+    Case("items_zero", EXIT2, ("'items_per_thread' = 0", ">= 1"), ["explain", "load", "--items", "0"]),
+    Case("items_empty", EXIT2, ("argument '--items' = ''",), ["explain", "load", "--items", ""]),
+    Case("items_text", EXIT2, ("argument '--items' = 'many'",), ["explain", "load", "--items", "many"]),
+    Case("items_hexadecimal", EXIT2, ("argument '--items' = '0x10'",), ["explain", "load", "--items", "0x10"]),
+    Case(
+        "call_garbage",
+        UNSUPPORTED,
+        ("coop compile --call: argument 'operation' = 'garbage'",),
+        ["compile", "load", "--call", "garbage"],
+    ),
+    Case("call_empty", EXIT2, ("argument '--call' = ''", "a call description"), ["compile", "load", "--call", ""]),
+    Case(
+        "call_unknown_option",
+        EXIT2,
+        ("argument '--call' = 'load --frob'", "--frob"),
+        ["compile", "load", "--call", "load --frob"],
+    ),
+    Case(
+        "call_inside_a_call",
+        EXIT2,
+        ("argument '--call' = 'load --call x'",),
+        ["compile", "load", "--call", "load --call x"],
+    ),
+    Case(
+        "call_unmatched_quote",
+        EXIT2,
+        ("argument '--call'", "balanced quotes"),
+        ["compile", "load", "--call", 'load --group "block:32'],
+    ),
+    Case(
+        "algorithm_unknown",
+        UNSUPPORTED,
+        ("argument 'algorithm' = 'blocked'", "direct, striped"),
+        ["explain", "load", "--algorithm", "blocked"],
+    ),
+    Case(
+        "algorithm_on_a_warp",
+        UNSUPPORTED,
+        ("'algorithm' = 'direct'", "one implementation"),
+        ["explain", "reduce", "--group", "warp", "--op", "sum", "--algorithm", "direct"],
+    ),
+    Case(
+        "operator_unknown",
+        EXIT2,
+        ("argument 'op' = 'median'", "user:<symbol>"),
+        ["explain", "reduce", "--op", "median"],
+    ),
+    Case("operator_missing", EXIT2, ("argument 'op' = omitted",), ["explain", "reduce"]),
+    Case(
+        "operator_user_symbol_not_an_identifier",
+        EXIT2,
+        ("argument 'op' = 'user:1x'", "a C identifier"),
+        ["explain", "reduce", "--op", "user:1x"],
+    ),
+    Case(
+        "option_of_another_operation",
+        EXIT2,
+        ("argument 'op' = given", "one of the options of load"),
+        ["explain", "load", "--op", "sum"],
+    ),
+    Case(
+        "scalar_with_items",
+        EXIT2,
+        ("'items_per_thread' = 2", "1 for a scalar payload"),
+        ["explain", "sum", "--scalar", "--items", "2"],
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def cache_home(tmp_path_factory):
+    return tmp_path_factory.mktemp("xdg_cache")
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    """The files the cases name: a directory, an empty file, bytes that are no device code, a device."""
+    (tmp_path / "dir.ltoir").mkdir()
+    (tmp_path / "empty.ltoir").touch()
+    (tmp_path / "garbage.ltoir").write_bytes(b"not device code\n")
+    (tmp_path / "notes.txt").write_text("notes\n")
+    (tmp_path / "zero.ltoir").symlink_to("/dev/zero")
+    (tmp_path / "readonly").mkdir(mode=0o555)
+    return tmp_path
+
+
+# Root may write anywhere: file permissions cannot refuse it an output.
+RUNNABLE = [case for case in CASES if not (case.name in PERMISSION_CASES and os.geteuid() == 0)]
+
+
+@pytest.mark.parametrize("case", RUNNABLE, ids=ids(RUNNABLE))
+def test_cli_bad_input(case, workdir, cache_home):
+    status, kind = case.error.split()[1:3]
+    environment = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}
+    environment.pop("CUDA_COOP_ENABLE_CACHE", None)
+    result = subprocess.run(
+        [COOP, *case.detail], check=False, cwd=workdir, env=environment, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode >= 0, f"coop died of signal {-result.returncode}:\n{result.stderr}"
+    assert result.returncode == int(status), result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    if kind == "warning":
+        assert any(line.startswith("cuda.coop: warning: ") for line in lines), result.stderr
+    else:
+        assert lines and lines[0].startswith(f"coop: {kind}: "), result.stderr
+    if status == "2":
+        assert len(lines) == 1, f"argument errors are one line:\n{result.stderr}"
+    case.check(result.stderr)
