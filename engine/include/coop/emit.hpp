@@ -17,7 +17,7 @@ struct EmittedSource {
   // compile of it has the layouts of any bundle that emits that text.
   std::vector<std::string> layout_probes;
   std::vector<int> probe_of_plan;  // per input plan: its index in layout_probes, -1 without scratch
-  std::string identity;  // digest of (engine version, toolkit identity, arch, plans)
+  std::string identity;            // digest of (engine version, toolkit identity, arch, plans)
 };
 
 // Context that makes symbols unique to a compilation identity, so providers from

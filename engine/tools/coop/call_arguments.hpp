@@ -29,7 +29,7 @@ struct CallArguments {
   std::optional<std::string> src_lane;
   std::optional<std::string> flags;
   std::optional<std::string> prefix_op;
-  int strided_view = 0;  // dimensions of the memory operand's strided view; 0: contiguous
+  int strided_view = 0;          // dimensions of the memory operand's strided view; 0: contiguous
   bool block_aggregate = false;  // RUNTIME pointer operands: given or not
   bool output = false;
 };
