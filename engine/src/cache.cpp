@@ -1,6 +1,6 @@
 // Disk entry layout, one file per key at <directory>/<key[0:2]>/<key>.entry:
 //
-//   coop-cache-entry 1\n                         magic and format version
+//   coop-cache-entry 2\n                         magic and format version (2: one layout per distinct probe)
 //   {"key":...,"layouts":[...],"ltoir_size":N}\n  JSON header on one line
 //   <N bytes of LTO-IR>
 //   <64 hex digits>                               SHA-256 of everything above
@@ -40,7 +40,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bump the version on any change of the layout above: old entries then read as misses.
-constexpr std::string_view kMagic = "coop-cache-entry 1\n";
+constexpr std::string_view kMagic = "coop-cache-entry 2\n";
 constexpr std::size_t kKeySize = 64;
 constexpr std::size_t kChecksumSize = 64;
 // Far above any bundle's LTO-IR; what is larger is not an entry and is never read into memory.

@@ -1,6 +1,8 @@
 """Strided and N-D array views in load and store: the tile is the view's elements in
 C order (the last index fastest), whatever the view's strides, never the memory
-under it read as flat. Compared with NumPy's own C-order ravel of the same view."""
+under it read as flat. Views are made as users make them: sliced in the kernel
+(steps of either sign), sliced from device arrays on the host, or Fortran-order
+device arrays. Compared with NumPy's C-order ravel of the same view."""
 
 import numpy as np
 import pytest
@@ -28,41 +30,58 @@ def rank():
     return cuda.threadIdx.x + cuda.blockDim.x * (cuda.threadIdx.y + cuda.blockDim.y * cuda.threadIdx.z)
 
 
-def view_copy(algorithm, items_per_thread):
-    """Loads the view it is given into a contiguous `copy`, and stores the tile back
-    into the view `back` (of the same shape): held[t, i] is what thread t holds."""
+@cuda.jit(device=True)
+def copy_through(block, view, back_view, copy, held, algorithm, items_per_thread):
+    """Loads `view`; records what each thread holds; stores the tile contiguously into
+    `copy` and back through `back_view`. A transposing store rearranges its payload,
+    so each store gets its own copy of the items."""
+    items = coop.ThreadData(items_per_thread)
+    again = coop.ThreadData(items_per_thread)
+    coop.load(block, view, items, algorithm=algorithm)
+    for i in range(items_per_thread):
+        held[rank() * items_per_thread + i] = items[i]
+        again[i] = items[i]
+    coop.store(block, copy, items, algorithm=algorithm)
+    coop.store(block, back_view, again, algorithm=algorithm)
 
+
+def sliced_1d(algorithm, items_per_thread):
     @cuda.jit
-    def copy_view(view, copy, back, held):
+    def copy_view(base, back, start, stop, step, copy, held):
         block = coop.this_block()
-        items = coop.ThreadData(items_per_thread)
-        coop.load(block, view, items, algorithm=algorithm)
-        for i in range(items_per_thread):
-            held[rank() * items_per_thread + i] = items[i]
-        coop.store(block, copy, items, algorithm=algorithm)
-        coop.store(block, back, items, algorithm=algorithm)
+        copy_through(block, base[start:stop:step], back[start:stop:step], copy, held, algorithm, items_per_thread)
 
     return copy_view
 
 
-def check_view_copy(algorithm, base, select, threads, items, block):
-    """Loads select(base) and stores it back through select() of a zeroed copy of base,
-    both views of device arrays (a host view of other strides cannot be transferred)."""
-    view = select(base)
-    copy = np.zeros(threads * items, base.dtype)
-    held = np.zeros(threads * items, base.dtype)
-    device_base = cuda.to_device(base)
-    device_back = cuda.to_device(np.zeros_like(base))
-    view_copy(algorithm, items)[1, block](select(device_base), copy, select(device_back), held)
-    cuda.synchronize()
+def sliced_2d(algorithm, items_per_thread):
+    @cuda.jit
+    def copy_view(base, back, rows, columns, copy, held):
+        block = coop.this_block()
+        view = base[rows[0] : rows[1] : rows[2], columns[0] : columns[1] : columns[2]]
+        back_view = back[rows[0] : rows[1] : rows[2], columns[0] : columns[1] : columns[2]]
+        copy_through(block, view, back_view, copy, held, algorithm, items_per_thread)
+
+    return copy_view
+
+
+def whole(algorithm, items_per_thread):
+    @cuda.jit
+    def copy_view(view, back_view, copy, held):
+        copy_through(coop.this_block(), view, back_view, copy, held, algorithm, items_per_thread)
+
+    return copy_view
+
+
+def check(view, back_before, back_after, back_view, copy, held, threads, items, algorithm):
     flat = view.ravel(order="C")
     np.testing.assert_array_equal(copy, flat)
     np.testing.assert_array_equal(held.reshape(threads, items), held_tile(flat, threads, items, algorithm))
-    back = device_back.copy_to_host()
-    np.testing.assert_array_equal(select(back), view)  # the store wrote through the view's strides...
-    outside = np.ones(base.size, bool)
-    outside[element_offsets(back, select(back))] = False
-    assert not back.ravel(order="K")[outside].any()  # ...and nowhere else
+    np.testing.assert_array_equal(back_view, view)  # the store wrote through the view's strides...
+    outside = np.ones(back_after.size, bool)
+    outside[element_offsets(back_after, back_view)] = False
+    memory, before = back_after.ravel(order="K"), back_before.ravel(order="K")
+    np.testing.assert_array_equal(memory[outside], before[outside])  # ...and nowhere else
 
 
 def element_offsets(base, view):
@@ -74,43 +93,78 @@ def element_offsets(base, view):
 
 
 @pytest.mark.parametrize("algorithm", BLOCK_ALGORITHMS)
-@pytest.mark.parametrize("step", [2, 3, -1, -2])
-def test_one_dimensional_strided_view(algorithm, step):
+@pytest.mark.parametrize("bounds", [(5, 1030, 2), (1, 1540, 3), (600, 88, -1), (1300, 200, -2)], ids=str)
+def test_one_dimensional_view_sliced_in_the_kernel(algorithm, bounds):
     threads, items = 128, 4
-    base = numbered(threads * items * abs(step) + 5, np.int64)
+    base = numbered(1600, np.int64)
+    back = np.zeros_like(base)
+    copy, held = np.zeros(threads * items, np.int64), np.zeros(threads * items, np.int64)
+    sliced_1d(algorithm, items)[1, threads](base, back, *bounds, copy, held)
+    cuda.synchronize()
+    index = slice(*bounds)
+    check(base[index], np.zeros_like(base), back, back[index], copy, held, threads, items, algorithm)
 
-    def select(array):
-        return (array[5::step] if step > 0 else array[::step])[: threads * items]
 
-    check_view_copy(algorithm, base, select, threads, items, threads)
+SUBTILES = {
+    "subtile": ((16, 32, 1), (8, 24, 1)),  # a 16x16 tile of an image
+    "rows-reversed": ((63, 15, -1), (16, 32, 1)),  # 48 x 16
+    "both-reversed": ((40, 8, -2), (30, 14, -1)),  # 16 x 16
+}
 
 
 @pytest.mark.parametrize("algorithm", BLOCK_ALGORITHMS)
-@pytest.mark.parametrize(
-    "index",
-    [
-        (slice(16, 32), slice(8, 24)),  # a 16x16 tile of an image
-        (slice(None, None, -1), slice(16, 32)),  # rows reversed
-        (slice(40, 8, -2), slice(30, 14, -1)),  # both reversed, one with a step
-    ],
-    ids=["subtile", "rows-reversed", "both-reversed"],
-)
-def test_two_dimensional_subtile(algorithm, index):
+@pytest.mark.parametrize("name", SUBTILES)
+def test_two_dimensional_view_sliced_in_the_kernel(algorithm, name):
+    rows, columns = SUBTILES[name]
     image = numbered((64, 48), np.float32)
+    back = np.zeros_like(image)
+    index = (slice(*rows), slice(*columns))
     threads = 256
     items = image[index].size // threads
-    check_view_copy(algorithm, image, lambda array: array[index], threads, items, (16, 16))
+    copy, held = np.zeros(threads * items, np.float32), np.zeros(threads * items, np.float32)
+    sliced_2d(algorithm, items)[1, (16, 16)](image, back, np.array(rows), np.array(columns), copy, held)
+    cuda.synchronize()
+    check(image[index], np.zeros_like(image), back, back[index], copy, held, threads, items, algorithm)
+
+
+@pytest.mark.parametrize("algorithm", BLOCK_ALGORITHMS)
+@pytest.mark.parametrize("step", [2, 3])
+def test_device_array_view_made_on_the_host(algorithm, step):
+    threads, items = 128, 4
+    base = numbered(threads * items * step + 5, np.int64)
+    device_base, device_back = cuda.to_device(base), cuda.to_device(np.zeros_like(base))
+    copy, held = np.zeros(threads * items, np.int64), np.zeros(threads * items, np.int64)
+    whole(algorithm, items)[1, threads](device_base[5::step], device_back[5::step], copy, held)
+    cuda.synchronize()
+    back = device_back.copy_to_host()
+    check(base[5::step], np.zeros_like(base), back, back[5::step], copy, held, threads, items, algorithm)
 
 
 @pytest.mark.parametrize("algorithm", BLOCK_ALGORITHMS)
 def test_fortran_order_array_is_read_in_c_order(algorithm):
     image = np.asfortranarray(numbered((32, 16), np.int16))
-    check_view_copy(algorithm, image, lambda array: array, 128, 4, 128)
+    device_image, device_back = cuda.to_device(image), cuda.to_device(np.asfortranarray(np.zeros_like(image)))
+    copy, held = np.zeros(512, np.int16), np.zeros(512, np.int16)
+    whole(algorithm, 4)[1, 128](device_image, device_back, copy, held)
+    cuda.synchronize()
+    back = device_back.copy_to_host()
+    assert back.flags.f_contiguous
+    check(image, np.zeros_like(image), back, back, copy, held, 128, 4, algorithm)
+
+
+@cuda.jit
+def volume_copy(volume, back, copy, held):
+    copy_through(coop.this_block(), volume[1:5, ::3, 2:10], back[1:5, ::3, 2:10], copy, held, "transpose", 4)
 
 
 def test_three_dimensional_view():
     volume = numbered((8, 12, 10), np.float64)
-    check_view_copy("transpose", volume, lambda array: array[1:5, ::3, 2:10], 32, 4, 32)  # 4 x 4 x 8
+    back = np.zeros_like(volume)
+    copy, held = np.zeros(128), np.zeros(128)
+    volume_copy[1, 32](volume, back, copy, held)
+    cuda.synchronize()
+    index = (slice(1, 5), slice(None, None, 3), slice(2, 10))  # 4 x 4 x 8
+    check(volume[index], np.zeros_like(volume), back, back[index], copy, held, 32, 4, "transpose")
 
 
 @cuda.jit
@@ -134,34 +188,33 @@ def test_a_block_loads_its_image_tile():
 
 
 @cuda.jit
-def partial_view(view, copy, valid, start):
+def partial_view(base, copy, valid, start):
     block = coop.this_block()
     items = coop.ThreadData(2)
+    view = base[::2, 1::3]  # 20 x 10: 200 elements in C order
     coop.load(block, view, items, algorithm="transpose", valid_items=valid, oob_default=-1, offset=start)
     coop.store(block, copy, items, algorithm="transpose")
 
 
-@pytest.mark.parametrize("valid", [0, 100, 193])  # 193: the view's last element
+@pytest.mark.parametrize("valid", [0, 100, 193])  # 193: up to the view's last element
 def test_partial_tile_and_offset_count_view_elements(valid):
     base = numbered((40, 30), np.int32)
-    view = base[::2, 1::3]  # 20 x 10: 200 elements in C order
     copy = np.zeros(256, np.int32)
     start = 7
-    partial_view[1, 128](cuda.to_device(base)[::2, 1::3], copy, valid, start)
+    partial_view[1, 128](base, copy, valid, start)
     cuda.synchronize()
-    flat = view.ravel(order="C")
     expected = np.full(256, -1, np.int32)
-    expected[:valid] = flat[start : start + valid]
+    expected[:valid] = base[::2, 1::3].ravel()[start : start + valid]
     np.testing.assert_array_equal(copy, expected)
 
 
 def warp_view_copy(algorithm):
     @cuda.jit
-    def copy_warps(view, copy):
+    def copy_warps(base, copy):
         warp = coop.this_warp()
         items = coop.ThreadData(2)
         tile = (rank() // 32) * 64
-        coop.load(warp, view[tile:], items, algorithm=algorithm)
+        coop.load(warp, base[::-3][tile:], items, algorithm=algorithm)
         coop.store(warp, copy[tile:], items, algorithm=algorithm)
 
     return copy_warps
@@ -170,8 +223,7 @@ def warp_view_copy(algorithm):
 @pytest.mark.parametrize("algorithm", WARP_ALGORITHMS)
 def test_warp_groups_take_strided_views(algorithm):
     base = numbered(3 * 256, np.uint8)
-    view = base[::3]
     copy = np.zeros(256, np.uint8)
-    warp_view_copy(algorithm)[1, 128](cuda.to_device(base)[::3], copy)
+    warp_view_copy(algorithm)[1, 128](base, copy)
     cuda.synchronize()
-    np.testing.assert_array_equal(copy, view)
+    np.testing.assert_array_equal(copy, base[::-3])
