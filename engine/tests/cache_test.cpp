@@ -178,7 +178,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Damage{"HeaderByteFlipped", [](std::vector<char>& bytes) { bytes[30] ^= 1; }},
                       Damage{"ChecksumByteFlipped", [](std::vector<char>& bytes) { bytes.back() ^= 1; }},
                       Damage{"Garbage", [](std::vector<char>& bytes) { bytes.assign(5000, '\x5a'); }},
-                      resealed_edit("OtherFormatVersion", "coop-cache-entry 1", "coop-cache-entry 0"),
+                      resealed_edit("OtherFormatVersion", "coop-cache-entry 2", "coop-cache-entry 1"),
                       resealed_edit("SizeMismatch", R"("ltoir_size":4096)", R"("ltoir_size":4095)"),
                       resealed_edit("JsonParseError", R"("layouts":[)", R"("layouts":{)"),
                       resealed_edit("JsonWrongType", R"("bytes":4640)", R"("bytes":"x")"),
