@@ -166,7 +166,7 @@ TEST(EngineCacheFaults, EntryWithTooFewLayoutsIsAMissAndIsReplaced) {
   const testing::CapturedWarnings warnings;
   const Bundle again = second.compile(tile_copy(second), "sm_90");
   EXPECT_EQ(again.cache, CacheOutcome::Miss);
-  EXPECT_TRUE(has(warnings.joined(), "holds 1 layout(s) for 2 provider(s)")) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "holds 1 layout(s) for 2 scratch specialization(s)")) << warnings.joined();
   ASSERT_EQ(again.providers.size(), 2u);
   EXPECT_EQ(again.providers[0].scratch, compiled.providers[0].scratch);
   EXPECT_EQ(disk.load(compiled.cache_key)->layouts.size(), 2u);
