@@ -86,13 +86,13 @@ def entry_oversized(scene, seed):
         entry.truncate(300 << 20)  # sparse: costs no disk
 
 
-def entry_too_few_layouts(scene, seed):
-    """The seed's entry with its one layout dropped and the checksum made right again."""
+def entry_with_anothers_layouts(scene, seed):
+    """The seed's entry (a call without scratch: no layouts) given a layout, the checksum made right again."""
     seed.copy_to(scene.home)
     data = scene.entry.read_bytes()[:-64]
     magic, header, ltoir = data.split(b"\n", 2)
     fields = json.loads(header)
-    fields["layouts"] = []
+    fields["layouts"] = [{"alignment": 16, "bytes": 4096}]
     body = magic + b"\n" + json.dumps(fields, separators=(",", ":")).encode() + b"\n" + ltoir
     scene.entry.write_bytes(body + hashlib.sha256(body).hexdigest().encode())
 
@@ -184,10 +184,10 @@ CASES = [
         Fault(entry_oversized),
     ),
     Case(
-        "entry_with_fewer_layouts_than_providers",
+        "entry_with_layouts_of_another_bundle",
         "CoopWarning",
-        ("'{entry}' holds 0 layout(s) for 1 provider(s)", "compiling instead"),
-        Fault(entry_too_few_layouts),
+        ("'{entry}' holds 1 layout(s) for 0 scratch specialization(s)", "compiling instead"),
+        Fault(entry_with_anothers_layouts),
     ),
     Case(
         "shard_links_elsewhere",
