@@ -7,8 +7,8 @@ device arrays. Compared with NumPy's C-order ravel of the same view.
 numba-cuda-mlir 0.5.4 slices in a kernel with its own arithmetic, which differs from
 NumPy's in three places (whatever cuda.coop does with the view): a slice's length is
 floor((stop - start) / step) (NumPy rounds up), an omitted start of a negative step
-is 0 (NumPy: the last element), and an N-D slice with a step of -2, or with negative
-steps in two dimensions, walks one of them forward.
+is 0 (NumPy: the last element), and a dimension sliced with a negative step has a
+negative size (the provider call takes its magnitude).
 The in-kernel cases below avoid those; the host-made device views cover the rest."""
 
 import numpy as np
@@ -116,6 +116,7 @@ SUBTILES = {
     "subtile": ((16, 32, 1), (8, 24, 1)),  # a 16x16 tile of an image
     "rows-reversed": ((63, 15, -1), (16, 32, 1)),  # 48 x 16
     "columns-reversed": ((16, 32, 1), (30, 14, -1)),  # 16 x 16
+    "both-reversed": ((40, 8, -2), (30, 14, -1)),  # 16 x 16
 }
 
 

@@ -108,15 +108,19 @@ def _abi_value(value, value_type: str, signed: bool):
 
 
 def _view_metadata(array, operand: Operand):
-    """An extent or a stride (in elements) of a strided view, as the int64 the wrapper takes."""
+    """An extent or a stride (in elements) of a strided view, as the int64 the wrapper takes.
+    numba-cuda-mlir gives a dimension sliced with a negative step a negative size (its
+    own indexing reads only strides); the wrapper takes the element count."""
+    from numba_cuda_mlir._mlir.dialects import math as math_dialect
     from numba_cuda_mlir._mlir.dialects import memref
     from numba_cuda_mlir._mlir.extras import types as T
     from numba_cuda_mlir.lowering_utilities import convert
 
     rank = array.type.rank
     metadata = memref.extract_strided_metadata(array)  # base, offset, sizes..., strides...
-    first = 2 if operand.kind == "extent" else 2 + rank
-    return convert(metadata[first + operand.dimension], T.i64())
+    if operand.kind == "stride":
+        return convert(metadata[2 + rank + operand.dimension], T.i64())
+    return math_dialect.absi(convert(metadata[2 + operand.dimension], T.i64()))
 
 
 def _slot_type(result: str | None):
