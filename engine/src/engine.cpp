@@ -72,8 +72,9 @@ bool fits(const CachedCompile& compiled, const EmittedSource& source) {
 }  // namespace
 
 std::vector<std::string> log_stages() {
-  std::vector<std::string> stages = env::words("CUDA_COOP_LOG", {"plan", "compile", "cache", "all"});
-  if (std::find(stages.begin(), stages.end(), "all") != stages.end()) return {"plan", "compile", "cache"};
+  // traceback: the Python layer shows a cuda.coop error's internal frames too.
+  std::vector<std::string> stages = env::words("CUDA_COOP_LOG", {"plan", "compile", "cache", "traceback", "all"});
+  if (std::find(stages.begin(), stages.end(), "all") != stages.end()) return {"plan", "compile", "cache", "traceback"};
   return stages;
 }
 

@@ -45,7 +45,11 @@ CASES = [
     Case(
         "log_unknown",
         "CoopWarning",
-        ("CUDA_COOP_LOG='chatty'", "a comma-separated list of plan, compile, cache, all", "ignored 'chatty'"),
+        (
+            "CUDA_COOP_LOG='chatty'",
+            "a comma-separated list of plan, compile, cache, traceback, all",
+            "ignored 'chatty'",
+        ),
         Setting({"CUDA_COOP_LOG": "chatty"}),
     ),
     Case(

@@ -9,6 +9,8 @@ descriptors) and further text the message must hold."""
 import dataclasses
 import inspect
 import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -971,3 +973,43 @@ def test_explain_checks_its_launch(launch, fragment):
         coop.explain(tile_copy, values, values, **launch)
     assert f"coop.explain: argument {fragment} is not allowed" in str(raised.value)
     assert "positive integer" in str(raised.value)
+
+
+# -- how an uncaught error reaches a person
+
+
+UNCAUGHT = """
+import numpy as np
+from numba_cuda_mlir import cuda
+from cuda import coop
+
+@cuda.jit
+def kernel(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, valid_items="10")
+
+values = np.zeros(512, np.int32)
+coop.explain(kernel, values, values, grid=1, block=128)
+"""
+
+
+@pytest.mark.parametrize("log", ["", "traceback"], ids=["message-first", "full-traceback"])
+def test_an_uncaught_error_shows_its_message_first_and_once(tmp_path, log):
+    script = tmp_path / "user_script.py"
+    script.write_text(UNCAUGHT)
+    environment = dict(os.environ, CUDA_COOP_LOG=log)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=environment, timeout=300, check=False
+    )
+    assert done.returncode == 1
+    message = "coop.load (kernel, user_script.py:10): argument 'valid_items' = '10' (str) is not allowed"
+    assert done.stderr.count(message) == 1, done.stderr
+    if log:
+        assert "numba_cuda_mlir" in done.stderr  # every frame, on request
+        return
+    first = done.stderr.splitlines()[0]
+    assert first.startswith("cuda.coop.InvalidArgumentError: " + message), done.stderr
+    assert "internal frames hidden" in done.stderr
+    assert 'user_script.py", line 13' in done.stderr  # the user's own frame stays
+    assert "numba_cuda_mlir" not in done.stderr and "cuda/coop" not in done.stderr, done.stderr

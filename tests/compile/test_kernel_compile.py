@@ -178,3 +178,25 @@ def test_contiguous_arrays_stay_plain_pointers(bundles):
     load = bundles[-1].providers[0]
     assert [p.kind for p in load.abi] == ["pointer", "pointer"]
     assert "(const float* source, float (&items)[2])" in bundles[-1].source
+
+
+NEG_INF = float("-inf")  # the usual running-max seed, as a module constant
+
+
+def max_scan_from_negative_infinity():
+    @cuda.jit
+    def running_max(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, source, items, valid_items=100, oob_default=NEG_INF)
+        coop.exclusive_scan(block, items, "max", initial_value=NEG_INF)
+        coop.store(block, destination, items)
+
+    return running_max
+
+
+@pytest.mark.parametrize("dtype", [types.float16, types.float32, types.float64], ids=str)
+def test_infinite_static_seeds_compile(bundles, dtype):
+    """Static inf and nan are the dtype's exact bits in the generated source (NVRTC has no __builtin_inf)."""
+    compile_for_launch(max_scan_from_negative_infinity(), (array(dtype), array(dtype)), 1, 128)
+    assert "__builtin_inf" not in bundles[-1].source

@@ -21,8 +21,9 @@ def _internal_roots() -> tuple:
 
 
 def full_tracebacks_requested() -> bool:
-    stages = {stage.strip().lower() for stage in os.environ.get("CUDA_COOP_LOG", "").split(",")}
-    return bool(stages & {"traceback", "all"})
+    from .. import _engine  # the one parser of CUDA_COOP_LOG
+
+    return "traceback" in _engine.log_stages()
 
 
 def format_error(error: CoopError) -> str:
