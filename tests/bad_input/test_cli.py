@@ -228,6 +228,12 @@ CASES = [
     ),
     Case("arch_too_old", EXIT2, ("argument 'arch' = 'sm_10'", SUPPORTED_ARCHS), ["compile", "load", "--arch", "sm_10"]),
     Case(
+        "explain_for_an_arch_nvrtc_cannot_target",
+        EXIT2,
+        ("coop explain: argument 'arch' = 'sm_999'", SUPPORTED_ARCHS),
+        ["explain", "load", "--arch", "sm_999"],
+    ),
+    Case(
         "arch_malformed",
         EXIT2,
         ("argument 'arch' = 'compute_90'", "sm_<major><minor>, e.g. sm_90"),

@@ -97,6 +97,7 @@ std::string cache_summary(const DiskCache& cache) {
 int explain(const CallArguments& call, const std::string& arch) {
   Engine engine = make_engine();
   const Plan plan = engine.plan(to_call_facts(call, "coop explain"));
+  require_supported_arch(engine.toolkit(), arch, "coop explain");  // what it prints must compile
   std::cout << "== plan ==\n"
             << plan.describe() << "\n== generated C++ (" << arch << ") ==\n"
             << engine.emit({plan}, arch).text;

@@ -192,9 +192,7 @@ def shown_value(state, var, oracle) -> str:
     itself, an object made in the kernel by its class, anything else by its type."""
     value = python_value(state.func_ir, var)
     if value is not None:
-        return (
-            getattr(value, "__qualname__", None) if callable(value) and hasattr(value, "__qualname__") else repr(value)
-        )
+        return getattr(value, "__qualname__", None) or repr(value)
     found = definition(state.func_ir, var)
     if isinstance(found, ir.Expr) and found.op == "call":
         made_by = python_value(state.func_ir, found.func)
