@@ -1,6 +1,9 @@
 """The public API as ../shared/API.md promises it, checked without any compiler."""
 
+import ast
+import importlib.metadata
 import inspect
+import pathlib
 import subprocess
 import sys
 
@@ -131,3 +134,20 @@ def test_importing_loads_no_compiler():
 def test_explain_needs_an_active_backend_kernel():
     with pytest.raises(coop.InvalidArgumentError, match=r"coop\.explain: argument 'kernel'"):
         coop.explain(object(), grid=1, block=32)
+
+
+def test_the_stub_declares_every_public_name():
+    stub = ast.parse((pathlib.Path(coop.__file__).parent / "__init__.pyi").read_text())
+    declared = set()
+    for node in stub.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            declared.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            declared.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            declared.update(target.id for target in node.targets)
+    assert {*coop.__all__, "__version__"} <= declared
+
+
+def test_the_version_is_the_distributions():
+    assert coop.__version__ == importlib.metadata.version("cuda-coop")
