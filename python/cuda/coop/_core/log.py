@@ -35,7 +35,7 @@ class _StageHandler(logging.Handler):
     def emit(self, record):
         try:
             sys.stderr.write(self.format(record) + "\n")
-        except Exception:
+        except (OSError, ValueError):  # a closed or broken stderr: logging's usual report
             self.handleError(record)
 
 
