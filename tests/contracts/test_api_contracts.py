@@ -151,3 +151,26 @@ def test_the_stub_declares_every_public_name():
 
 def test_the_version_is_the_distributions():
     assert coop.__version__ == importlib.metadata.version("cuda-coop")
+
+
+@pytest.mark.parametrize(
+    ("hide", "missing"),
+    [("numba_cuda_mlir", "import of numba_cuda_mlir halted"), ("numba_cuda_mlir.extending", "extending")],
+)
+def test_register_without_the_compiler_names_the_pip_command(hide, missing):
+    """A compiler that cannot be imported, or that misses a piece of its own, is an
+    IncompatibleCompilerError (an ImportError) naming the pip command, not a bare ModuleNotFoundError."""
+    code = f"""
+import sys
+sys.modules[{hide!r}] = None  # as if not installed
+from cuda import coop
+try:
+    coop.register("numba-cuda-mlir")
+except coop.IncompatibleCompilerError as error:
+    print(isinstance(error, ImportError), error)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("True coop.register('numba-cuda-mlir'): the compiler cannot be imported")
+    assert missing in done.stdout
+    assert 'pip install "cuda-coop[cu13]"' in done.stdout
