@@ -170,3 +170,14 @@ def test_bad_input_exits_2_with_one_line(arguments, kind, words):
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"coop: {kind}: ")
     assert words in line
+
+
+def test_a_missing_piece_names_the_pip_package_that_provides_it(tmp_path):
+    env = {**os.environ, "CUDA_COOP_CCCL_ROOT": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path)}
+    code = "from cuda.coop import _engine; _engine.Engine().toolkit"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    assert (
+        "CCCL headers (cub/block/block_load.cuh, pip package nvidia-cuda-cccl): looked in " + str(tmp_path)
+        in done.stderr
+    )
+    assert 'pip install "cuda-coop[cu13]"' in done.stderr
