@@ -54,7 +54,7 @@ def collect() -> dict:
     toolkit = engine().toolkit
     smi = _nvidia_smi()
     return {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "gpu": properties["name"].decode(),
         "compute_capability": f"{properties['major']}.{properties['minor']}",
         "sm_count": properties["multiProcessorCount"],

@@ -150,23 +150,25 @@ std::string join(const std::vector<fs::path>& paths) {
   return text;
 }
 
-// Collects what could not be found, so one error names every missing piece at once.
+// Collects what could not be found, so one error names every missing piece at once, each with
+// the pip package that provides it on a machine with only the driver.
 class Lookup {
  public:
-  std::string library(const std::vector<fs::path>& dirs, const std::string& name) {
+  std::string library(const std::vector<fs::path>& dirs, const std::string& name, const std::string& wheel) {
     for (const fs::path& dir : dirs) {
       if (auto found = find_library(dir, name)) return absolute_normal(*found);
     }
-    missing_.push_back("lib" + name + ".so.N: looked in " + join(dirs));
+    missing_.push_back("lib" + name + ".so.N (pip package " + wheel + "): looked in " + join(dirs));
     return "";
   }
 
-  std::string directory_with(const std::vector<fs::path>& dirs, const std::string& marker, const std::string& what) {
+  std::string directory_with(const std::vector<fs::path>& dirs, const std::string& marker, const std::string& what,
+                             const std::string& wheel) {
     std::error_code error;
     for (const fs::path& dir : dirs) {
       if (fs::is_regular_file(dir / marker, error)) return absolute_normal(dir);
     }
-    missing_.push_back(what + " (" + marker + "): looked in " + join(dirs));
+    missing_.push_back(what + " (" + marker + ", pip package " + wheel + "): looked in " + join(dirs));
     return "";
   }
 
@@ -180,8 +182,8 @@ class Lookup {
     }
     message +=
         "Set CUDA_HOME or CUDA_PATH to a CUDA toolkit, CUDA_COOP_CCCL_ROOT to a directory holding cub/,\n"
-        "or install the NVIDIA CUDA wheels (the Python layer passes their site-packages/nvidia directories\n"
-        "through CUDA_COOP_WHEEL_ROOTS).";
+        "or install the NVIDIA CUDA wheels: pip install \"cuda-coop[cu13]\" brings every piece above (the Python\n"
+        "layer passes their site-packages/nvidia directories through CUDA_COOP_WHEEL_ROOTS).";
     throw Error(ErrorKind::Toolkit, message);
   }
 
@@ -281,10 +283,11 @@ Toolkit Toolkit::locate(const ToolkitSearch& search) {
   const Places places = candidate_places(search);
   Lookup lookup;
   Toolkit toolkit;
-  toolkit.nvrtc_library = lookup.library(places.libraries, "nvrtc");
-  toolkit.nvjitlink_library = lookup.library(places.libraries, "nvJitLink");
-  toolkit.cuda_include = lookup.directory_with(places.cuda_includes, kCudaMarker, "CUDA headers");
-  toolkit.cccl_include = lookup.directory_with(places.cccl_includes, kCcclMarker, "CCCL headers");
+  toolkit.nvrtc_library = lookup.library(places.libraries, "nvrtc", "nvidia-cuda-nvrtc");
+  toolkit.nvjitlink_library = lookup.library(places.libraries, "nvJitLink", "nvidia-nvjitlink");
+  toolkit.cuda_include =
+      lookup.directory_with(places.cuda_includes, kCudaMarker, "CUDA headers", "nvidia-cuda-runtime");
+  toolkit.cccl_include = lookup.directory_with(places.cccl_includes, kCcclMarker, "CCCL headers", "nvidia-cuda-cccl");
   lookup.throw_if_missing(search);
 
   toolkit.cccl_version = read_cccl_version(toolkit.cccl_include);

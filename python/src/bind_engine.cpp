@@ -57,6 +57,27 @@ std::map<std::string, std::string> toolkit_fields(const Toolkit& toolkit) {
           {"identity", toolkit.identity}};
 }
 
+// A dict rather than a bound class: the CLI prints it as JSON as it is.
+nb::dict clear_cache(const Engine& engine) {
+  CacheClearReport report;
+  {
+    nb::gil_scoped_release release;
+    report = engine.disk_cache().clear();
+  }
+  nb::list failed;
+  for (const CacheFailure& failure : report.failures) {
+    nb::dict entry;
+    entry["path"] = failure.path;
+    entry["reason"] = failure.reason;
+    failed.append(entry);
+  }
+  nb::dict result;
+  result["directory"] = engine.disk_cache().config().directory;
+  result["removed"] = report.removed;
+  result["failed"] = failed;
+  return result;
+}
+
 }  // namespace
 
 void bind_engine(nb::module_& module) {
@@ -113,7 +134,10 @@ void bind_engine(nb::module_& module) {
       .def(
           "cache_stats", [](const Engine& engine) { return engine.disk_cache().stats(); },
           "Entries and bytes in the persistent cache, its directory, and whether it is enabled. Raises EngineError "
-          "(kind \"Cache\") when the directory exists but cannot be listed.");
+          "(kind \"Cache\") when the directory exists but cannot be listed.")
+      .def("cache_clear", &clear_cache,
+           "Remove every entry of the persistent cache it can: {\"directory\", \"removed\": count, \"failed\": "
+           "[{\"path\", \"reason\"}]}. What could not be removed is listed, never raised.");
 }
 
 }  // namespace coop::python

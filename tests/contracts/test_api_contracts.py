@@ -1,6 +1,9 @@
 """The public API as ../shared/API.md promises it, checked without any compiler."""
 
+import ast
+import importlib.metadata
 import inspect
+import pathlib
 import subprocess
 import sys
 
@@ -131,3 +134,43 @@ def test_importing_loads_no_compiler():
 def test_explain_needs_an_active_backend_kernel():
     with pytest.raises(coop.InvalidArgumentError, match=r"coop\.explain: argument 'kernel'"):
         coop.explain(object(), grid=1, block=32)
+
+
+def test_the_stub_declares_every_public_name():
+    stub = ast.parse((pathlib.Path(coop.__file__).parent / "__init__.pyi").read_text())
+    declared = set()
+    for node in stub.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            declared.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            declared.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            declared.update(target.id for target in node.targets)
+    assert {*coop.__all__, "__version__"} <= declared
+
+
+def test_the_version_is_the_distributions():
+    assert coop.__version__ == importlib.metadata.version("cuda-coop")
+
+
+@pytest.mark.parametrize(
+    ("hide", "missing"),
+    [("numba_cuda_mlir", "import of numba_cuda_mlir halted"), ("numba_cuda_mlir.extending", "extending")],
+)
+def test_register_without_the_compiler_names_the_pip_command(hide, missing):
+    """A compiler that cannot be imported, or that misses a piece of its own, is an
+    IncompatibleCompilerError (an ImportError) naming the pip command, not a bare ModuleNotFoundError."""
+    code = f"""
+import sys
+sys.modules[{hide!r}] = None  # as if not installed
+from cuda import coop
+try:
+    coop.register("numba-cuda-mlir")
+except coop.IncompatibleCompilerError as error:
+    print(isinstance(error, ImportError), error)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("True coop.register('numba-cuda-mlir'): the compiler cannot be imported")
+    assert missing in done.stdout
+    assert 'pip install "cuda-coop[cu13]"' in done.stdout

@@ -272,4 +272,4 @@ def test_session_finds_nvidia_wheel_roots_on_sys_path(tmp_path, monkeypatch):
     (tmp_path / "site" / "nvidia").mkdir(parents=True)
     (tmp_path / "bare").mkdir()
     monkeypatch.setattr(sys, "path", ["", str(tmp_path / "site"), str(tmp_path / "bare"), str(tmp_path / "site")])
-    assert _engine_session._wheel_roots() == [str(tmp_path / "site" / "nvidia")]
+    assert _engine_session.wheel_roots() == [str(tmp_path / "site" / "nvidia")]

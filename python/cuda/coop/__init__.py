@@ -54,6 +54,9 @@ from ._core.errors import (
 from ._core.registration import auto_register as _auto_register
 from ._core.registration import explain, register
 from ._core.tracebacks import install as _install_traceback_hook
+from ._core.version import package_version as _package_version
+
+__version__ = _package_version()
 
 __all__ = [
     "CacheError",

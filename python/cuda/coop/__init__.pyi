@@ -1,10 +1,11 @@
 # Typed stubs of the public API (../shared/API.md). Operands are positional-only,
 # options keyword-only; every primitive takes its group first.
 from collections.abc import Callable
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Self, TypeAlias
 
 from numpy.typing import DTypeLike
-from typing_extensions import Self
+
+__version__: str
 
 class CoopError(Exception): ...
 class CoopCompilerContextRequiredError(CoopError, TypeError): ...

@@ -10,7 +10,7 @@ _lock = threading.Lock()
 _engine_instance = None
 
 
-def _wheel_roots() -> list[str]:
+def wheel_roots() -> list[str]:
     """Every site-packages/nvidia directory on sys.path, where pip's nvidia-* wheels put NVRTC,
     nvJitLink and the CUDA and CCCL headers, so a machine without a CUDA toolkit can compile."""
     roots = []
@@ -28,5 +28,5 @@ def engine() -> _engine.Engine:
     if _engine_instance is None:
         with _lock:
             if _engine_instance is None:
-                _engine_instance = _engine.Engine("numba_mlir", _wheel_roots())
+                _engine_instance = _engine.Engine("numba_mlir", wheel_roots())
     return _engine_instance

@@ -38,9 +38,14 @@ def environment_flag(name: str) -> bool:
 class Backend:
     runtime_module: str  # the compiler's module; its presence in sys.modules triggers auto-registration
     integration: str  # our module that checks the version and installs the hooks
+    install: str  # how a user gets the compiler
 
 
-BACKENDS = {"numba-cuda-mlir": Backend("numba_cuda_mlir", "cuda.coop.numba_mlir")}
+INSTALL_NUMBA_CUDA_MLIR = (
+    'pip install "cuda-coop[cu13]" (the compiler with the CUDA 13 wheels), or '
+    'pip install "cuda-coop[numba-cuda-mlir]" with a CUDA toolkit of your own'
+)
+BACKENDS = {"numba-cuda-mlir": Backend("numba_cuda_mlir", "cuda.coop.numba_mlir", INSTALL_NUMBA_CUDA_MLIR)}
 
 
 def register(name: str, /) -> None:
@@ -51,7 +56,20 @@ def register(name: str, /) -> None:
         raise InvalidArgumentError(
             f"coop.register: argument 'name' = {name!r} is not allowed; expected one of: {', '.join(BACKENDS)}"
         )
+    _import_compiler(name, backend)
     importlib.import_module(backend.integration).activate()
+
+
+def _import_compiler(name: str, backend: Backend) -> None:
+    """The compiler first, so that a missing one (or one missing a piece of its own) is named
+    with the command that installs it rather than surfacing from inside our integration."""
+    try:
+        importlib.import_module(backend.runtime_module)
+    except ImportError as missing:
+        raise IncompatibleCompilerError(
+            f"coop.register({name!r}): the compiler cannot be imported ({type(missing).__name__}: {missing}); "
+            f"install it with {backend.install}"
+        ) from missing
 
 
 def auto_register() -> None:

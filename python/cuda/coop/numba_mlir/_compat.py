@@ -29,7 +29,7 @@ def check_version(installed: str | None = None) -> str:
         except importlib.metadata.PackageNotFoundError as missing:
             raise IncompatibleCompilerError(
                 "cuda.coop's numba-cuda-mlir backend needs numba-cuda-mlir>=0.5,<0.6, which is not installed "
-                "(pip install 'cuda-coop[numba-cuda-mlir]')"
+                '(pip install "cuda-coop[cu13]", or "cuda-coop[numba-cuda-mlir]" with your own CUDA toolkit)'
             ) from missing
     low, high = SUPPORTED
     if not low <= _series(installed) < high:

@@ -4,12 +4,13 @@ pipeline: find -> groups -> payloads -> facts -> plan -> bundle -> storage -> re
 
 from __future__ import annotations
 
-import sys
+import os
 
 from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_config
 from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
 from .. import _engine
+from .._core import log
 from .._core.errors import UnsupportedOperationError, from_engine_error
 from .._engine_session import engine
 from . import _facts, _groups, _payloads, _prefix_callbacks, _provider_call, _rewrite, _storage
@@ -20,12 +21,6 @@ from ._location import context, where
 from ._types import TypeOracle
 
 _links: dict[str, LTOIR] = {}  # one link object per bundle, so the linker sees it once
-
-
-def _log(stage: str, text: str) -> None:
-    # The engine parses CUDA_COOP_LOG (and warns once about words it does not know).
-    if stage in _engine.log_stages():
-        print(f"[cuda.coop {stage}] {text}", file=sys.stderr)
 
 
 def _engine_call(function, *args, calls=()):
@@ -168,10 +163,13 @@ def _plan_and_bundle(state, calls) -> None:
     session = engine()
     for call in calls:
         call.plan = _engine_call(session.plan, call.facts)
-        _log("plan", call.plan.describe())
+        log.stage("plan", call.plan.describe())
     arch = state.metadata["targetoptions"]["chip"]
+    kernel, file = state.func_id.func_qualname, os.path.basename(state.func_id.filename)
+    operations = [f"coop.{call.facts.operation}" for call in calls]
+    log.compiling(kernel, file, operations, arch)
     bundle = _engine_call(session.compile, [call.plan for call in calls], arch, calls=calls)
-    _log("compile", f"{len(calls)} call(s), {bundle.cache}, {bundle.compile_seconds:.3f} s")
+    log.compiled(kernel, file, operations, bundle.cache, bundle.compile_seconds)
     _register_providers(bundle, calls)
     _explain_hook(state, calls, bundle)
 

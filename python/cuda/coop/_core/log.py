@@ -1,0 +1,68 @@
+"""cuda.coop's logger, `logging.getLogger("cuda.coop")`.
+
+Pipeline stages (plan, compile, cache) log at DEBUG; a provider compile long enough to
+notice (over SLOW_COMPILE_SECONDS) logs at INFO what it compiled and how long it took.
+CUDA_COOP_LOG=<stage>[,...] (or all) prints the records of those stages on stderr without
+any logging configuration, as the engine's own stage messages are."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+logger = logging.getLogger("cuda.coop")
+
+SLOW_COMPILE_SECONDS = 1.0  # below this a compile is not worth a line
+
+
+def _stages() -> list[str]:
+    from .. import _engine  # the one parser of CUDA_COOP_LOG, which warns once about unknown words
+
+    return _engine.log_stages()
+
+
+class _StageHandler(logging.Handler):
+    """Prints a record on stderr when CUDA_COOP_LOG names its stage. CUDA_COOP_LOG is read per
+    record (as the engine does), and stderr is looked up per record so redirection works."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.setFormatter(logging.Formatter("[cuda.coop %(coop_stage)s] %(message)s"))
+
+    def filter(self, record):
+        return getattr(record, "coop_stage", None) in _stages()
+
+    def emit(self, record):
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+        except (OSError, ValueError):  # a closed or broken stderr: logging's usual report
+            self.handleError(record)
+
+
+_handler = _StageHandler()
+
+
+def stage(name: str, text: str, level: int = logging.DEBUG) -> None:
+    """Logs `text` for pipeline stage `name` ("plan", "compile", "cache")."""
+    if name in _stages():
+        # Asked for in the environment: make sure the record reaches the stderr handler.
+        if _handler not in logger.handlers:
+            logger.addHandler(_handler)
+        if logger.getEffectiveLevel() > logging.DEBUG:
+            logger.setLevel(logging.DEBUG)
+    logger.log(level, text, extra={"coop_stage": name})
+
+
+def _subject(kernel: str, file: str, operations: list[str]) -> str:
+    return f"{len(operations)} cooperative call(s) of {kernel} ({file}): {', '.join(operations)}"
+
+
+def compiling(kernel: str, file: str, operations: list[str], arch: str) -> None:
+    """Before a bundle compiles: whether it is a cache hit is known only afterwards, so DEBUG."""
+    stage("compile", f"compiling {_subject(kernel, file, operations)} for {arch}")
+
+
+def compiled(kernel: str, file: str, operations: list[str], cache: str, seconds: float) -> None:
+    """After a bundle compiles: INFO when NVRTC took long enough for a person to wonder why."""
+    level = logging.INFO if seconds > SLOW_COMPILE_SECONDS else logging.DEBUG
+    stage("compile", f"compiled {_subject(kernel, file, operations)} in {seconds:.2f} s (cache {cache})", level)

@@ -1,0 +1,80 @@
+"""`coop doctor`: which NVRTC, nvJitLink, headers, cache and kernel compiler cuda.coop uses,
+and where each came from. It describes what it cannot use instead of stopping at it:
+diagnosing is its job. Exits with 1 when the toolkit cannot be located."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+
+from . import _engine
+from ._core.errors import from_engine_error
+from ._core.version import package_version
+from ._engine_session import engine, wheel_roots
+from ._toolkit_origin import PIECES, origin
+
+
+def _compiler_version() -> str:
+    try:
+        return importlib.metadata.version("numba-cuda-mlir")
+    except importlib.metadata.PackageNotFoundError:
+        return 'not installed (pip install "cuda-coop[cu13]")'
+
+
+def _cache() -> dict:
+    try:
+        stats = engine().cache_stats()
+    except _engine.EngineError as error:
+        return {"error": str(from_engine_error(error))}
+    return {k: getattr(stats, k) for k in ("directory", "enabled", "entries", "bytes")}
+
+
+def _toolkit() -> dict:
+    try:
+        toolkit = engine().toolkit
+    except _engine.EngineError as error:
+        return {"error": str(from_engine_error(error))}
+    roots = wheel_roots()
+    found = dict(toolkit)
+    found["origins"] = {field: origin(field, toolkit[field], roots) for field in PIECES}
+    return found
+
+
+def report() -> dict:
+    return {
+        "cuda.coop": package_version(),
+        "engine": _engine.engine_version(),
+        "numba-cuda-mlir": _compiler_version(),
+        "toolkit": _toolkit(),
+        "cache": _cache(),
+    }
+
+
+def _text(found: dict) -> str:
+    lines = [f"{name + ':':<17}{found[name]}" for name in ("cuda.coop", "engine", "numba-cuda-mlir")]
+    toolkit = found["toolkit"]
+    if "error" in toolkit:
+        lines.append(f"{'toolkit:':<17}not usable: {toolkit['error']}")
+    else:
+        versions = {"nvrtc_library": "nvrtc_version", "nvjitlink_library": "nvjitlink_version"}
+        for field, (label, _) in PIECES.items():
+            version = f" ({toolkit[versions[field]]})" if field in versions else ""
+            if field == "cccl_include":
+                version = f" (CCCL {toolkit['cccl_version']})"
+            lines.append(f"{label + ':':<17}{toolkit[field]}{version} [{toolkit['origins'][field]}]")
+        lines.append(f"{'identity:':<17}{toolkit['identity']}")
+    cache = found["cache"]
+    if "error" in cache:
+        lines.append(f"{'cache:':<17}not usable: {cache['error']}")
+    else:
+        disabled = "" if cache["enabled"] else " (disabled)"
+        lines.append(
+            f"{'cache:':<17}{cache['directory']}{disabled}, {cache['entries']} entries, {cache['bytes']} bytes"
+        )
+    return "\n".join(lines)
+
+
+def run(as_json: bool) -> int:
+    found = report()
+    print(json.dumps(found, indent=2) if as_json else _text(found))
+    return 1 if "error" in found["toolkit"] else 0

@@ -1,0 +1,55 @@
+"""cuda.coop logs through logging.getLogger("cuda.coop"): stages at DEBUG, a slow provider
+compile at INFO; CUDA_COOP_LOG prints the stages it names on stderr with no configuration."""
+
+import logging
+
+import pytest
+
+from cuda.coop._core import log
+
+
+@pytest.fixture
+def restored_logger():
+    """stage() adds a handler and lowers the level when CUDA_COOP_LOG asks; undo both."""
+    level = log.logger.level
+    yield log.logger
+    log.logger.removeHandler(log._handler)
+    log.logger.setLevel(level)
+
+
+def test_a_slow_compile_says_what_it_compiled_at_info(caplog, monkeypatch):
+    monkeypatch.delenv("CUDA_COOP_LOG", raising=False)
+    with caplog.at_level(logging.INFO, logger="cuda.coop"):
+        log.compiled("copy_tile", "kernel.py", ["coop.load", "coop.store"], "miss", 1.5)
+    (record,) = caplog.records
+    assert (record.name, record.levelno) == ("cuda.coop", logging.INFO)
+    assert record.getMessage() == (
+        "compiled 2 cooperative call(s) of copy_tile (kernel.py): coop.load, coop.store in 1.50 s (cache miss)"
+    )
+
+
+def test_a_quick_compile_is_debug_only(caplog, monkeypatch):
+    monkeypatch.delenv("CUDA_COOP_LOG", raising=False)
+    with caplog.at_level(logging.INFO, logger="cuda.coop"):
+        log.compiled("copy_tile", "kernel.py", ["coop.load"], "disk", 0.0)
+        log.compiling("copy_tile", "kernel.py", ["coop.load"], "sm_90")
+    assert caplog.records == []
+    with caplog.at_level(logging.DEBUG, logger="cuda.coop"):
+        log.compiling("copy_tile", "kernel.py", ["coop.load"], "sm_90")
+    assert [r.getMessage() for r in caplog.records] == [
+        "compiling 1 cooperative call(s) of copy_tile (kernel.py): coop.load for sm_90"
+    ]
+
+
+def test_coop_log_prints_the_stages_it_names_on_stderr(capsys, monkeypatch, restored_logger):
+    monkeypatch.setenv("CUDA_COOP_LOG", "compile")
+    log.stage("compile", "one bundle")
+    log.stage("plan", "a plan")  # not asked for
+    assert capsys.readouterr().err == "[cuda.coop compile] one bundle\n"
+
+
+def test_without_coop_log_nothing_reaches_stderr(capsys, monkeypatch, restored_logger):
+    monkeypatch.delenv("CUDA_COOP_LOG", raising=False)
+    log.stage("compile", "one bundle")
+    log.compiled("copy_tile", "kernel.py", ["coop.load"], "miss", 2.0)  # INFO: below logging's default WARNING
+    assert capsys.readouterr().err == ""
