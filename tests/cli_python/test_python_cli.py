@@ -1,5 +1,5 @@
-"""The command line that comes with the Python package: `python -m cuda.coop` and the `coop`
-console script (doctor, cache stats|clear, explain). Bad input exits 2 with one line
+"""The command line that comes with the Python package: `python -m cuda.coop` (doctor,
+cache stats|clear, explain). Bad input exits 2 with one line
 `coop: <ErrorClass>: message`, as the C++ tool does."""
 
 import importlib.metadata
@@ -11,7 +11,6 @@ import sys
 import pytest
 
 from cuda import coop
-from cuda.coop import _cli
 from cuda.coop._toolkit_origin import origin
 
 
@@ -41,12 +40,6 @@ def fake_entries(cache, count):
         entry.write_text("not a real entry")
         os.chmod(entry, 0o600)
     return directory
-
-
-def test_the_console_script_is_the_same_main():
-    (script,) = importlib.metadata.entry_points(group="console_scripts", name="coop")
-    assert script.value == "cuda.coop._cli:main"
-    assert script.load() is _cli.main
 
 
 def test_version():
