@@ -75,9 +75,9 @@ with warnings.catch_warnings(record=True) as caught:
         if action == "stats":
             report["entries"] = engine.cache_stats().entries
         if action == "log":  # the planner's log lines and the engine's, from one parse
-            from cuda.coop.numba_mlir import _planner
-            _planner._log("plan", "one")
-            _planner._log("compile", "two")
+            from cuda.coop._core import log
+            log.stage("plan", "one")
+            log.stage("compile", "two")
             report["stages"] = _engine.log_stages()
         if action in ("plan", "compile", "log"):
             facts = _engine.CallFacts(
