@@ -4,8 +4,6 @@ pipeline: find -> groups -> payloads -> facts -> plan -> bundle -> storage -> re
 
 from __future__ import annotations
 
-import sys
-
 from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_config
 from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
@@ -20,12 +18,6 @@ from ._location import context, where
 from ._types import TypeOracle
 
 _links: dict[str, LTOIR] = {}  # one link object per bundle, so the linker sees it once
-
-
-def _log(stage: str, text: str) -> None:
-    # The engine parses CUDA_COOP_LOG (and warns once about words it does not know).
-    if stage in _engine.log_stages():
-        print(f"[cuda.coop {stage}] {text}", file=sys.stderr)
 
 
 def _engine_call(function, *args, calls=()):
@@ -150,16 +142,15 @@ def _prefix_callback_constructors(state, calls) -> list:
 
 
 def _plan_and_bundle(state, calls) -> None:
-    """Plans every call and compiles them as one bundle: one NVRTC call on a miss, none on a hit."""
+    """Plans every call and compiles them as one bundle: one NVRTC call on a miss, none on a hit.
+    The engine logs both stages (CUDA_COOP_LOG=plan,compile): it alone knows the cache outcome."""
     if not calls:
         return
     session = engine()
     for call in calls:
         call.plan = _engine_call(session.plan, call.facts)
-        _log("plan", call.plan.describe())
     arch = state.metadata["targetoptions"]["chip"]
     bundle = _engine_call(session.compile, [call.plan for call in calls], arch, calls=calls)
-    _log("compile", f"{len(calls)} call(s), {bundle.cache}, {bundle.compile_seconds:.3f} s")
     _register_providers(bundle, calls)
     _explain_hook(state, calls, bundle)
 
