@@ -74,10 +74,10 @@ with warnings.catch_warnings(record=True) as caught:
         engine = _engine_session.engine()
         if action == "stats":
             report["entries"] = engine.cache_stats().entries
-        if action == "log":  # the planner's log lines and the engine's, from one parse
-            from cuda.coop.numba_mlir import _planner
-            _planner._log("plan", "one")
-            _planner._log("compile", "two")
+        if action == "log":  # Python's reads of CUDA_COOP_LOG and the engine's plan log, from one parse
+            from cuda.coop._core import tracebacks
+            tracebacks.full_tracebacks_requested()
+            tracebacks.full_tracebacks_requested()
             report["stages"] = _engine.log_stages()
         if action in ("plan", "compile", "log"):
             facts = _engine.CallFacts(
