@@ -29,10 +29,6 @@ constexpr std::array kTable = {
 
 const DTypeInfo& info(DType dtype) { return kTable[static_cast<std::size_t>(dtype)]; }
 
-bool passes_by_pointer(DType dtype) {
-  return dtype == DType::Float16 || dtype == DType::BFloat16 || info(dtype).is_complex;
-}
-
 std::optional<DType> parse_dtype(std::string_view name) {
   for (const auto& entry : kTable) {
     if (entry.name == name) return entry.dtype;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "adapters/adapters.hpp"
+#include "coop/abi.hpp"
 #include "coop/digest.hpp"
 #include "coop/error.hpp"
 #include "literal.hpp"
@@ -22,8 +23,6 @@ struct Names {
 };
 
 std::string element_type(const Plan& plan) { return std::string(info(plan.facts.dtype).cpp); }
-
-bool is_half(DType dtype) { return dtype == DType::Float16 || dtype == DType::BFloat16; }
 
 // inf and nan as the exact bits of the dtype: NVRTC has no __builtin_inf, and
 // these intrinsics need no header beyond the dtype's own. A double's sign bit
@@ -130,23 +129,15 @@ std::string method_argument(const Plan& plan, const std::string& name) {
   return operand;
 }
 
-bool is_payload(OperandRole role) {
-  return role == OperandRole::PayloadIn || role == OperandRole::PayloadOut || role == OperandRole::PayloadInOut;
-}
-
 std::string payload_array(const Plan& plan, const std::string& name) {
   return element_type(plan) + " (&" + name + ")[" + std::to_string(plan.facts.items_per_thread) + "]";
-}
-
-std::string view_type(const Plan& plan, int dimensions) {
-  return "::coop_adapt::StridedView<" + element_type(plan) + ", " + std::to_string(dimensions) + ">";
 }
 
 // CUB's ThreadData overloads take non-const references even where they only read.
 std::string operand_parameter(const Plan& plan, const OperandSpec& operand) {
   const std::string type = element_type(plan);
   if (const int dimensions = view_dimensions(plan.facts, operand.name); dimensions > 0) {
-    return view_type(plan, dimensions) + " " + operand.name;
+    return view_type(plan.facts.dtype, dimensions) + " " + operand.name;
   }
   switch (operand.role) {
     case OperandRole::SourceArray:
@@ -257,39 +248,6 @@ std::string scratch_instance(const Plan& plan, const Names& names) {
   return storage + "[" + block_rank(plan) + " / " + std::to_string(plan.facts.group.width) + "u]";
 }
 
-// A value of the payload's dtype as the impl takes it, from its ABI spelling.
-std::string from_abi_value(const Plan& plan, const std::string& name) {
-  if (is_half(plan.facts.dtype)) {
-    return std::string(plan.facts.dtype == DType::Float16 ? "__ushort_as_half" : "__ushort_as_bfloat16") + "(" + name +
-           ")";
-  }
-  if (plan.facts.dtype == DType::Bool) return name + " != 0";
-  return name;
-}
-
-// A strided view from the pointer, extents and strides its wrapper receives.
-std::string view_argument(const Plan& plan, const std::string& name, int dimensions) {
-  std::string extents, strides;
-  for (int dimension = 0; dimension < dimensions; ++dimension) {
-    const std::string suffix = "_" + std::to_string(dimension);
-    extents += (dimension ? ", " : "") + name + "_extent" + suffix;
-    strides += (dimension ? ", " : "") + name + "_stride" + suffix;
-  }
-  return view_type(plan, dimensions) + "{static_cast<" + element_type(plan) + "*>(" + name + "), {" + extents + "}, {" +
-         strides + "}}";
-}
-
-std::string operand_argument(const Plan& plan, const OperandSpec& operand) {
-  const std::string type = element_type(plan);
-  if (const int dimensions = view_dimensions(plan.facts, operand.name); dimensions > 0) {
-    return view_argument(plan, operand.name, dimensions);
-  }
-  if (operand.role == OperandRole::Flag) return "static_cast<int>(" + operand.name + ")";
-  if (!is_payload(operand.role)) return "static_cast<" + type + "*>(" + operand.name + ")";
-  if (plan.facts.payload == PayloadKind::Scalar) return from_abi_value(plan, operand.name);
-  return "*static_cast<" + type + " (*)[" + std::to_string(plan.facts.items_per_thread) + "]>(" + operand.name + ")";
-}
-
 // The one check CUB cannot make: a count outside its range would read or write
 // past the tile, and narrowing to int could wrap.
 void emit_range_check(std::ostream& out, const Plan& plan, const OptionSpec& option) {
@@ -301,31 +259,15 @@ void emit_range_check(std::ostream& out, const Plan& plan, const OptionSpec& opt
   out << "  if (" << option.name << " < 0 || " << option.name << " > " << high << ") { __trap(); }\n";
 }
 
-std::string option_argument(const Plan& plan, const OptionSpec& option) {
-  const std::string type = element_type(plan);
-  switch (option.type) {
-    case OptionType::Count:
-      return "static_cast<int>(" + option.name + ")";
-    case OptionType::PayloadScalar:
-      return from_abi_value(plan, option.name);
-    case OptionType::PayloadOutput:
-      return "*static_cast<" + type + " (*)[" + std::to_string(plan.facts.items_per_thread) + "]>(" + option.name + ")";
-    case OptionType::ScalarOutput:
-      return "*static_cast<" + type + "*>(" + option.name + ")";
-    default:
-      return option.name;
-  }
-}
-
 void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
   out << "extern \"C\" __device__ int " << names.symbol << "(void* __ret";
   for (const auto& param : plan.abi) out << ", " << c_parameter(param);
   out << ") {\n";
   std::vector<std::string> arguments;
-  for (const auto& operand : plan.operation->operands) arguments.push_back(operand_argument(plan, operand));
+  for (const auto& operand : plan.operation->operands) arguments.push_back(operand_argument(plan.facts, operand));
   for (const OptionSpec* option : runtime_options(plan)) {
     emit_range_check(out, plan, *option);
-    arguments.push_back(option_argument(plan, *option));
+    arguments.push_back(option_argument(plan.facts, *option));
   }
   for (const OptionSpec* option : prefix_callbacks(plan)) arguments.push_back(prefix_state_parameter(*option));
   if (plan.needs_scratch) arguments.push_back(scratch_instance(plan, names));

@@ -425,67 +425,18 @@ const char* template_argument_name(TemplateArg arg) {
   return "?";
 }
 
-// A 16-bit float crosses the ABI as its bits and a bool as a byte: a C++ struct
-// or bool by value and a compiler's native half or i1 need not be passed alike.
-std::string abi_value_type(DType dtype) {
-  if (dtype == DType::Float16 || dtype == DType::BFloat16) return "::cuda::std::uint16_t";
-  if (dtype == DType::Bool) return "::cuda::std::uint8_t";
-  return std::string(info(dtype).cpp);
-}
-
-// The parameters one operand takes: a strided view's pointer is followed by its extents and strides.
-std::vector<AbiParam> operand_abi(const Plan& plan, const OperandSpec& operand) {
-  const std::string element(info(plan.facts.dtype).cpp);
-  switch (operand.role) {
-    case OperandRole::SourceArray:
-    case OperandRole::DestinationArray: {
-      std::vector<AbiParam> params = {{operand.name, AbiKind::Pointer, element}};
-      const int dimensions = view_dimensions(plan.facts, operand.name);
-      for (const AbiKind kind : {AbiKind::Extent, AbiKind::Stride}) {
-        for (int dimension = 0; dimension < dimensions; ++dimension) {
-          params.push_back({operand.name + "_" + to_string(kind) + "_" + std::to_string(dimension), kind,
-                            "::cuda::std::int64_t", operand.name, dimension});
-        }
-      }
-      return params;
-    }
-    case OperandRole::PayloadIn:
-    case OperandRole::PayloadOut:
-    case OperandRole::PayloadInOut:
-      if (plan.facts.payload == PayloadKind::Scalar)
-        return {{operand.name, AbiKind::Value, abi_value_type(plan.facts.dtype)}};
-      return {{operand.name, AbiKind::Pointer, element}};
-    case OperandRole::Flag:
-      return {{operand.name, AbiKind::Value, "::cuda::std::int32_t"}};
-  }
-  return {};
-}
-
-AbiParam option_abi(const Plan& plan, const OptionSpec& option) {
-  switch (option.type) {
-    case OptionType::PayloadScalar:
-      return {option.name, AbiKind::Value, abi_value_type(plan.facts.dtype)};
-    case OptionType::PayloadOutput:
-    case OptionType::ScalarOutput:
-      return {option.name, AbiKind::Pointer, std::string(info(plan.facts.dtype).cpp)};
-    default:
-      return {option.name, AbiKind::Value, "::cuda::std::int64_t"};
-  }
-}
-
 std::vector<AbiParam> abi_of(const Plan& plan) {
   std::vector<AbiParam> abi;
   for (const auto& operand : plan.operation->operands) {
-    for (AbiParam& param : operand_abi(plan, operand)) abi.push_back(std::move(param));
+    for (AbiParam& param : operand_abi(plan.facts, operand)) abi.push_back(std::move(param));
   }
   for (const auto& option : plan.operation->options) {
     const Binding binding = plan.facts.option(option.name).binding;
-    if (binding == Binding::Runtime) abi.push_back(option_abi(plan, option));
-    if (option.type == OptionType::PrefixCallback && binding == Binding::Static) {
-      abi.push_back({prefix_state_parameter(option), AbiKind::Pointer, "unsigned char"});
-    }
+    if (binding == Binding::Runtime) abi.push_back(option_abi(plan.facts, option));
+    if (option.type == OptionType::PrefixCallback && binding == Binding::Static)
+      abi.push_back(prefix_state_abi(option));
   }
-  if (plan.needs_scratch) abi.push_back({"temp_storage", AbiKind::Pointer, "unsigned char"});
+  if (plan.needs_scratch) abi.push_back(scratch_abi());
   return abi;
 }
 
@@ -496,7 +447,7 @@ std::optional<AbiParam> result_of(const Plan& plan) {
     produces = produces || (option.type == OptionType::PayloadOutput && plan.facts.payload == PayloadKind::Scalar);
   }
   if (!produces) return std::nullopt;
-  return AbiParam{"result", AbiKind::Pointer, std::string(info(plan.facts.dtype).cpp)};
+  return result_abi(plan.facts.dtype);
 }
 
 // The C declaration a user function must be compiled to: values by value, or
@@ -560,29 +511,6 @@ std::string canonical_key(const Plan& plan) {
 }
 
 }  // namespace
-
-const char* to_string(AbiKind kind) {
-  switch (kind) {
-    case AbiKind::Pointer:
-      return "pointer";
-    case AbiKind::Value:
-      return "value";
-    case AbiKind::Extent:
-      return "extent";
-    case AbiKind::Stride:
-      return "stride";
-  }
-  return "?";
-}
-
-std::string c_parameter(const AbiParam& param) {
-  return (param.kind == AbiKind::Pointer ? std::string("void* ") : param.cpp_type + " ") + param.name;
-}
-
-int view_dimensions(const CallFacts& facts, const std::string& operand) {
-  const auto found = facts.strided_views.find(operand);
-  return found == facts.strided_views.end() ? 0 : found->second;
-}
 
 const char* to_string(Barrier barrier) {
   switch (barrier) {

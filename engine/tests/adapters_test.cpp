@@ -1,9 +1,13 @@
-// The device C++ adapters, compiled on their own by nvcc and run on the host: a
-// StridedView must walk every view in C order through its strides, as NumPy's
-// ravel(order="C") of the same view does.
+// The device C++ adapters, compiled on their own by nvcc: a StridedView, run on
+// the host, must walk every view in C order through its strides, as NumPy's
+// ravel(order="C") of the same view does; every class adapter the catalog names
+// must compile from its .cuh text and the headers it declares.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "adapters/adapters.hpp"
+#include "coop/catalog.hpp"
 #include "coop/engine.hpp"
 #include "test_support.hpp"
 
@@ -68,6 +72,53 @@ TEST(Adapters, StridedViewWalksViewsInCOrder) {
   const testing::CommandResult ran = testing::run_command(shell_quoted(program.string()));
   EXPECT_EQ(ran.exit_code, 0) << ran.output;
   EXPECT_NE(ran.output.find("0 failures"), std::string::npos) << ran.output;
+}
+
+// Each class adapter the catalog uses, with the header of the CUB class it derives from.
+std::vector<std::pair<const ClassAdapter*, std::string>> catalog_adapters() {
+  std::vector<std::pair<const ClassAdapter*, std::string>> found;
+  std::set<const ClassAdapter*> seen;
+  for (const auto& operation : catalog()) {
+    for (const auto& form : operation.forms) {
+      for (const auto& shape : form.payloads) {
+        if (shape.adapter != nullptr && seen.insert(shape.adapter).second)
+          found.emplace_back(shape.adapter, form.header);
+      }
+    }
+  }
+  return found;
+}
+
+// A translation unit of the adapter alone: its headers, its text, and a kernel
+// making one for int over logical warps of 8 lanes (every non-template member
+// instantiated explicitly).
+std::string adapter_unit(const ClassAdapter& adapter, const std::string& class_header) {
+  std::string unit = "#include <" + class_header + ">\n";
+  for (const auto& header : adapter.headers) unit += "#include <" + header + ">\n";
+  unit += adapter.source;
+  const std::string type = adapter.name + "<int, 8>";
+  unit += "\ntemplate class " + type + ";\n__global__ void coop_adapter_check() {\n  __shared__ " + type +
+          "::TempStorage storage;\n  " + type + " adapter(storage);\n  (void)adapter;\n}\n";
+  return unit;
+}
+
+TEST(Adapters, EveryClassAdapterCompilesOnItsOwn) {
+  const auto adapters = catalog_adapters();
+  ASSERT_FALSE(adapters.empty()) << "the catalog names no class adapter";
+  const testing::TempDir dir;
+  const Toolkit toolkit = Toolkit::locate(ToolkitSearch::from_environment());
+  for (const auto& [adapter, class_header] : adapters) {
+    SCOPED_TRACE(adapter->name);
+    // The class the catalog names is the one the text defines.
+    const std::string unqualified = adapter->name.substr(adapter->name.rfind("::") + 2);
+    EXPECT_NE(adapter->source.find(" " + unqualified + " "), std::string::npos);
+    const auto source = dir.path() / (unqualified + ".cu");
+    testing::write_text(source, adapter_unit(*adapter, class_header));
+    const testing::CommandResult built = testing::run_command(
+        std::string(COOP_NVCC) + " -std=c++17 -arch=sm_90 -c -I" + shell_quoted(toolkit.cccl_include) + " " +
+        shell_quoted(source.string()) + " -o " + shell_quoted((dir.path() / (unqualified + ".o")).string()));
+    EXPECT_EQ(built.exit_code, 0) << built.output;
+  }
 }
 
 }  // namespace

@@ -31,14 +31,6 @@ TEST(DType, SizesAlignmentsAndSpellings) {
   EXPECT_FALSE(info(DType::Complex64).is_floating);
 }
 
-TEST(DType, HalvesAndComplexValuesCrossByPointer) {
-  EXPECT_TRUE(passes_by_pointer(DType::Float16));
-  EXPECT_TRUE(passes_by_pointer(DType::BFloat16));
-  EXPECT_TRUE(passes_by_pointer(DType::Complex64));
-  EXPECT_FALSE(passes_by_pointer(DType::Float32));
-  EXPECT_FALSE(passes_by_pointer(DType::Int8));
-}
-
 TEST(DType, UnknownNamesAreRejected) {
   EXPECT_FALSE(parse_dtype("int33"));
   EXPECT_FALSE(parse_dtype("float"));

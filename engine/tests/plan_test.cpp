@@ -39,8 +39,8 @@ TEST(Plan, TileCopyLoad) {
   EXPECT_FALSE(load.needs_scratch);
   EXPECT_EQ(load.reuse_barrier, Barrier::None);
   ASSERT_EQ(load.abi.size(), 2u);
-  EXPECT_EQ(load.abi[0], (AbiParam{"source", AbiKind::Pointer, "::cuda::std::int32_t"}));
-  EXPECT_EQ(load.abi[1], (AbiParam{"items", AbiKind::Pointer, "::cuda::std::int32_t"}));
+  EXPECT_EQ(load.abi[0], (AbiParam{"source", AbiKind::Pointer, "::cuda::std::int32_t", "int32"}));
+  EXPECT_EQ(load.abi[1], (AbiParam{"items", AbiKind::Pointer, "::cuda::std::int32_t", "int32"}));
   EXPECT_EQ(load.tile_capacity(), 256);
   EXPECT_EQ(load.digest.size(), 64u);
 }
@@ -50,12 +50,12 @@ TEST(Plan, StridedViewsCrossAsPointerExtentsAndStrides) {
   facts.strided_views["source"] = 2;
   const Plan load = plan(facts);
   ASSERT_EQ(load.abi.size(), 6u);
-  EXPECT_EQ(load.abi[0], (AbiParam{"source", AbiKind::Pointer, "::cuda::std::int32_t"}));
-  EXPECT_EQ(load.abi[1], (AbiParam{"source_extent_0", AbiKind::Extent, "::cuda::std::int64_t", "source", 0}));
-  EXPECT_EQ(load.abi[2], (AbiParam{"source_extent_1", AbiKind::Extent, "::cuda::std::int64_t", "source", 1}));
-  EXPECT_EQ(load.abi[3], (AbiParam{"source_stride_0", AbiKind::Stride, "::cuda::std::int64_t", "source", 0}));
-  EXPECT_EQ(load.abi[4], (AbiParam{"source_stride_1", AbiKind::Stride, "::cuda::std::int64_t", "source", 1}));
-  EXPECT_EQ(load.abi[5], (AbiParam{"items", AbiKind::Pointer, "::cuda::std::int32_t"}));
+  EXPECT_EQ(load.abi[0], (AbiParam{"source", AbiKind::Pointer, "::cuda::std::int32_t", "int32"}));
+  EXPECT_EQ(load.abi[1], (AbiParam{"source_extent_0", AbiKind::Extent, "::cuda::std::int64_t", "int64", "source", 0}));
+  EXPECT_EQ(load.abi[2], (AbiParam{"source_extent_1", AbiKind::Extent, "::cuda::std::int64_t", "int64", "source", 1}));
+  EXPECT_EQ(load.abi[3], (AbiParam{"source_stride_0", AbiKind::Stride, "::cuda::std::int64_t", "int64", "source", 0}));
+  EXPECT_EQ(load.abi[4], (AbiParam{"source_stride_1", AbiKind::Stride, "::cuda::std::int64_t", "int64", "source", 1}));
+  EXPECT_EQ(load.abi[5], (AbiParam{"items", AbiKind::Pointer, "::cuda::std::int32_t", "int32"}));
   EXPECT_NE(load.key, plan(block_call("load", "vectorize")).key);  // a view is another specialization
   EXPECT_NE(load.describe().find("source: a strided 2-D view"), std::string::npos) << load.describe();
 }
@@ -83,7 +83,7 @@ TEST(Plan, TransposeNeedsScratchAndABlockBarrier) {
   EXPECT_TRUE(load.needs_scratch);
   EXPECT_EQ(load.scratch_instances, 1);
   EXPECT_EQ(load.reuse_barrier, Barrier::Block);
-  EXPECT_EQ(load.abi.back(), (AbiParam{"temp_storage", AbiKind::Pointer, "unsigned char"}));
+  EXPECT_EQ(load.abi.back(), (AbiParam{"temp_storage", AbiKind::Pointer, "unsigned char", "uint8"}));
 }
 
 TEST(Plan, LogicalWarpsOwnOneScratchEach) {
@@ -104,9 +104,9 @@ TEST(Plan, RuntimeOptionsBecomeAbiValuesInDeclaredOrder) {
   facts.options["valid_items"] = OptionBinding::runtime();
   const Plan load = plan(facts);
   ASSERT_EQ(load.abi.size(), 5u);
-  EXPECT_EQ(load.abi[2], (AbiParam{"valid_items", AbiKind::Value, "::cuda::std::int64_t"}));
-  EXPECT_EQ(load.abi[3], (AbiParam{"oob_default", AbiKind::Value, "::cuda::std::uint16_t"}));
-  EXPECT_EQ(load.abi[4], (AbiParam{"offset", AbiKind::Value, "::cuda::std::int64_t"}));
+  EXPECT_EQ(load.abi[2], (AbiParam{"valid_items", AbiKind::Value, "::cuda::std::int64_t", "int64"}));
+  EXPECT_EQ(load.abi[3], (AbiParam{"oob_default", AbiKind::Value, "::cuda::std::uint16_t", "float16"}));
+  EXPECT_EQ(load.abi[4], (AbiParam{"offset", AbiKind::Value, "::cuda::std::int64_t", "int64"}));
 }
 
 TEST(Plan, KeyFollowsWhatShapesTheCodeOnly) {
@@ -225,9 +225,9 @@ TEST(Plan, BlockReductionOfThreadData) {
   EXPECT_TRUE(reduce.needs_scratch);
   EXPECT_EQ(reduce.reuse_barrier, Barrier::Block);
   ASSERT_TRUE(reduce.result.has_value());
-  EXPECT_EQ(*reduce.result, (AbiParam{"result", AbiKind::Pointer, "float"}));
+  EXPECT_EQ(*reduce.result, (AbiParam{"result", AbiKind::Pointer, "float", "float32"}));
   ASSERT_EQ(reduce.abi.size(), 2u);
-  EXPECT_EQ(reduce.abi[0], (AbiParam{"items", AbiKind::Pointer, "float"}));
+  EXPECT_EQ(reduce.abi[0], (AbiParam{"items", AbiKind::Pointer, "float", "float32"}));
   EXPECT_TRUE(reduce.external_functions.empty());
   EXPECT_NE(std::find(reduce.headers.begin(), reduce.headers.end(), "cuda/functional"), reduce.headers.end());
 }
@@ -245,8 +245,8 @@ TEST(Plan, ScalarPayloadsPassByValueAndReturnThroughRet) {
                                     {{"valid_items", OptionBinding::runtime()}}));
   EXPECT_EQ(sum.cub_type, "::cub::BlockReduce<__half, 32, ::cub::BLOCK_REDUCE_WARP_REDUCTIONS, 4, 1>");
   ASSERT_EQ(sum.abi.size(), 3u);
-  EXPECT_EQ(sum.abi[0], (AbiParam{"items", AbiKind::Value, "::cuda::std::uint16_t"}));
-  EXPECT_EQ(sum.abi[1], (AbiParam{"valid_items", AbiKind::Value, "::cuda::std::int64_t"}));
+  EXPECT_EQ(sum.abi[0], (AbiParam{"items", AbiKind::Value, "::cuda::std::uint16_t", "float16"}));
+  EXPECT_EQ(sum.abi[1], (AbiParam{"valid_items", AbiKind::Value, "::cuda::std::int64_t", "int64"}));
   EXPECT_EQ(sum.result->cpp_type, "__half");
   EXPECT_EQ(sum.tile_capacity(), 128);
 }
@@ -262,9 +262,9 @@ TEST(Plan, ScansOfThreadDataWriteInPlaceOrIntoOutput) {
                                       {"block_aggregate", runtime}}));
   EXPECT_FALSE(scan.result.has_value());
   ASSERT_EQ(scan.abi.size(), 5u);
-  EXPECT_EQ(scan.abi[1], (AbiParam{"output", AbiKind::Pointer, "::cuda::std::int64_t"}));
-  EXPECT_EQ(scan.abi[2], (AbiParam{"initial_value", AbiKind::Value, "::cuda::std::int64_t"}));
-  EXPECT_EQ(scan.abi[3], (AbiParam{"block_aggregate", AbiKind::Pointer, "::cuda::std::int64_t"}));
+  EXPECT_EQ(scan.abi[1], (AbiParam{"output", AbiKind::Pointer, "::cuda::std::int64_t", "int64"}));
+  EXPECT_EQ(scan.abi[2], (AbiParam{"initial_value", AbiKind::Value, "::cuda::std::int64_t", "int64"}));
+  EXPECT_EQ(scan.abi[3], (AbiParam{"block_aggregate", AbiKind::Pointer, "::cuda::std::int64_t", "int64"}));
   EXPECT_EQ(scan.abi[4].name, "temp_storage");
   const Plan scalar = plan(reduce_call("exclusive_sum", kBlock128, DType::Int64, PayloadKind::Scalar, 1));
   EXPECT_EQ(scalar.result->cpp_type, "::cuda::std::int64_t");
@@ -291,7 +291,7 @@ TEST(Plan, FlagsSelectTheSegmentedMethod) {
   facts.options["flags"] = OptionBinding::fixed("tails");
   const Plan tails = plan(facts);
   EXPECT_EQ(tails.method, "TailSegmentedReduce");
-  EXPECT_EQ(tails.abi[1], (AbiParam{"flag", AbiKind::Value, "::cuda::std::int32_t"}));
+  EXPECT_EQ(tails.abi[1], (AbiParam{"flag", AbiKind::Value, "::cuda::std::int32_t", "int32"}));
 }
 
 TEST(Plan, UserOperatorsAreExternalFunctionsToLink) {
@@ -314,7 +314,7 @@ TEST(Plan, PrefixCallbackTakesItsStateAtRunTime) {
   const Plan scan = plan(reduce_call(
       "exclusive_scan", kBlock128, DType::Int64, PayloadKind::Array, 4,
       {{"op", OptionBinding::fixed("user:first_nonzero")}, {"prefix_op", OptionBinding::fixed("user:running_total")}}));
-  EXPECT_EQ(scan.abi[1], (AbiParam{"prefix_op_state", AbiKind::Pointer, "unsigned char"}));
+  EXPECT_EQ(scan.abi[1], (AbiParam{"prefix_op_state", AbiKind::Pointer, "unsigned char", "uint8"}));
   EXPECT_EQ(scan.abi.back().name, "temp_storage");
   ASSERT_EQ(scan.external_functions.size(), 2u);
   EXPECT_EQ(scan.external_functions[1].kind, ExternalFunction::Kind::PrefixCallback);

@@ -33,6 +33,10 @@ void bind_plan(nb::module_& module) {
       .def_ro("array", &AbiParam::array, "For an extent or stride: the array operand it describes.")
       .def_ro("dimension", &AbiParam::dimension, "For an extent or stride: the dimension; -1 otherwise.")
       .def_ro("cpp_type", &AbiParam::cpp_type, "The value's C++ type, or the pointee's for a pointer.")
+      .def_ro("value_dtype", &AbiParam::value_dtype,
+              "The dtype (NumPy name) a front end gives the value, or the pointee: \"int64\" for counts, offsets, "
+              "extents and strides, \"int32\" for flags, \"uint8\" for bytes, the payload's dtype for payload "
+              "values.")
       .def("__repr__", [](const AbiParam& param) {
         return "<AbiParam " + param.name + ": " + param.cpp_type + (param.kind == AbiKind::Pointer ? "*" : "") + ">";
       });

@@ -94,6 +94,8 @@ def test_plan_describes_the_specialization_and_its_abi():
         ("temp_storage", "pointer"),
     ]
     assert plan.abi[2].cpp_type == "::cuda::std::int64_t"
+    # The dtype each value is typed with on the Python side comes from the plan.
+    assert [param.value_dtype for param in plan.abi] == ["int32", "int32", "int64", "uint8"]
     assert (plan.needs_scratch, plan.scratch_instances, plan.reuse_barrier) == (True, 1, "block")
     assert (plan.dtype, plan.items_per_thread, plan.group_kind, plan.tile_capacity) == ("int32", 2, "block", 256)
     assert "valid_items=RUNTIME" in plan.key and len(plan.digest) == 64

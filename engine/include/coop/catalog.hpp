@@ -101,9 +101,9 @@ enum class TemplateArg { DType, BlockDimX, BlockDimY, BlockDimZ, ItemsPerThread,
 // CUB's own the way CUB composes its other classes' (see scan.cpp). Its source
 // is emitted once per translation unit that uses it.
 struct ClassAdapter {
-  std::string name;  // "::coop_adapt::WarpScanItems"
-  std::vector<std::string> headers;
-  std::string source;
+  std::string name;                  // "::coop_adapt::WarpScanItems"
+  std::vector<std::string> headers;  // what `source` needs besides the CUB class's own header
+  std::string source;                // a .cuh file under src/adapters/, embedded at build time
 };
 
 // One payload shape a form takes, and the options CUB's overloads of that shape

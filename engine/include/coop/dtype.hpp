@@ -38,10 +38,6 @@ struct DTypeInfo {
   bool is_complex = false;
 };
 
-// Values the engine's ABI passes by pointer rather than by value: a compiler's
-// half or complex and C++'s struct types are not passed alike.
-bool passes_by_pointer(DType dtype);
-
 const DTypeInfo& info(DType dtype);
 std::optional<DType> parse_dtype(std::string_view name);
 const std::vector<DType>& all_dtypes();

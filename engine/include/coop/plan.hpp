@@ -7,29 +7,11 @@
 #include <utility>
 #include <vector>
 
+#include "coop/abi.hpp"
 #include "coop/call_facts.hpp"
 #include "coop/catalog.hpp"
 
 namespace coop {
-
-// One parameter of a generated wrapper after its leading `void* ret` slot. A strided
-// view crosses as its data pointer followed by its extents and strides (in elements,
-// int64 each), which the front end reads from the array operand named by `array`.
-enum class AbiKind { Pointer, Value, Extent, Stride };
-struct AbiParam {
-  std::string name;
-  AbiKind kind;
-  std::string cpp_type;  // the value's type, or the pointee's for a pointer
-  std::string array;     // Extent, Stride: the array operand described
-  int dimension = -1;    // Extent, Stride: which dimension
-  friend bool operator==(const AbiParam&, const AbiParam&) = default;
-};
-
-const char* to_string(AbiKind kind);             // "pointer", "value", "extent", "stride"
-std::string c_parameter(const AbiParam& param);  // as the wrapper declares it: "void* source", "int64_t offset"
-
-// Dimensions of the strided view `operand` is, 0 when it is contiguous memory.
-int view_dimensions(const CallFacts& facts, const std::string& operand);
 
 // Most dimensions a strided view may have.
 inline constexpr int kMaxViewDimensions = 8;

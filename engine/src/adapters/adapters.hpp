@@ -4,6 +4,8 @@
 
 namespace coop::adapters {
 
-extern const char* const strided_view;  // strided_view.cuh: coop_adapt::StridedView<T, N>
+extern const char* const strided_view;       // strided_view.cuh: coop_adapt::StridedView<T, N>
+extern const char* const warp_reduce_items;  // warp_reduce_items.cuh: coop_adapt::WarpReduceItems<T, LANES>
+extern const char* const warp_scan_items;    // warp_scan_items.cuh: coop_adapt::WarpScanItems<T, LANES>
 
 }  // namespace coop::adapters

@@ -1,6 +1,7 @@
 // Block and warp reductions: cub::BlockReduce and cub::WarpReduce, declared as
 // data in the shape of load_store.cpp. The reduced value is the call's result
 // (valid in thread 0 / lane 0 only, as CUB documents).
+#include "adapters/adapters.hpp"
 #include "catalog/families.hpp"
 
 namespace coop::catalog_families {
@@ -15,29 +16,7 @@ const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg:
 // overloads do, and then across the warp.
 const ClassAdapter kWarpReduceItems{"::coop_adapt::WarpReduceItems",
                                     {"cub/thread/thread_reduce.cuh", "cuda/std/functional"},
-                                    R"(namespace coop_adapt {
-// cub::WarpReduce with the ThreadData overloads of cub::BlockReduce.
-template <typename T, int LOGICAL_WARP_THREADS>
-struct WarpReduceItems : ::cub::WarpReduce<T, LOGICAL_WARP_THREADS> {
-  using Base = ::cub::WarpReduce<T, LOGICAL_WARP_THREADS>;
-  using Base::Base;
-  using Base::Reduce;
-  using Base::Sum;
-
-  template <int ITEMS_PER_THREAD, typename ReductionOp>
-  __device__ __forceinline__ T Reduce(T (&inputs)[ITEMS_PER_THREAD], ReductionOp reduction_op) {
-    T partial = ::cub::ThreadReduce(inputs, reduction_op);
-    return Base::Reduce(partial, reduction_op);
-  }
-
-  template <int ITEMS_PER_THREAD>
-  __device__ __forceinline__ T Sum(T (&inputs)[ITEMS_PER_THREAD]) {
-    T partial = ::cub::ThreadReduce(inputs, ::cuda::std::plus<>{});
-    return Base::Sum(partial);
-  }
-};
-}  // namespace coop_adapt
-)"};
+                                    adapters::warp_reduce_items};
 
 std::vector<AlgorithmSpec> block_algorithms() {
   const std::string prefix = "::cub::BLOCK_REDUCE_";

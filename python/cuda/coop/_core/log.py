@@ -1,9 +1,11 @@
 """cuda.coop's logger, `logging.getLogger("cuda.coop")`.
 
-Pipeline stages (plan, compile, cache) log at DEBUG; a provider compile long enough to
-notice (over SLOW_COMPILE_SECONDS) logs at INFO what it compiled and how long it took.
-CUDA_COOP_LOG=<stage>[,...] (or all) prints the records of those stages on stderr without
-any logging configuration, as the engine's own stage messages are."""
+The engine prints the pipeline stages CUDA_COOP_LOG names (plan, compile, cache) once,
+on its side. This logger carries what only the Python side knows, at the "progress"
+stage: which kernel's calls a bundle compiles (DEBUG) and, for a compile long enough to
+notice (over SLOW_COMPILE_SECONDS), how long it took (INFO), for the application's own
+logging configuration. CUDA_COOP_LOG=<stage>[,...] prints a stage's records on stderr
+without any logging configuration."""
 
 from __future__ import annotations
 
@@ -59,10 +61,10 @@ def _subject(kernel: str, file: str, operations: list[str]) -> str:
 
 def compiling(kernel: str, file: str, operations: list[str], arch: str) -> None:
     """Before a bundle compiles: whether it is a cache hit is known only afterwards, so DEBUG."""
-    stage("compile", f"compiling {_subject(kernel, file, operations)} for {arch}")
+    stage("progress", f"compiling {_subject(kernel, file, operations)} for {arch}")
 
 
 def compiled(kernel: str, file: str, operations: list[str], cache: str, seconds: float) -> None:
     """After a bundle compiles: INFO when NVRTC took long enough for a person to wonder why."""
     level = logging.INFO if seconds > SLOW_COMPILE_SECONDS else logging.DEBUG
-    stage("compile", f"compiled {_subject(kernel, file, operations)} in {seconds:.2f} s (cache {cache})", level)
+    stage("progress", f"compiled {_subject(kernel, file, operations)} in {seconds:.2f} s (cache {cache})", level)

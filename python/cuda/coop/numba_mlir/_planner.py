@@ -36,26 +36,14 @@ def _engine_call(function, *args, calls=()):
         raise public from None
 
 
-# ABI value types that are not the payload's dtype: counts, offsets, lanes and flags.
-_FIXED_VALUE_TYPES = {"::cuda::std::int64_t": "int64", "::cuda::std::int32_t": "int32"}
-_FIXED_VALUES = ("valid_items", "offset", "src_lane", "flag")
-
-
-def _value_type(param, dtype: str) -> str:
-    if param.kind in ("extent", "stride"):
-        return "int64"
-    return _FIXED_VALUE_TYPES[param.cpp_type] if param.name in _FIXED_VALUES else dtype
-
-
 def _register_providers(bundle, calls):
     link = _links.setdefault(bundle.cache_key, LTOIR(bundle.ltoir, name=f"cuda_coop_{bundle.cache_key[:16]}.ltoir"))
     for call, provider in zip(calls, bundle.providers):
         call.provider = provider
-        dtype = call.facts.dtype
         operands = tuple(
-            _provider_call.Operand(param.kind, _value_type(param, dtype), param.dimension) for param in provider.abi
+            _provider_call.Operand(param.kind, param.value_dtype, param.dimension) for param in provider.abi
         )
-        result = dtype if provider.result is not None else None
+        result = provider.result.value_dtype if provider.result is not None else None
         links = (link, *call.links)
         _provider_call.register(_provider_call.Provider(provider.symbol, operands, links, result))
 
@@ -157,13 +145,13 @@ def _prefix_callback_constructors(state, calls) -> list:
 
 
 def _plan_and_bundle(state, calls) -> None:
-    """Plans every call and compiles them as one bundle: one NVRTC call on a miss, none on a hit."""
+    """Plans every call and compiles them as one bundle: one NVRTC call on a miss, none on a hit.
+    The engine logs both stages (CUDA_COOP_LOG=plan,compile): it alone knows the cache outcome."""
     if not calls:
         return
     session = engine()
     for call in calls:
         call.plan = _engine_call(session.plan, call.facts)
-        log.stage("plan", call.plan.describe())
     arch = state.metadata["targetoptions"]["chip"]
     kernel, file = state.func_id.func_qualname, os.path.basename(state.func_id.filename)
     operations = [f"coop.{call.facts.operation}" for call in calls]

@@ -1,0 +1,66 @@
+// The ABI of a generated wrapper: how every value of a call crosses its extern "C"
+// signature (`int symbol(void* ret, params...)`, the Numba ABI) and how the wrapper
+// turns each parameter back into what the typed implementation takes. Plan, emit and
+// the front ends read this one module, so the two sides of the boundary agree.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coop/call_facts.hpp"
+#include "coop/catalog.hpp"
+#include "coop/dtype.hpp"
+
+namespace coop {
+
+// One parameter of a generated wrapper after its leading `void* ret` slot. A strided
+// view crosses as its data pointer followed by its extents and strides (in elements,
+// int64 each), which the front end reads from the array operand named by `array`.
+enum class AbiKind { Pointer, Value, Extent, Stride };
+struct AbiParam {
+  std::string name;
+  AbiKind kind;
+  std::string cpp_type;  // the value's type, or the pointee's for a pointer
+  // The value's dtype as a front end types it (NumPy name), or the pointee's: "int64"
+  // for counts, offsets, extents and strides, "int32" for flags, "uint8" for bytes
+  // (scratch, a prefix callback's state), the payload's dtype for payload values.
+  std::string value_dtype;
+  std::string array;   // Extent, Stride: the array operand described
+  int dimension = -1;  // Extent, Stride: which dimension
+  friend bool operator==(const AbiParam&, const AbiParam&) = default;
+};
+
+const char* to_string(AbiKind kind);             // "pointer", "value", "extent", "stride"
+std::string c_parameter(const AbiParam& param);  // as the wrapper declares it: "void* source", "int64_t offset"
+
+// Values passed by pointer rather than by value to a user function: a compiler's
+// half or complex and C++'s struct types are not passed alike.
+bool passes_by_pointer(DType dtype);
+
+// The C++ type a payload value of `dtype` crosses the wrapper as: 16-bit floats as
+// their bits and bool as a byte, since a C++ struct or bool by value and a compiler's
+// native half or i1 need not be passed alike. Complex values never cross by value.
+std::string abi_value_type(DType dtype);
+
+// The payload value of `dtype` that the wrapper's parameter `name` (of abi_value_type) carries.
+std::string from_abi_value(DType dtype, const std::string& name);
+
+// Dimensions of the strided view `operand` is, 0 when it is contiguous memory.
+int view_dimensions(const CallFacts& facts, const std::string& operand);
+
+// The wrapper parameters that carry one operand or RUNTIME option, and the others it takes.
+std::vector<AbiParam> operand_abi(const CallFacts& facts, const OperandSpec& operand);
+AbiParam option_abi(const CallFacts& facts, const OptionSpec& option);
+AbiParam prefix_state_abi(const OptionSpec& option);  // a bound prefix callback's state
+AbiParam scratch_abi();                               // the call's TempStorage
+AbiParam result_abi(DType dtype);                     // what `ret` points to, when the call produces a value
+
+// The C++ type the impl takes a strided view of `dimensions` as.
+std::string view_type(DType dtype, int dimensions);
+
+// The expression the wrapper passes the impl for an operand or RUNTIME option, from
+// the parameters operand_abi / option_abi declared for it.
+std::string operand_argument(const CallFacts& facts, const OperandSpec& operand);
+std::string option_argument(const CallFacts& facts, const OptionSpec& option);
+
+}  // namespace coop

@@ -1,0 +1,157 @@
+#include "coop/abi.hpp"
+
+namespace coop {
+namespace {
+
+constexpr const char* kInt64 = "::cuda::std::int64_t";
+constexpr const char* kInt32 = "::cuda::std::int32_t";
+constexpr const char* kByte = "unsigned char";
+
+std::string cpp_of(DType dtype) { return std::string(info(dtype).cpp); }
+std::string name_of(DType dtype) { return std::string(info(dtype).name); }
+
+AbiParam pointer_to(const std::string& name, DType dtype) {
+  return {name, AbiKind::Pointer, cpp_of(dtype), name_of(dtype)};
+}
+AbiParam bytes(const std::string& name) { return {name, AbiKind::Pointer, kByte, "uint8"}; }
+AbiParam int64_value(const std::string& name) { return {name, AbiKind::Value, kInt64, "int64"}; }
+
+// A strided view's extents, then its strides: one int64 each per dimension.
+void add_view_metadata(std::vector<AbiParam>& params, const std::string& array, int dimensions) {
+  for (const AbiKind kind : {AbiKind::Extent, AbiKind::Stride}) {
+    for (int dimension = 0; dimension < dimensions; ++dimension) {
+      params.push_back(
+          {array + "_" + to_string(kind) + "_" + std::to_string(dimension), kind, kInt64, "int64", array, dimension});
+    }
+  }
+}
+
+bool is_payload(OperandRole role) {
+  return role == OperandRole::PayloadIn || role == OperandRole::PayloadOut || role == OperandRole::PayloadInOut;
+}
+
+// A ThreadData array the wrapper receives as void*.
+std::string payload_array_argument(const CallFacts& facts, const std::string& name) {
+  return "*static_cast<" + cpp_of(facts.dtype) + " (*)[" + std::to_string(facts.items_per_thread) + "]>(" + name + ")";
+}
+
+// A strided view from the pointer, extents and strides its wrapper receives.
+std::string view_argument(const CallFacts& facts, const std::string& name, int dimensions) {
+  std::string extents, strides;
+  for (int dimension = 0; dimension < dimensions; ++dimension) {
+    const std::string suffix = "_" + std::to_string(dimension);
+    extents += (dimension ? ", " : "") + name + "_extent" + suffix;
+    strides += (dimension ? ", " : "") + name + "_stride" + suffix;
+  }
+  return view_type(facts.dtype, dimensions) + "{static_cast<" + cpp_of(facts.dtype) + "*>(" + name + "), {" + extents +
+         "}, {" + strides + "}}";
+}
+
+}  // namespace
+
+const char* to_string(AbiKind kind) {
+  switch (kind) {
+    case AbiKind::Pointer:
+      return "pointer";
+    case AbiKind::Value:
+      return "value";
+    case AbiKind::Extent:
+      return "extent";
+    case AbiKind::Stride:
+      return "stride";
+  }
+  return "?";
+}
+
+std::string c_parameter(const AbiParam& param) {
+  return (param.kind == AbiKind::Pointer ? std::string("void* ") : param.cpp_type + " ") + param.name;
+}
+
+bool passes_by_pointer(DType dtype) {
+  return dtype == DType::Float16 || dtype == DType::BFloat16 || info(dtype).is_complex;
+}
+
+std::string abi_value_type(DType dtype) {
+  if (dtype == DType::Float16 || dtype == DType::BFloat16) return "::cuda::std::uint16_t";
+  if (dtype == DType::Bool) return "::cuda::std::uint8_t";
+  return cpp_of(dtype);
+}
+
+std::string from_abi_value(DType dtype, const std::string& name) {
+  if (dtype == DType::Float16) return "__ushort_as_half(" + name + ")";
+  if (dtype == DType::BFloat16) return "__ushort_as_bfloat16(" + name + ")";
+  if (dtype == DType::Bool) return name + " != 0";
+  return name;
+}
+
+int view_dimensions(const CallFacts& facts, const std::string& operand) {
+  const auto found = facts.strided_views.find(operand);
+  return found == facts.strided_views.end() ? 0 : found->second;
+}
+
+std::vector<AbiParam> operand_abi(const CallFacts& facts, const OperandSpec& operand) {
+  switch (operand.role) {
+    case OperandRole::SourceArray:
+    case OperandRole::DestinationArray: {
+      std::vector<AbiParam> params = {pointer_to(operand.name, facts.dtype)};
+      add_view_metadata(params, operand.name, view_dimensions(facts, operand.name));
+      return params;
+    }
+    case OperandRole::PayloadIn:
+    case OperandRole::PayloadOut:
+    case OperandRole::PayloadInOut:
+      if (facts.payload == PayloadKind::Scalar)
+        return {{operand.name, AbiKind::Value, abi_value_type(facts.dtype), name_of(facts.dtype)}};
+      return {pointer_to(operand.name, facts.dtype)};
+    case OperandRole::Flag:
+      return {{operand.name, AbiKind::Value, kInt32, "int32"}};
+  }
+  return {};
+}
+
+AbiParam option_abi(const CallFacts& facts, const OptionSpec& option) {
+  switch (option.type) {
+    case OptionType::PayloadScalar:
+      return {option.name, AbiKind::Value, abi_value_type(facts.dtype), name_of(facts.dtype)};
+    case OptionType::PayloadOutput:
+    case OptionType::ScalarOutput:
+      return pointer_to(option.name, facts.dtype);
+    default:  // counts and offsets
+      return int64_value(option.name);
+  }
+}
+
+AbiParam prefix_state_abi(const OptionSpec& option) { return bytes(prefix_state_parameter(option)); }
+AbiParam scratch_abi() { return bytes("temp_storage"); }
+AbiParam result_abi(DType dtype) { return pointer_to("result", dtype); }
+
+std::string view_type(DType dtype, int dimensions) {
+  return "::coop_adapt::StridedView<" + cpp_of(dtype) + ", " + std::to_string(dimensions) + ">";
+}
+
+std::string operand_argument(const CallFacts& facts, const OperandSpec& operand) {
+  if (const int dimensions = view_dimensions(facts, operand.name); dimensions > 0) {
+    return view_argument(facts, operand.name, dimensions);
+  }
+  if (operand.role == OperandRole::Flag) return "static_cast<int>(" + operand.name + ")";
+  if (!is_payload(operand.role)) return "static_cast<" + cpp_of(facts.dtype) + "*>(" + operand.name + ")";
+  if (facts.payload == PayloadKind::Scalar) return from_abi_value(facts.dtype, operand.name);
+  return payload_array_argument(facts, operand.name);
+}
+
+std::string option_argument(const CallFacts& facts, const OptionSpec& option) {
+  switch (option.type) {
+    case OptionType::Count:
+      return "static_cast<int>(" + option.name + ")";  // range-checked by the wrapper before narrowing
+    case OptionType::PayloadScalar:
+      return from_abi_value(facts.dtype, option.name);
+    case OptionType::PayloadOutput:
+      return payload_array_argument(facts, option.name);
+    case OptionType::ScalarOutput:
+      return "*static_cast<" + cpp_of(facts.dtype) + "*>(" + option.name + ")";
+    default:  // an offset: int64 as the impl takes it
+      return option.name;
+  }
+}
+
+}  // namespace coop
