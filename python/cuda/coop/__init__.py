@@ -54,9 +54,16 @@ from ._core.errors import (
 from ._core.registration import auto_register as _auto_register
 from ._core.registration import explain, register
 from ._core.tracebacks import install as _install_traceback_hook
-from ._core.version import package_version as _package_version
 
-__version__ = _package_version()
+
+def __getattr__(name: str):
+    # Read on first use: importlib.metadata would double the cost of `import cuda.coop`.
+    if name == "__version__":
+        from ._core.version import package_version
+
+        return package_version()
+    raise AttributeError(f"module 'cuda.coop' has no attribute {name!r}")
+
 
 __all__ = [
     "CacheError",
