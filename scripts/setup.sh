@@ -29,7 +29,7 @@ echo "setup: coop installed at $(command -v coop)"
 
 # The Python package. Without build isolation the compile commands stay the same from one
 # install to the next, so build/python-wheel rebuilds only what changed (seconds, not a minute).
-python3 -m pip install --quiet "scikit-build-core>=0.10" "nanobind>=2.0" ruff
+python3 -m pip install --quiet "scikit-build-core>=0.11" "nanobind>=2.0" ruff
 python3 -m pip install --quiet --no-build-isolation --config-settings=build-dir=build/python-wheel \
   ".[numba-cuda-mlir,test]"
 echo "setup: cuda.coop installed for $(python3 --version)"
