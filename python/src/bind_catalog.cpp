@@ -1,6 +1,6 @@
-// The catalog as the Python layer reads it: each operation's options, their kinds
-// and allowed values, so the planner checks arguments by kind instead of keeping
-// its own tables of option names.
+// The catalog as the Python layer reads it: each operation's operands and their
+// roles, its options, their kinds and allowed values, so the planner reads
+// arguments by role and kind instead of keeping its own tables of names.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -33,6 +33,43 @@ const char* option_type_name(OptionType type) {
   return "?";
 }
 
+const char* operand_role_name(OperandRole role) {
+  switch (role) {
+    case OperandRole::SourceArray:
+      return "source_array";
+    case OperandRole::DestinationArray:
+      return "destination_array";
+    case OperandRole::PayloadIn:
+      return "payload_in";
+    case OperandRole::PayloadOut:
+      return "payload_out";
+    case OperandRole::PayloadInOut:
+      return "payload_inout";
+    case OperandRole::Flag:
+      return "flag";
+  }
+  return "?";
+}
+
+const OperationSpec& operation_named(const std::string& name) {
+  const OperationSpec* operation = find_operation(name);
+  if (operation == nullptr) {
+    reject(ErrorKind::UnsupportedOperation, name, "operation", "'" + name + "'", "one of: " + operation_names());
+  }
+  return *operation;
+}
+
+nb::list operand_list(const OperationSpec& operation) {
+  nb::list operands;
+  for (const auto& operand : operation.operands) {
+    nb::dict entry;
+    entry["name"] = operand.name;
+    entry["role"] = operand_role_name(operand.role);
+    operands.append(entry);
+  }
+  return operands;
+}
+
 nb::dict option_dict(const OptionSpec& option) {
   nb::dict entry;
   entry["name"] = option.name;
@@ -42,27 +79,47 @@ nb::dict option_dict(const OptionSpec& option) {
   entry["allow_static"] = option.allow_static;
   entry["allow_runtime"] = option.allow_runtime;
   entry["required"] = option.required;
+  // A prefix callback's state crosses the ABI as its own pointer parameter; the
+  // front end binds the kernel's state array to it by this name.
+  entry["state_parameter"] = option.type == OptionType::PrefixCallback
+                                 ? nb::object(nb::str(prefix_state_parameter(option).c_str()))
+                                 : nb::none();
   return entry;
+}
+
+nb::list option_list(const OperationSpec& operation) {
+  nb::list options;
+  for (const auto& option : operation.options) options.append(option_dict(option));
+  return options;
 }
 
 }  // namespace
 
 void bind_catalog(nb::module_& module) {
   module.def(
-      "operation_options",
-      [](const std::string& name) {
-        const OperationSpec* operation = find_operation(name);
-        if (operation == nullptr) {
-          reject(ErrorKind::UnsupportedOperation, name, "operation", "'" + name + "'", "one of: " + operation_names());
-        }
-        nb::list options;
-        for (const auto& option : operation->options) options.append(option_dict(option));
-        return options;
-      },
-      "operation"_a,
+      "operation_options", [](const std::string& name) { return option_list(operation_named(name)); }, "operation"_a,
       "The options of a catalog operation, in order: dicts of name, type (choice, count, payload_scalar, offset, "
       "operator, prefix_callback, payload_output, scalar_output), choices, default, allow_static, allow_runtime, "
-      "required.");
+      "required, state_parameter (a prefix callback's ABI state parameter, else None).");
+  module.def(
+      "operation_operands", [](const std::string& name) { return operand_list(operation_named(name)); }, "operation"_a,
+      "The data operands of a catalog operation, in order: dicts of name and role (source_array, "
+      "destination_array, payload_in, payload_out, payload_inout, flag).");
+  module.def(
+      "operation",
+      [](const std::string& name) {
+        const OperationSpec& operation = operation_named(name);
+        nb::dict entry;
+        entry["name"] = operation.name;
+        entry["family"] = operation.family;
+        entry["returns_value"] = operation.returns_value;
+        entry["operands"] = operand_list(operation);
+        entry["options"] = option_list(operation);
+        return entry;
+      },
+      "operation"_a,
+      "A catalog operation as one dict: name, family, returns_value, operands (as operation_operands) and options "
+      "(as operation_options).");
 }
 
 }  // namespace coop::python

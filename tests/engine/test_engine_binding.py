@@ -134,6 +134,42 @@ def test_option_bindings():
     assert static == _engine.OptionBinding.fixed("transpose") and static != RUNTIME
 
 
+def test_catalog_exports_each_operations_operands_by_role():
+    assert _engine.operation_operands("load") == [
+        {"name": "source", "role": "source_array"},
+        {"name": "items", "role": "payload_out"},
+    ]
+    assert [operand["role"] for operand in _engine.operation_operands("store")] == [
+        "destination_array",
+        "payload_inout",
+    ]
+    assert _engine.operation_operands("reduce") == [{"name": "items", "role": "payload_in"}]
+    assert [operand["role"] for operand in _engine.operation_operands("segmented_reduce")] == ["payload_in", "flag"]
+
+
+def test_catalog_exports_a_prefix_callbacks_state_parameter():
+    options = {option["name"]: option for option in _engine.operation_options("exclusive_scan")}
+    assert options["prefix_op"]["type"] == "prefix_callback"
+    assert options["prefix_op"]["state_parameter"] == "prefix_op_state"
+    assert {name for name, option in options.items() if option["state_parameter"] is not None} == {"prefix_op"}
+
+
+def test_catalog_exports_an_operation_as_one_dict():
+    scan = _engine.operation("inclusive_scan")
+    assert (scan["name"], scan["family"], scan["returns_value"]) == ("inclusive_scan", "scan", False)
+    assert scan["operands"] == _engine.operation_operands("inclusive_scan")
+    assert scan["options"] == _engine.operation_options("inclusive_scan")
+    assert _engine.operation("reduce")["returns_value"] is True
+
+
+@pytest.mark.parametrize("lookup", [_engine.operation, _engine.operation_operands, _engine.operation_options])
+def test_catalog_lookup_of_an_unknown_operation_names_the_known_ones(lookup):
+    with pytest.raises(_engine.EngineError, match="argument 'operation' = 'sort' is not allowed") as raised:
+        lookup("sort")
+    assert raised.value.kind == "UnsupportedOperation"
+    assert "load, store" in str(raised.value)
+
+
 @pytest.mark.parametrize(
     "make_facts, kind, named",
     [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import functools
 import inspect
 import operator
 
@@ -19,16 +20,9 @@ from ._find import Site
 from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
 
-# Each implemented operation's payload operand and, for load/store, its memory operand.
-_PAYLOAD = {name: "items" for name in ("load", "store", "reduce", "sum", "inclusive_sum", "exclusive_sum")}
-_PAYLOAD.update(
-    {"inclusive_scan": "items", "exclusive_scan": "items", "segmented_reduce": "value", "broadcast": "value"}
-)
-_MEMORY = {"load": "source", "store": "destination"}
-# Operands that cross the ABI as runtime values as they are (not payloads, arrays or options).
-_VALUE_OPERANDS = {"segmented_reduce": ("flag",)}
-# Options the front end owns rather than the engine.
-_FRONT_END_OPTIONS = ("temp_storage", "prefix_op")
+# The one parameter of the Python API the engine's catalog does not declare: the
+# front end resolves it to a scratch region (_storage) before the engine plans.
+_TEMP_STORAGE = "temp_storage"
 
 # Operators written as Python objects, by the name the engine knows them by.
 _OPERATORS = {
@@ -53,15 +47,48 @@ class Call:
     provider: object = None  # _engine.Provider
     links: list = dataclasses.field(default_factory=list)  # compiled Python operators to link
     prefix_callback: object = None  # _prefix_callbacks.PrefixCallback
+    prefix_argument: object = None  # the IR variable the call passes its prefix callback in
 
 
 _INTEGER_OPTIONS = ("count", "offset")  # option kinds that take an integer
 _NAMED_OPTIONS = ("choice", "operator")  # option kinds a string names a value of
+_PAYLOAD_ROLES = ("payload_in", "payload_out", "payload_inout")
+_MEMORY_ROLES = ("source_array", "destination_array")
+
+
+@dataclasses.dataclass(frozen=True)
+class Parameters:
+    """An operation's parameters as the engine's catalog declares them, by role and kind."""
+
+    payload: str  # the operand holding this thread's items
+    memory: str | None  # the array the group reads or writes, if any: it fixes the dtype
+    values: tuple  # operands that cross the ABI as runtime values as they are (flags)
+    kinds: dict  # option name -> its kind ("choice", "count", "operator", ...)
+    prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
+
+    def options_of(self, kind: str) -> list:
+        return [name for name, option_kind in self.kinds.items() if option_kind == kind]
+
+
+@functools.cache
+def parameters(operation: str) -> Parameters:
+    """The catalog's operands and options of `operation`, read once per process."""
+    spec = _engine.operation(operation)
+    roles = [(operand["name"], operand["role"]) for operand in spec["operands"]]
+    return Parameters(
+        payload=next(name for name, role in roles if role in _PAYLOAD_ROLES),
+        memory=next((name for name, role in roles if role in _MEMORY_ROLES), None),
+        values=tuple(name for name, role in roles if role == "flag"),
+        kinds={option["name"]: option["type"] for option in spec["options"]},
+        prefix_states={
+            option["name"]: option["state_parameter"] for option in spec["options"] if option["state_parameter"]
+        },
+    )
 
 
 def option_kinds(operation: str) -> dict:
     """Option name -> its kind in the engine's catalog ("choice", "count", ...)."""
-    return {option["name"]: option["type"] for option in _engine.operation_options(operation)}
+    return parameters(operation).kinds
 
 
 def _binding(state, var, name: str = "", kind: str = "", where_text: str = ""):
@@ -143,7 +170,7 @@ def _memory_dtype(memory_type, operation, role, where_text):
     return dtype
 
 
-def _operator(state, var, dtype, oracle, where_text):
+def _operator(state, name, var, dtype, oracle, where_text):
     """The engine's name of the operator, and the link item of a Python one (or None)."""
     value = python_value(state.func_ir, var)
     if isinstance(value, str) and value in _OPERATOR_NAMES:
@@ -153,7 +180,7 @@ def _operator(state, var, dtype, oracle, where_text):
     function = _operators.python_function(value)
     if function is None:
         raise InvalidArgumentError(
-            f"{where_text}: argument 'op' = {shown_value(state, var, oracle)} is not allowed; expected one of "
+            f"{where_text}: argument '{name}' = {shown_value(state, var, oracle)} is not allowed; expected one of "
             f"{', '.join(repr(name) for name in _OPERATOR_NAMES)}, operator.add, min, max, or a Python function "
             "op(a, b)"
         )
@@ -208,12 +235,12 @@ def _shown(name: str) -> str:
     return name.split(".")[0]
 
 
-def _check_aggregate_array(array_type, dtype: str, where_text: str) -> None:
+def _check_aggregate_array(array_type, dtype: str, name: str, where_text: str) -> None:
     """The aggregate is written as one value of the payload's dtype into element 0."""
     if isinstance(array_type, types.Array) and _payloads.dtype_name(array_type.dtype) == dtype:
         return
     raise InvalidArgumentError(
-        f"{where_text}: argument 'block_aggregate' is {array_type or 'not an array'}; expected a one-element array "
+        f"{where_text}: argument '{name}' is {array_type or 'not an array'}; expected a one-element array "
         f"of the payload's dtype {dtype} (the aggregate is written to element 0)"
     )
 
@@ -265,7 +292,8 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         raise TypeError(f"{where_text}: {error}") from None
     arguments = bound.arguments
     group_name = next(iter(signature.parameters))  # "group", or "warp" for warp-only operations
-    payload_name, memory = _PAYLOAD[operation], _MEMORY.get(operation)
+    declared = parameters(operation)
+    payload_name, memory = declared.payload, declared.memory
     for name, var in arguments.items():  # before anything reads them as a payload or an array
         if name != group_name and from_literal_unroll(state.func_ir, var):
             raise UnsupportedOperationError(literal_unroll_message(where_text, name))
@@ -279,56 +307,76 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         if view_dimensions(memory_type):
             views[memory] = view_dimensions(memory_type)
     dtype = dtype_of(payload, where_text)
-    if "output" in arguments and _binding(state, arguments["output"]).binding != "omitted":
-        output, _ = _payload(state, arguments["output"], payloads, oracle, where_text)
-        _payloads.agree(output, dtype, f"the payload of {where_text}", where_text)
-        if shape == "array":  # a scalar payload takes no output (the engine says so)
-            _check_same_extent(payload, output, arguments[payload_name].name, "output", where_text)
+    for name in declared.options_of("payload_output"):
+        if _given(state, arguments, name):
+            output, _ = _payload(state, arguments[name], payloads, oracle, where_text)
+            _payloads.agree(output, dtype, f"the payload of {where_text}", where_text)
+            if shape == "array":  # a scalar payload takes no output (the engine says so)
+                _check_same_extent(payload, output, arguments[payload_name].name, name, where_text)
 
     options, links = {}, []
-    kinds = option_kinds(operation)
+    not_options = (group_name, payload_name, memory, *declared.values, _TEMP_STORAGE, *declared.prefix_states)
     for name, var in arguments.items():
-        if name in (group_name, payload_name, memory, *_VALUE_OPERANDS.get(operation, ()), *_FRONT_END_OPTIONS):
+        if name in not_options:
             continue
-        if name == "op":
-            options[name], link = _operator(state, var, dtype, oracle, where_text)
+        kind = declared.kinds.get(name, "")
+        if kind == "operator":
+            options[name], link = _operator(state, name, var, dtype, oracle, where_text)
             links += [link] if link is not None else []
         else:
-            options[name] = _binding(state, var, name, kinds.get(name, ""), where_text)
+            options[name] = _binding(state, var, name, kind, where_text)
             if options[name].binding == "runtime":
-                _check_runtime_value(oracle.type_of(var), name, kinds.get(name, ""), dtype, where_text)
-    for name in _VALUE_OPERANDS.get(operation, ()):
+                _check_runtime_value(oracle.type_of(var), name, kind, dtype, where_text)
+    for name in declared.values:
         _check_runtime_value(oracle.type_of(arguments[name]), name, "flag", dtype, where_text)
-    prefix_callback = None
-    if "prefix_op" in arguments and _binding(state, arguments["prefix_op"]).binding != "omitted":
-        prefix_callback = _prefix_callbacks.describe(state, arguments["prefix_op"], oracle, where_text)
-        arch = state.metadata["targetoptions"]["chip"]
-        symbol, link = _prefix_callbacks.compile_prefix_callback(prefix_callback, dtype, arch, where_text, state)
-        options["prefix_op"] = _engine.OptionBinding.fixed(f"user:{symbol}")
-        links.append(link)
+    prefix_callback, prefix_argument, prefix_state = None, None, None
+    for name, state_parameter in declared.prefix_states.items():
+        if _given(state, arguments, name):
+            prefix_argument, prefix_state = arguments[name], state_parameter
+            prefix_callback = _prefix_callbacks.describe(state, prefix_argument, oracle, where_text)
+            arch = state.metadata["targetoptions"]["chip"]
+            symbol, link = _prefix_callbacks.compile_prefix_callback(prefix_callback, dtype, arch, where_text, state)
+            options[name] = _engine.OptionBinding.fixed(f"user:{symbol}")
+            links.append(link)
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
-    if "block_aggregate" in options:
-        _check_aggregate_array(oracle.type_of(arguments["block_aggregate"]), dtype, where_text)
+    for name in declared.options_of("scalar_output"):
+        if name in options:
+            _check_aggregate_array(oracle.type_of(arguments[name]), dtype, name, where_text)
     facts = _engine.CallFacts(
         operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape, views
     )
     operands = {payload_name: arguments[payload_name]}
     if memory is not None:
         operands[memory] = arguments[memory]
-    operands.update({name: arguments[name] for name in _VALUE_OPERANDS.get(operation, ())})
+    operands.update({name: arguments[name] for name in declared.values})
     operands.update({name: arguments[name] for name, binding in options.items() if binding.binding == "runtime"})
     if prefix_callback is not None:
-        operands["prefix_op_state"] = prefix_callback.state_var
+        operands[prefix_state] = prefix_callback.state_var
     temp_storage = None
-    if "temp_storage" in arguments and _binding(state, arguments["temp_storage"]).binding != "omitted":
-        temp_storage = _storage_name(state, arguments["temp_storage"], storages, where_text)
-    return Call(site, facts, operands, payload, temp_storage, links=links, prefix_callback=prefix_callback)
+    if _given(state, arguments, _TEMP_STORAGE):
+        temp_storage = _storage_name(state, arguments[_TEMP_STORAGE], storages, where_text)
+    return Call(
+        site,
+        facts,
+        operands,
+        payload,
+        temp_storage,
+        links=links,
+        prefix_callback=prefix_callback,
+        prefix_argument=prefix_argument,
+    )
+
+
+def _given(state, arguments, name: str) -> bool:
+    """Whether the call passes `name` a value other than None."""
+    return name in arguments and _binding(state, arguments[name]).binding != "omitted"
 
 
 def needs_a_typed_payload(site: Site) -> bool:
     """Whether the call's dtype comes from its payload (not from a memory operand):
-    such calls are analyzed after those that type payloads."""
-    return site.marker.name not in _MEMORY
+    such calls are analyzed after those that type payloads. An operation the engine
+    does not implement has no catalog entry; analyze rejects it."""
+    return not site.marker.implemented or parameters(site.marker.name).memory is None
 
 
 def _storage_name(state, var, storages, where_text) -> str:
@@ -337,7 +385,7 @@ def _storage_name(state, var, storages, where_text) -> str:
         if found is storage.site.call:
             return storage.name
     raise UnsupportedOperationError(
-        f"{where_text}: argument 'temp_storage' is not a coop.TempStorage made in this kernel"
+        f"{where_text}: argument '{_TEMP_STORAGE}' is not a coop.TempStorage made in this kernel"
     )
 
 

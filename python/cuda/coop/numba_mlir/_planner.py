@@ -138,7 +138,7 @@ def _analyze(state, sites, block_shape, payloads, storages):
 def _prefix_callback_constructors(state, calls) -> list:
     """The statements making prefix_op objects, which exist only at compile time."""
     with_callbacks = [call for call in calls if call.prefix_callback is not None]
-    uses = {(id(call.site.statement), dict(call.site.call.kws)["prefix_op"].name) for call in with_callbacks}
+    uses = {(id(call.site.statement), call.prefix_argument.name) for call in with_callbacks}
     callbacks = [call.prefix_callback for call in with_callbacks]
     _prefix_callbacks.check_only_used_as_prefix_op(state, callbacks, uses)
     return list({id(callback.constructor): callback.constructor for callback in callbacks}.values())

@@ -1,0 +1,51 @@
+"""The planner reads each operation's parameters from the engine's catalog, by
+operand role and option kind, rather than from tables of its own."""
+
+import types
+
+import pytest
+
+from cuda.coop._core.markers import Marker, all_markers
+from cuda.coop.numba_mlir import _facts
+
+
+def site_of(name: str):
+    """The one thing needs_a_typed_payload reads of a call site: its marker."""
+    return types.SimpleNamespace(marker=all_markers()[name])
+
+
+def test_the_payload_and_memory_operands_come_from_their_roles():
+    load, store, broadcast = (_facts.parameters(name) for name in ("load", "store", "broadcast"))
+    assert (load.payload, load.memory, load.values) == ("items", "source", ())
+    assert (store.payload, store.memory) == ("items", "destination")
+    assert (broadcast.payload, broadcast.memory) == ("value", None)
+
+
+def test_flags_cross_the_abi_as_values():
+    assert _facts.parameters("segmented_reduce").values == ("flag",)
+
+
+def test_options_are_grouped_by_kind():
+    scan = _facts.parameters("exclusive_scan")
+    assert scan.options_of("operator") == ["op"]
+    assert scan.options_of("payload_output") == ["output"]
+    assert scan.options_of("scalar_output") == ["block_aggregate"]
+    assert scan.prefix_states == {"prefix_op": "prefix_op_state"}
+    assert _facts.option_kinds("load")["oob_default"] == "payload_scalar"
+
+
+def test_the_catalog_is_read_once_per_operation():
+    assert _facts.parameters("reduce") is _facts.parameters("reduce")
+
+
+@pytest.mark.parametrize(
+    "name, typed_later", [("load", False), ("store", False), ("reduce", True), ("inclusive_scan", True)]
+)
+def test_calls_without_a_memory_operand_wait_for_a_typed_payload(name, typed_later):
+    assert _facts.needs_a_typed_payload(site_of(name)) is typed_later
+
+
+def test_an_operation_the_engine_lacks_is_left_for_analyze_to_reject():
+    unimplemented = next(marker for marker in all_markers().values() if not marker.implemented)
+    assert isinstance(unimplemented, Marker)
+    assert _facts.needs_a_typed_payload(types.SimpleNamespace(marker=unimplemented))
