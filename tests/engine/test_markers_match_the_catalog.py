@@ -1,0 +1,50 @@
+"""The public markers and the engine's catalog describe the same calls: a marker's
+parameters after the group are the catalog operation's operands (positional-only, in
+the catalog's order) and options, plus the front end's explicit scratch; every catalog
+option is reachable from Python; a choice's default is the catalog's."""
+
+import inspect
+
+import pytest
+
+from cuda import coop
+from cuda.coop import _engine
+from cuda.coop._core.markers import all_markers
+
+FRONT_END = {"temp_storage"}  # the Python API's explicit scratch (TempStorage), not a CUB parameter
+PRIMITIVES = sorted(
+    name for name, marker in all_markers().items() if marker.implemented and marker.family not in ("groups", "storage")
+)
+
+
+def parameters_after_the_group(name):
+    return list(inspect.signature(getattr(coop, name)).parameters.values())[1:]
+
+
+@pytest.mark.parametrize("name", PRIMITIVES)
+def test_operands_lead_positional_only_in_catalog_order(name):
+    operands = [operand["name"] for operand in _engine.operation(name)["operands"]]
+    positional = [p.name for p in parameters_after_the_group(name) if p.kind is p.POSITIONAL_ONLY]
+    assert positional[: len(operands)] == operands
+
+
+@pytest.mark.parametrize("name", PRIMITIVES)
+def test_every_parameter_is_the_catalogs_and_every_option_is_reachable(name):
+    operation = _engine.operation(name)
+    known = {operand["name"] for operand in operation["operands"]}
+    known |= {option["name"] for option in operation["options"]} | FRONT_END
+    names = {p.name for p in parameters_after_the_group(name)}
+    assert names <= known, f"coop.{name} takes {sorted(names - known)}, which the catalog does not know"
+    missing = {option["name"] for option in operation["options"]} - names
+    assert not missing, f"coop.{name} cannot reach the catalog's options {sorted(missing)}"
+
+
+@pytest.mark.parametrize("name", PRIMITIVES)
+def test_choice_defaults_are_the_catalogs(name):
+    options = {option["name"]: option for option in _engine.operation(name)["options"]}
+    for parameter in parameters_after_the_group(name):
+        option = options.get(parameter.name)
+        if option is None or option["type"] != "choice" or parameter.default is inspect.Parameter.empty:
+            continue
+        assert parameter.default in (None, option["default"]), (parameter.name, parameter.default)
+        assert option["default"] in option["choices"]
