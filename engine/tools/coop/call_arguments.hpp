@@ -5,8 +5,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "coop/call_facts.hpp"
 
@@ -18,20 +20,16 @@ struct CallArguments {
   std::optional<std::string> block;  // the block holding a warp group; 32 threads when omitted
   std::string dtype = "int32";
   std::string items = "1";  // parsed here, so "" or 99999999999 is named like any bad value
-  std::optional<std::string> algorithm;
-  // Given without a value: RUNTIME; with a value: STATIC.
-  std::optional<std::string> valid_items;
-  std::optional<std::string> oob_default;
-  std::optional<std::string> offset;
-  bool scalar = false;            // one value per thread instead of a ThreadData array
-  std::optional<std::string> op;  // always STATIC: a built-in name or user:<symbol>
-  std::optional<std::string> initial_value;
-  std::optional<std::string> src_lane;
-  std::optional<std::string> flags;
-  std::optional<std::string> prefix_op;
-  int strided_view = 0;          // dimensions of the memory operand's strided view; 0: contiguous
-  bool block_aggregate = false;  // RUNTIME pointer operands: given or not
-  bool output = false;
+  bool scalar = false;      // one value per thread instead of a ThreadData array
+  int strided_view = 0;     // dimensions of the memory operand's strided view; 0: contiguous
+  // The catalog's options (option_flags.hpp), by option name: a flag that takes a
+  // value holds it ("" when an optional value is left out); a switch sets `given`.
+  struct GivenOption {
+    std::optional<std::string> value;
+    bool given = false;
+  };
+  std::map<std::string, GivenOption> options;
+  std::vector<std::string> generic_options;  // --opt name[=value], in order
 };
 
 // Adds the call's positional operation and its options to `app`.
