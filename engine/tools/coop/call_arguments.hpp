@@ -1,6 +1,8 @@
 // A primitive call described on the command line, as the CLI's subcommands share it:
 //   load --group block:128 --dtype int32 --items 2 --algorithm direct --valid-items
 //   reduce --group warp:8 --block 64 --dtype float32 --scalar --op max
+// The options' flags come from the catalog (option_flags.hpp); --opt name[=value]
+// names any option by its catalog name.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -55,9 +55,10 @@ std::string help_for(const OptionSpec& spec) {
     case OptionType::Offset:
       return "Element offset of the tile: no value = RUNTIME operand, N = STATIC";
     case OptionType::Operator:
-      return "Operator (compile-time): " + operator_names() + " or user:<symbol>";
+      return "Operator (compile-time): " + operator_names() + " or " + std::string(kUserOperatorPrefix) + "<symbol>";
     case OptionType::PrefixCallback:
-      return "Block prefix callback (compile-time): user:<symbol>, T symbol(void* state, T block_aggregate)";
+      return "Block prefix callback (compile-time): " + std::string(kUserOperatorPrefix) +
+             "<symbol>, T symbol(void* state, T block_aggregate)";
     case OptionType::PayloadOutput:
       return "Write into a second array instead of in place (a RUNTIME operand)";
     case OptionType::ScalarOutput:
