@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "coop/catalog.hpp"
@@ -138,6 +139,18 @@ TEST(Catalog, MethodArgumentsNameOperandsOrOptions) {
       bool known = operation.option(name) != nullptr;
       for (const auto& operand : operation.operands) known = known || operand.name == name;
       EXPECT_TRUE(known) << operation.name << ": " << name;
+    }
+  }
+}
+
+// The CLI gives each option name one flag, its kind decided once (cli_test).
+TEST(Catalog, AnOptionNameHasOneKindInEveryFamily) {
+  std::map<std::string, std::pair<OptionType, std::string>> first;  // name -> kind, where first seen
+  for (const auto& operation : catalog()) {
+    for (const auto& option : operation.options) {
+      const auto [seen, inserted] = first.try_emplace(option.name, option.type, operation.name);
+      EXPECT_EQ(static_cast<int>(seen->second.first), static_cast<int>(option.type))
+          << option.name << " in " << operation.name << " and " << seen->second.second;
     }
   }
 }

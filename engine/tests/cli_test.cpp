@@ -3,8 +3,12 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "coop/catalog.hpp"
+#include "option_flags.hpp"
 #include "test_support.hpp"
 
 namespace coop {
@@ -134,6 +138,74 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"compile load -o x.ltoir --header ./x.ltoir", "a file other than -o's ('x.ltoir')"},
         BadInput{"cache frob", "coop cache: argument 'subcommand' = 'frob'"},
         BadInput{"link /nonexistent.ltoir -o x.cubin", "'/nonexistent.ltoir' (no such file)"}));
+
+// ---- The call options' flags are generated from the catalog (option_flags.hpp).
+
+TEST(CliFlags, EveryCatalogOptionHasAFlagOfItsKind) {
+  const std::string help = coop("explain --help").output;
+  for (const auto& operation : catalog()) {
+    for (const auto& option : operation.options) {
+      const cli::OptionFlag* flag = cli::find_option_flag(option.name);
+      ASSERT_NE(flag, nullptr) << operation.name << ": " << option.name;
+      EXPECT_EQ(flag->type, option.type) << option.name;
+      EXPECT_EQ(flag->value, cli::flag_value(option.type)) << option.name;
+      EXPECT_NE(help.find("  " + flag->flag + " "), std::string::npos) << flag->flag << "\n" << help;
+    }
+  }
+}
+
+TEST(CliFlags, KeepTheSpellingsTheyHad) {
+  const std::map<std::string, std::string> spellings = {{"algorithm", "--algorithm"},
+                                                        {"valid_items", "--valid-items"},
+                                                        {"oob_default", "--oob-default"},
+                                                        {"offset", "--offset"},
+                                                        {"op", "--op"},
+                                                        {"initial_value", "--initial-value"},
+                                                        {"src_lane", "--src-lane"},
+                                                        {"flags", "--flags"},
+                                                        {"prefix_op", "--prefix-op"},
+                                                        {"block_aggregate", "--block-aggregate"},
+                                                        {"output", "--output-array"}};
+  for (const auto& [option, spelling] : spellings) {
+    const cli::OptionFlag* flag = cli::find_option_flag(option);
+    ASSERT_NE(flag, nullptr) << option;
+    EXPECT_EQ(flag->flag, spelling);
+  }
+  std::set<std::string> seen = {"--group", "--block", "--dtype", "--items", "--scalar", "--strided-view", "--opt"};
+  for (const auto& flag : cli::option_flags()) EXPECT_TRUE(seen.insert(flag.flag).second) << flag.flag;
+}
+
+TEST(CliFlags, OptBindsAnOptionByItsCatalogName) {
+  const auto generic =
+      coop("explain load --opt valid_items --opt oob_default=-3 --opt offset=16 --opt algorithm=transpose");
+  ASSERT_EQ(generic.exit_code, 0) << generic.output;
+  for (const char* expected :
+       {"valid_items: RUNTIME", "oob_default: STATIC -3", "offset: STATIC 16", "::cub::BLOCK_LOAD_TRANSPOSE"}) {
+    EXPECT_NE(generic.output.find(expected), std::string::npos) << expected << "\n" << generic.output;
+  }
+  EXPECT_EQ(generic.output,
+            coop("explain load --valid-items --oob-default -3 --offset 16 --algorithm transpose").output);
+  const auto outputs = coop("explain inclusive_sum --group block:32,4 --items 4 --opt output --opt block_aggregate");
+  ASSERT_EQ(outputs.exit_code, 0) << outputs.output;
+  EXPECT_NE(outputs.output.find("InclusiveSum(items, output, block_aggregate)"), std::string::npos) << outputs.output;
+  EXPECT_EQ(outputs.output,
+            coop("explain inclusive_sum --group block:32,4 --items 4 --output-array --block-aggregate").output);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    OptionsGivenTwiceOrByName, CliRejects,
+    ::testing::Values(
+        BadInput{"explain reduce --op max --op min", "argument '--op' is given more than once; expected one value"},
+        BadInput{"explain load --valid-items 3 --valid-items", "argument '--valid-items' is given more than once"},
+        BadInput{"explain reduce --op max --opt op=min",
+                 "argument '--opt' = 'op=min' is not allowed; expected each option once (op is given already"},
+        BadInput{"explain reduce --opt op=max --opt op=min", "argument '--opt' = 'op=min' is not allowed"},
+        BadInput{"explain load --opt frob=1",
+                 "argument '--opt' = 'frob=1' is not allowed; expected name or name=value, the name one of: "},
+        BadInput{"explain load --opt", "argument '--opt' needs a value"},
+        BadInput{"explain reduce --opt op", "'op' = a runtime value is not allowed"},
+        BadInput{"explain inclusive_sum --opt output=x", "'output' = a compile-time constant is not allowed"},
+        BadInput{"compile load --call \"reduce --opt op=max --opt op=sum\"", "'--opt' = 'op=sum'"}));
 
 TEST(Cli, LinkRefusesADirectoryAsInput) {
   testing::TempDir dir;

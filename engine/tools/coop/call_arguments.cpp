@@ -7,8 +7,35 @@
 #include "coop/error.hpp"
 #include "coop/plan.hpp"
 #include "negative_values.hpp"
+#include "option_flags.hpp"
 
 namespace coop::cli {
+
+namespace {
+
+// One flag per catalog option, taking what the option's kind allows (FlagValue).
+void add_option_flags(CLI::App& app, CallArguments& arguments) {
+  for (const OptionFlag& flag : option_flags()) {
+    CallArguments::GivenOption& given = arguments.options[flag.option];
+    switch (flag.value) {
+      case FlagValue::Required:
+        app.add_option(flag.flag, given.value, flag.help);
+        break;
+      case FlagValue::Optional:
+        app.add_option(flag.flag, given.value, flag.help)->expected(0, 1);
+        break;
+      case FlagValue::None:
+        app.add_flag(flag.flag, given.given, flag.help);
+        break;
+    }
+  }
+  app.add_option(
+         "--opt", arguments.generic_options,
+         "Any option by its catalog name: name=value = STATIC, name alone = RUNTIME (" + option_flag_names() + ")")
+      ->allow_extra_args(false);
+}
+
+}  // namespace
 
 void add_call_options(CLI::App& app, CallArguments& arguments) {
   app.add_option("operation", arguments.operation, "Primitive to plan: " + operation_names())->required();
@@ -19,26 +46,10 @@ void add_call_options(CLI::App& app, CallArguments& arguments) {
   app.add_option("--items", arguments.items,
                  "Items per thread, 1 to " + std::to_string(kMaxItemsPerThread) + " (1 with --scalar)")
       ->capture_default_str();
-  app.add_option("--algorithm", arguments.algorithm, "CUB algorithm (compile-time)");
-  app.add_option("--valid-items", arguments.valid_items, "Partial tile: no value = RUNTIME operand, N = STATIC")
-      ->expected(0, 1);
-  app.add_option("--oob-default", arguments.oob_default, "Fill for invalid slots: no value = RUNTIME, V = STATIC")
-      ->expected(0, 1);
-  app.add_option("--offset", arguments.offset, "Element offset of the tile: no value = RUNTIME, N = STATIC")
-      ->expected(0, 1);
   app.add_flag("--scalar", arguments.scalar, "One value per thread (passed by value) instead of a ThreadData array");
-  app.add_option("--op", arguments.op, "Operator (compile-time): " + operator_names() + " or user:<symbol>");
-  app.add_option("--initial-value", arguments.initial_value, "Scan seed: no value = RUNTIME, V = STATIC")
-      ->expected(0, 1);
-  app.add_option("--src-lane", arguments.src_lane, "Broadcasting lane: no value = RUNTIME, N = STATIC")->expected(0, 1);
-  app.add_option("--flags", arguments.flags, "Segment flags (compile-time): heads or tails");
-  app.add_option("--prefix-op", arguments.prefix_op,
-                 "Block prefix callback (compile-time): user:<symbol>, T symbol(void* state, T block_aggregate)");
   app.add_option("--strided-view", arguments.strided_view,
                  "The memory operand is a strided N-D view of this many dimensions (addressed in C order)");
-  app.add_flag("--block-aggregate", arguments.block_aggregate, "Also write the aggregate (a RUNTIME pointer operand)");
-  // Not --output: `coop compile -o,--output` names the LTO-IR file.
-  app.add_flag("--output-array", arguments.output, "Scan into a second array instead of in place (a RUNTIME operand)");
+  add_option_flags(app, arguments);
 }
 
 namespace {
@@ -73,6 +84,39 @@ Group parse_call_group(const CallArguments& arguments, const std::string& comman
   return group;
 }
 
+// What each generated flag holds, bound as its kind implies.
+void bind_flags(const CallArguments& arguments, CallFacts& facts) {
+  for (const OptionFlag& flag : option_flags()) {
+    const auto given = arguments.options.find(flag.option);
+    if (given == arguments.options.end()) continue;
+    if (flag.value == FlagValue::None) {
+      if (given->second.given) facts.options[flag.option] = OptionBinding::runtime();
+    } else if (given->second.value) {
+      // A STATIC-only option keeps "" as its literal, for plan() to name.
+      facts.options[flag.option] = flag.value == FlagValue::Required ? OptionBinding::fixed(*given->second.value)
+                                                                     : binding_of(*given->second.value);
+    }
+  }
+}
+
+// --opt name=value is STATIC, --opt name RUNTIME; plan() checks what the option allows.
+void bind_generic_options(const CallArguments& arguments, const std::string& command, CallFacts& facts) {
+  for (const std::string& given : arguments.generic_options) {
+    const std::size_t equals = given.find('=');
+    const std::string name = given.substr(0, equals);
+    if (find_option_flag(name) == nullptr) {
+      reject(ErrorKind::InvalidArgument, command, "--opt", quoted(given),
+             "name or name=value, the name one of: " + option_flag_names());
+    }
+    if (facts.options.contains(name)) {
+      reject(ErrorKind::InvalidArgument, command, "--opt", quoted(given),
+             "each option once (" + name + " is given already, by " + find_option_flag(name)->flag + " or --opt)");
+    }
+    facts.options[name] =
+        equals == std::string::npos ? OptionBinding::runtime() : OptionBinding::fixed(given.substr(equals + 1));
+  }
+}
+
 }  // namespace
 
 CallFacts to_call_facts(const CallArguments& arguments, const std::string& command) {
@@ -89,22 +133,8 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
   facts.dtype = *dtype;
   facts.items_per_thread = parse_items(arguments.items, command);
   facts.payload = arguments.scalar ? PayloadKind::Scalar : PayloadKind::Array;
-  const std::pair<const char*, const std::optional<std::string>*> fixed[] = {{"algorithm", &arguments.algorithm},
-                                                                             {"op", &arguments.op},
-                                                                             {"flags", &arguments.flags},
-                                                                             {"prefix_op", &arguments.prefix_op}};
-  for (const auto& [name, value] : fixed) {
-    if (value->has_value()) facts.options[name] = OptionBinding::fixed(**value);
-  }
-  const std::pair<const char*, const std::optional<std::string>*> options[] = {
-      {"valid_items", &arguments.valid_items},
-      {"oob_default", &arguments.oob_default},
-      {"offset", &arguments.offset},
-      {"initial_value", &arguments.initial_value},
-      {"src_lane", &arguments.src_lane}};
-  for (const auto& [name, value] : options) {
-    if (value->has_value()) facts.options[name] = binding_of(*value);
-  }
+  bind_flags(arguments, facts);
+  bind_generic_options(arguments, command, facts);
   if (arguments.strided_view != 0) {
     const OperationSpec* operation = find_operation(facts.operation);
     for (const auto& operand : operation != nullptr ? operation->operands : std::vector<OperandSpec>{}) {
@@ -113,8 +143,6 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
     }
     if (facts.strided_views.empty()) facts.strided_views["memory"] = arguments.strided_view;  // plan() names it
   }
-  if (arguments.block_aggregate) facts.options["block_aggregate"] = OptionBinding::runtime();
-  if (arguments.output) facts.options["output"] = OptionBinding::runtime();
   return facts;
 }
 

@@ -1,12 +1,16 @@
 // A primitive call described on the command line, as the CLI's subcommands share it:
 //   load --group block:128 --dtype int32 --items 2 --algorithm direct --valid-items
 //   reduce --group warp:8 --block 64 --dtype float32 --scalar --op max
+// The options' flags come from the catalog (option_flags.hpp); --opt name[=value]
+// names any option by its catalog name.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "coop/call_facts.hpp"
 
@@ -18,20 +22,16 @@ struct CallArguments {
   std::optional<std::string> block;  // the block holding a warp group; 32 threads when omitted
   std::string dtype = "int32";
   std::string items = "1";  // parsed here, so "" or 99999999999 is named like any bad value
-  std::optional<std::string> algorithm;
-  // Given without a value: RUNTIME; with a value: STATIC.
-  std::optional<std::string> valid_items;
-  std::optional<std::string> oob_default;
-  std::optional<std::string> offset;
-  bool scalar = false;            // one value per thread instead of a ThreadData array
-  std::optional<std::string> op;  // always STATIC: a built-in name or user:<symbol>
-  std::optional<std::string> initial_value;
-  std::optional<std::string> src_lane;
-  std::optional<std::string> flags;
-  std::optional<std::string> prefix_op;
-  int strided_view = 0;          // dimensions of the memory operand's strided view; 0: contiguous
-  bool block_aggregate = false;  // RUNTIME pointer operands: given or not
-  bool output = false;
+  bool scalar = false;      // one value per thread instead of a ThreadData array
+  int strided_view = 0;     // dimensions of the memory operand's strided view; 0: contiguous
+  // The catalog's options (option_flags.hpp), by option name: a flag that takes a
+  // value holds it ("" when an optional value is left out); a switch sets `given`.
+  struct GivenOption {
+    std::optional<std::string> value;
+    bool given = false;
+  };
+  std::map<std::string, GivenOption> options;
+  std::vector<std::string> generic_options;  // --opt name[=value], in order
 };
 
 // Adds the call's positional operation and its options to `app`.

@@ -21,6 +21,9 @@ const CLI::App* subcommand_named(const CLI::App& app, const std::string& name) {
   return nullptr;
 }
 
+// Asks the option registered under `token`: the catalog's flags are registered
+// from option_flags(), so a flag takes a value exactly when its kind lets it
+// (FlagValue), and a family's new option needs no name listed here.
 bool takes_value(const CLI::App& app, const std::string& token) {
   if (!token.starts_with("--") || token.find('=') != std::string::npos) return false;
   const CLI::Option* option = app.get_option_no_throw(token);

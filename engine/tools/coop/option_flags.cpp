@@ -1,0 +1,120 @@
+#include "option_flags.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace coop::cli {
+namespace {
+
+// Flags not spelled from their option's name, the only option names written in
+// this tool. `output` is --output-array: `coop compile -o,--output` names the
+// LTO-IR file.
+constexpr std::pair<std::string_view, std::string_view> kFlagAliases[] = {{"output", "--output-array"}};
+
+std::string flag_spelling(const std::string& option) {
+  for (const auto& [name, flag] : kFlagAliases) {
+    if (name == option) return std::string(flag);
+  }
+  std::string flag = "--" + option;
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string text;
+  for (const auto& word : words) text += (text.empty() ? "" : ", ") + word;
+  return text;
+}
+
+// A Choice's values and default, over every operation that has it: the same
+// name may offer different values (each operation's CUB algorithms).
+std::string choice_help(const std::string& option) {
+  std::vector<std::string> choices;
+  std::vector<std::string> defaults;
+  for (const auto& operation : catalog()) {
+    const OptionSpec* spec = operation.option(option);
+    if (spec == nullptr) continue;
+    for (const auto& choice : spec->choices) {
+      if (std::find(choices.begin(), choices.end(), choice) == choices.end()) choices.push_back(choice);
+    }
+    if (std::find(defaults.begin(), defaults.end(), spec->default_choice) == defaults.end())
+      defaults.push_back(spec->default_choice);
+  }
+  const std::string fallback = defaults.size() == 1 ? "default " + defaults.front() : "default per operation";
+  return "Compile-time, one of: " + joined(choices) + " (" + fallback + ")";
+}
+
+std::string help_for(const OptionSpec& spec) {
+  switch (spec.type) {
+    case OptionType::Choice:
+      return choice_help(spec.name);
+    case OptionType::Count:
+      return "An integer count: no value = RUNTIME operand, N = STATIC";
+    case OptionType::PayloadScalar:
+      return "A value of the payload's dtype: no value = RUNTIME operand, V = STATIC";
+    case OptionType::Offset:
+      return "Element offset of the tile: no value = RUNTIME operand, N = STATIC";
+    case OptionType::Operator:
+      return "Operator (compile-time): " + operator_names() + " or " + std::string(kUserOperatorPrefix) + "<symbol>";
+    case OptionType::PrefixCallback:
+      return "Block prefix callback (compile-time): " + std::string(kUserOperatorPrefix) +
+             "<symbol>, T symbol(void* state, T block_aggregate)";
+    case OptionType::PayloadOutput:
+      return "Write into a second array instead of in place (a RUNTIME operand)";
+    case OptionType::ScalarOutput:
+      return "Also write one value of the payload's dtype through a pointer (a RUNTIME operand)";
+  }
+  return "";
+}
+
+std::vector<OptionFlag> generate_flags() {
+  std::vector<OptionFlag> flags;
+  for (const auto& operation : catalog()) {
+    for (const auto& spec : operation.options) {
+      const auto named = [&](const OptionFlag& flag) { return flag.option == spec.name; };
+      if (std::find_if(flags.begin(), flags.end(), named) != flags.end())
+        continue;  // catalog_test checks that every family gives a name the same kind
+      flags.push_back({spec.name, flag_spelling(spec.name), spec.type, flag_value(spec.type), help_for(spec)});
+    }
+  }
+  return flags;
+}
+
+}  // namespace
+
+FlagValue flag_value(OptionType type) {
+  switch (type) {
+    case OptionType::Count:
+    case OptionType::PayloadScalar:
+    case OptionType::Offset:
+      return FlagValue::Optional;
+    case OptionType::PayloadOutput:
+    case OptionType::ScalarOutput:
+      return FlagValue::None;
+    case OptionType::Choice:
+    case OptionType::Operator:
+    case OptionType::PrefixCallback:
+      break;
+  }
+  return FlagValue::Required;
+}
+
+const std::vector<OptionFlag>& option_flags() {
+  static const std::vector<OptionFlag> flags = generate_flags();
+  return flags;
+}
+
+const OptionFlag* find_option_flag(std::string_view option) {
+  for (const auto& flag : option_flags()) {
+    if (flag.option == option) return &flag;
+  }
+  return nullptr;
+}
+
+std::string option_flag_names() {
+  std::vector<std::string> names;
+  for (const auto& flag : option_flags()) names.push_back(flag.option);
+  return joined(names);
+}
+
+}  // namespace coop::cli
