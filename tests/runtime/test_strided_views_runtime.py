@@ -8,8 +8,8 @@ numba-cuda-mlir 0.5.4 slices in a kernel with its own arithmetic, which differs 
 NumPy's in three places (whatever cuda.coop does with the view): a slice's length is
 floor((stop - start) / step) (NumPy rounds up), an omitted start of a negative step
 is 0 (NumPy: the last element), and a dimension sliced with a negative step has a
-negative size (the provider call takes its magnitude).
-The in-kernel cases below avoid those; the host-made device views cover the rest."""
+negative size (the provider call takes its magnitude). The in-kernel cases below
+avoid the first two; the host-made device views cover the rest, negative steps too."""
 
 import numpy as np
 import pytest
@@ -140,6 +140,8 @@ HOST_VIEWS = {  # base shape, index, block, items per thread
     "1d-step-3": ((1540,), (slice(1, 1537, 3),), 128, 4),
     "2d-steps": ((40, 48), (slice(8, 40, 2), slice(1, 46, 3)), (16, 15), 1),  # 16 x 15
     "3d": ((8, 12, 10), (slice(1, 5), slice(None, None, 3), slice(2, 10)), 32, 4),  # 4 x 4 x 8
+    "1d-reversed": ((1024,), (slice(None, None, -2),), 128, 4),
+    "2d-reversed": ((40, 48), (slice(None, 8, -2), slice(46, 16, -2)), (16, 15), 1),  # 16 x 15
 }
 
 
