@@ -124,6 +124,13 @@ void bind_engine(nb::module_& module) {
           },
           "plans"_a, "arch"_a, nb::call_guard<nb::gil_scoped_release>(),
           "The CUDA C++ translation unit that compile() would build for `arch` (\"sm_90\").")
+      .def(
+          "require_supported_arch",
+          [](const Engine& engine, const std::string& arch, const std::string& call) {
+            require_supported_arch(engine.toolkit(), arch, call);
+          },
+          "arch"_a, "call"_a, nb::call_guard<nb::gil_scoped_release>(),
+          "Raises EngineError (InvalidArgument) naming `call` unless the loaded NVRTC compiles for `arch`.")
       .def("compile", &Engine::compile, "plans"_a, "arch"_a, nb::call_guard<nb::gil_scoped_release>(),
            "One NVRTC compile of all plans on a cache miss, none on a memory or disk hit.")
       .def("link", &link_to_cubin, "inputs"_a, "arch"_a,

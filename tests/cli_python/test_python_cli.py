@@ -151,6 +151,8 @@ def test_explain_a_warp_group():
          "argument '--block' is missing"),
         (["explain", "load", "--group", "block:128", "--dtype", "int33"], "InvalidArgumentError", "int33"),
         (["explain", "load", "--group", "block:100000", "--dtype", "int32"], "InvalidGroupError", "100000"),
+        (["explain", "load", "--group", "block:128", "--dtype", "int32", "--arch", "sm_999"], "InvalidArgumentError",
+         "python -m cuda.coop explain: argument 'arch' = 'sm_999' is not allowed; expected an arch NVRTC"),
         (["frobnicate"], "InvalidArgumentError", "invalid choice: 'frobnicate'"),
         (["cache"], "InvalidArgumentError", "coop cache"),
         (["doctor", "--extra"], "InvalidArgumentError", "--extra"),

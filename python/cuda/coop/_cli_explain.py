@@ -89,6 +89,7 @@ def explain(arguments: argparse.Namespace, extra: list[str]) -> str:
     )
     session = engine()
     plan = session.plan(facts)
+    session.require_supported_arch(arguments.arch, "python -m cuda.coop explain")  # what it prints must compile
     return (
         f"== plan ==\n{plan.describe()}\n== generated C++ ({arguments.arch}) ==\n{session.emit([plan], arguments.arch)}"
     )
