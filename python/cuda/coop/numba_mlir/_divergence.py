@@ -1,7 +1,8 @@
 """Collectives under thread-dependent conditions. CUB needs every thread of the group
 to reach a cooperative call (it synchronizes and exchanges through scratch): a call
 that only some threads reach deadlocks or computes garbage, and nothing at run time
-says so (storage-free loads and stores excepted: each thread moves only its own items). Where the planner can see it, it warns: a call is control dependent on a
+says so (storage-free loads and stores excepted: each thread moves only its own
+items). Where the planner can see it, it warns: a call is control dependent on a
 branch (it runs on one side only) whose condition varies within the group.
 
 How far a value varies is measured as its uniform span: the number of consecutive

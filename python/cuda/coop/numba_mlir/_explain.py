@@ -11,7 +11,7 @@ from numba_cuda_mlir.numba_cuda.cudadrv.error import CudaSupportError
 from numba_cuda_mlir.numba_cuda.types.misc import literal
 
 from .._core.errors import InvalidArgumentError
-from . import _planner
+from . import _groups, _planner
 
 # Without a device, compiles target this compute capability.
 DEFAULT_CAPABILITY = (9, 0)
@@ -42,14 +42,13 @@ def owns(kernel) -> bool:
 
 def _triple(value, argument: str = "block") -> tuple:
     """(x, y, z) of a launch dimension given as an int or 1 to 3 ints, each >= 1."""
-    shape = (value,) if isinstance(value, int) else value
-    valid = isinstance(shape, (tuple, list)) and 1 <= len(shape) <= 3
-    if not valid or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
+    shape = _groups.dim3(value)
+    if shape is None:
         raise InvalidArgumentError(
             f"coop.explain: argument '{argument}' = {value!r} is not allowed; expected a positive integer or a tuple "
             "of 1 to 3 positive integers, e.g. 128 or (32, 4)"
         )
-    return tuple(shape) + (1,) * (3 - len(shape))
+    return shape
 
 
 def _capability() -> tuple:

@@ -14,14 +14,24 @@ from ._ir import close_over_aliases, definition, definitions, from_literal_unrol
 from ._location import where
 
 
+def dim3(value) -> tuple | None:
+    """(x, y, z) of a shape given as a positive integer or 1 to 3 of them (the rest 1); None otherwise."""
+    shape = (value,) if isinstance(value, int) else value
+    if not isinstance(shape, (tuple, list)) or not 1 <= len(shape) <= 3:
+        return None
+    if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
+        return None
+    return tuple(shape) + (1,) * (3 - len(shape))
+
+
 def launch_block(block, context: str) -> tuple:
     """The launch's block as (x, y, z): 1 to 3 positive integers."""
-    shape = (block,) if isinstance(block, int) else tuple(block)
-    if not 1 <= len(shape) <= 3 or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
+    shape = dim3(block)
+    if shape is None:
         raise InvalidGroupError(
             f"{context}: the launch's block {block!r} is not allowed; expected 1 to 3 positive integers (x[, y[, z]])"
         )
-    return shape + (1,) * (3 - len(shape))
+    return shape
 
 
 def resolve(state, var, block_shape, context: str):
@@ -82,16 +92,16 @@ def _check_declared_block(state, found, block_shape, context: str) -> None:
     if not found.args:
         return
     declared = python_value(state.func_ir, found.args[0])
-    shape = (declared,) if isinstance(declared, int) else declared
-    valid = isinstance(shape, tuple) and 1 <= len(shape) <= 3 and all(isinstance(d, int) and d >= 1 for d in shape)
-    if not valid or isinstance(declared, bool):
+    shape = dim3(declared)
+    if shape is None:
         raise InvalidGroupError(
             f"{context}: argument 'block_shape' of coop.this_block = {declared!r} is not allowed; expected a "
             "compile-time integer or a tuple of 1 to 3 integers, e.g. 128 or (32, 4)"
         )
-    if tuple(shape) + (1,) * (3 - len(shape)) != tuple(block_shape):
+    if shape != tuple(block_shape):
+        written = (declared,) if isinstance(declared, int) else tuple(declared)
         raise InvalidGroupError(
-            f"{context}: coop.this_block({declared!r}) declares a block of {tuple(shape)}, but the kernel is launched "
+            f"{context}: coop.this_block({declared!r}) declares a block of {written}, but the kernel is launched "
             f"with a block of {tuple(block_shape)}; launch it with the block it declares"
         )
 
