@@ -285,9 +285,11 @@ def test_compile_releases_the_gil(cache_home, monkeypatch):
         time.sleep(0.001)
     worker.join()
     bundle = result["bundle"]
-    assert bundle.cache == "disabled" and bundle.compile_seconds > 0.2
-    # Holding the GIL through NVRTC would leave this thread a handful of wake-ups at most.
-    assert wakeups > 50
+    # A warm precompiled header can bring NVRTC under 0.2 s; what matters is that it ran at all.
+    assert bundle.cache == "disabled" and bundle.compile_seconds > 0.05
+    # Holding the GIL through NVRTC would leave this thread a handful of wake-ups at most;
+    # released, it wakes roughly once a millisecond (a quarter of that on a busy 2-core machine).
+    assert wakeups > bundle.compile_seconds * 1000 / 4
 
 
 def test_engine_version_is_the_package_version():
