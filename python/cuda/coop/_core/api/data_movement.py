@@ -29,7 +29,15 @@ def store(group, destination, items, /, *, algorithm="direct", valid_items=None,
 
 @marker("exchange", implemented=True)
 def exchange(
-    group, value, /, *, mode="striped_to_blocked", ranks=None, valid_flags=None, warp_time_slicing=False, temp_storage=None
+    group,
+    value,
+    /,
+    *,
+    mode="striped_to_blocked",
+    ranks=None,
+    valid_flags=None,
+    warp_time_slicing=False,
+    temp_storage=None,
 ):
     """Rearrange the group's tile between arrangements (cub::BlockExchange /
     cub::WarpExchange) and return the result as a fresh payload; `value` is left as it was.
