@@ -144,7 +144,6 @@ std::string payload_array(const Plan& plan, const std::string& name) {
   return payload_array(plan, name, element_type(plan));
 }
 
-
 // CUB's ThreadData overloads take non-const references even where they only read.
 std::string operand_parameter(const Plan& plan, const OperandSpec& operand) {
   const std::string type = element_type(plan);
@@ -242,8 +241,8 @@ std::string fresh_result_start(const Plan& plan) {
 void emit_fresh_array_start(std::ostream& out, const Plan& plan) {
   const OperandSpec* result = fresh_result(plan);
   if (result == nullptr || plan.facts.payload == PayloadKind::Scalar) return;
-  out << "  for (int i = 0; i < " << plan.facts.items_per_thread << "; ++i) " << result->name << "[i] = "
-      << result->starts_as << "[i];\n";
+  out << "  for (int i = 0; i < " << plan.facts.items_per_thread << "; ++i) " << result->name
+      << "[i] = " << result->starts_as << "[i];\n";
 }
 
 void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
@@ -395,7 +394,8 @@ std::string summary(const Plan& plan) {
   for (const auto& option : plan.operation->options) {
     const OptionBinding bound = facts.option(option.name);
     const bool shown = option.type == OptionType::Operator || option.type == OptionType::PrefixCallback ||
-                       (option.type == OptionType::Choice && option.name != "algorithm") || option.type == OptionType::Bool;
+                       (option.type == OptionType::Choice && option.name != "algorithm") ||
+                       option.type == OptionType::Bool;
     if (shown && bound.binding == Binding::Static) text += ", " + option.name + " " + bound.value;
   }
   return text;

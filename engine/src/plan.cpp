@@ -423,13 +423,13 @@ void check_rule_fits(const MethodRule& rule, const CallFacts& facts, const Opera
   if (!admits(rule.groups, facts.group.kind)) {
     std::string kinds;
     for (const GroupKind kind : rule.groups) kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(kind));
-    reject(ErrorKind::UnsupportedOperation, facts.call_name(), rule.when.front().first, quoted(rule.when.front().second),
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), rule.when.front().first,
+           quoted(rule.when.front().second),
            "a value " + form.cub_class + " has for " + to_string(facts.group.kind) + " groups (" + chosen + " is " +
                kinds + " only)");
   }
   if (!admits(rule.payloads, facts.payload)) {
-    reject(ErrorKind::UnsupportedOperation, facts.call_name(), payload_operand(operation),
-           payload_words(facts.payload),
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), payload_operand(operation), payload_words(facts.payload),
            std::string(payload_words(rule.payloads.front())) + " for " + chosen + " (" + form.cub_class +
                "::" + rule.method + " has no " + overload_words(facts.payload) + " overload)");
   }
@@ -626,7 +626,8 @@ Plan plan(const CallFacts& facts) {
   result.rule = resolve_rule(facts, operation, form);
   result.method = result.rule != nullptr ? result.rule->method : operation.method;
   if (result.rule != nullptr) {
-    for (const auto& [name, value] : result.rule->fixed) result.facts.options.erase(name);  // what the method does anyway
+    for (const auto& [name, value] : result.rule->fixed)
+      result.facts.options.erase(name);  // what the method does anyway
     for (const auto& [name, range] : result.rule->ranges) {
       const OptionBinding bound = facts.option(name);
       if (bound.binding == Binding::Static)

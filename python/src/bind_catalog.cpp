@@ -87,8 +87,9 @@ nb::dict option_dict(const OptionSpec& option) {
   entry["allow_runtime"] = option.allow_runtime;
   entry["required"] = option.required;
   // A payload_array's element dtype: the front end checks the array holds it.
-  entry["element"] = option.type == OptionType::PayloadArray ? nb::object(nb::str(std::string(info(option.element).name).c_str()))
-                                                             : nb::none();
+  entry["element"] = option.type == OptionType::PayloadArray
+                         ? nb::object(nb::str(std::string(info(option.element).name).c_str()))
+                         : nb::none();
   // A prefix callback's state crosses the ABI as its own pointer parameter; the
   // front end binds the kernel's state array to it by this name.
   entry["state_parameter"] = option.type == OptionType::PrefixCallback

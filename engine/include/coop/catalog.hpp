@@ -85,7 +85,7 @@ struct OptionSpec {
   std::vector<std::string> excludes;  // must not be bound with it: CUB has no overload taking both
   std::string target;                 // Offset: the operand displaced; PayloadOutput: the operand written in place
   CountRange range = CountRange::Any;
-  bool required = false;  // OMITTED is rejected (a reduction's operator)
+  bool required = false;         // OMITTED is rejected (a reduction's operator)
   DType element = DType::Int32;  // PayloadArray: its element type
 };
 
@@ -184,8 +184,8 @@ struct OperationSpec {
   std::vector<std::string> method_arguments;
   std::vector<GroupForm> forms;
   std::vector<MethodRule> methods = {};  // empty: always `method`
-  bool returns_value = false;  // CUB's method returns the call's result (a reduction)
-  std::vector<DType> dtypes = {};  // payload dtypes CUB supports; empty: every dtype
+  bool returns_value = false;            // CUB's method returns the call's result (a reduction)
+  std::vector<DType> dtypes = {};        // payload dtypes CUB supports; empty: every dtype
 
   const GroupForm* form(GroupKind kind) const;
   const OptionSpec* option(std::string_view option_name) const;

@@ -12,7 +12,7 @@
 namespace coop::catalog_families {
 
 struct Family {
-  const char* name;                         // the file's stem
+  const char* name;  // the file's stem
   std::vector<OperationSpec> (*operations)();
 };
 

@@ -34,10 +34,9 @@ inline std::vector<ExchangeMode> exchange_modes() {
 // The representative dtypes get every shape; the others (every remaining dtype: exchange and
 // shuffle move bits) one bundle of fewer.
 inline const std::vector<DType> kExchangeDtypes = {DType::Int32, DType::Float64, DType::Float16};
-inline const std::vector<DType> kExchangeOtherDtypes = {DType::Bool,   DType::Int8,     DType::Int16,   DType::Int64,
-                                                        DType::UInt8,  DType::UInt16,   DType::UInt32,  DType::UInt64,
-                                                        DType::Float32, DType::BFloat16, DType::Complex64,
-                                                        DType::Complex128};
+inline const std::vector<DType> kExchangeOtherDtypes = {
+    DType::Bool,   DType::Int8,   DType::Int16,   DType::Int64,    DType::UInt8,     DType::UInt16,
+    DType::UInt32, DType::UInt64, DType::Float32, DType::BFloat16, DType::Complex64, DType::Complex128};
 inline const std::vector<Dim3> kExchangeBlocks = {{128, 1, 1}, {32, 4, 1}, {16, 4, 2}, {96, 1, 1}};
 inline const std::vector<int> kExchangeItems = {1, 3, 4};
 inline const std::vector<int> kExchangeWarpWidths = {8, 16, 32};
@@ -67,12 +66,11 @@ inline void add_block_calls(std::vector<CallFacts>& calls, Group block, DType dt
     }
   }
   const OptionBinding runtime = OptionBinding::runtime();
-  for (const Bindings& options : std::vector<Bindings>{{{"mode", OptionBinding::fixed("up")}},
-                                                       {{"mode", OptionBinding::fixed("up")},
-                                                        {"block_suffix_output", runtime}},
-                                                       {{"mode", OptionBinding::fixed("down")}},
-                                                       {{"mode", OptionBinding::fixed("down")},
-                                                        {"block_prefix_output", runtime}}}) {
+  for (const Bindings& options :
+       std::vector<Bindings>{{{"mode", OptionBinding::fixed("up")}},
+                             {{"mode", OptionBinding::fixed("up")}, {"block_suffix_output", runtime}},
+                             {{"mode", OptionBinding::fixed("down")}},
+                             {{"mode", OptionBinding::fixed("down")}, {"block_prefix_output", runtime}}}) {
     calls.push_back(exchange_shuffle_call("shuffle", block, dtype, PayloadKind::Array, items, options));
   }
 }
@@ -81,11 +79,11 @@ inline void add_block_calls(std::vector<CallFacts>& calls, Group block, DType dt
 inline void add_scalar_shuffles(std::vector<CallFacts>& calls, Group block, DType dtype) {
   if (info(dtype).is_complex) return;
   const std::string last = std::to_string(block.threads() - 1);
-  for (const Bindings& options : std::vector<Bindings>{
-           {{"mode", OptionBinding::fixed("offset")}, {"distance", OptionBinding::runtime()}},
-           {{"mode", OptionBinding::fixed("offset")}, {"distance", OptionBinding::fixed("-3")}},
-           {{"mode", OptionBinding::fixed("rotate")}, {"distance", OptionBinding::runtime()}},
-           {{"mode", OptionBinding::fixed("rotate")}, {"distance", OptionBinding::fixed(last)}}}) {
+  for (const Bindings& options :
+       std::vector<Bindings>{{{"mode", OptionBinding::fixed("offset")}, {"distance", OptionBinding::runtime()}},
+                             {{"mode", OptionBinding::fixed("offset")}, {"distance", OptionBinding::fixed("-3")}},
+                             {{"mode", OptionBinding::fixed("rotate")}, {"distance", OptionBinding::runtime()}},
+                             {{"mode", OptionBinding::fixed("rotate")}, {"distance", OptionBinding::fixed(last)}}}) {
     calls.push_back(exchange_shuffle_call("shuffle", block, dtype, PayloadKind::Scalar, 1, options));
   }
 }

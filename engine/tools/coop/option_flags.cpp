@@ -67,8 +67,7 @@ std::string help_for(const OptionSpec& spec) {
       return "Compile-time, true or false (default " +
              (spec.default_choice.empty() ? std::string("false") : spec.default_choice) + ")";
     case OptionType::PayloadArray:
-      return "An array of " + std::string(info(spec.element).name) +
-             " shaped like the payload (a RUNTIME operand)";
+      return "An array of " + std::string(info(spec.element).name) + " shaped like the payload (a RUNTIME operand)";
   }
   return "";
 }

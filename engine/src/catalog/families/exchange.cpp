@@ -17,12 +17,10 @@ const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType},
                                                  {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread},
                                                  {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads}};
 
-const ClassAdapter kCheckedBlockExchange{"::coop_adapt::CheckedBlockExchange",
-                                         {},
-                                         adapters::source("checked_block_exchange")};
-const ClassAdapter kCheckedWarpExchange{"::coop_adapt::CheckedWarpExchange",
-                                        {},
-                                        adapters::source("checked_warp_exchange")};
+const ClassAdapter kCheckedBlockExchange{
+    "::coop_adapt::CheckedBlockExchange", {}, adapters::source("checked_block_exchange")};
+const ClassAdapter kCheckedWarpExchange{
+    "::coop_adapt::CheckedWarpExchange", {}, adapters::source("checked_warp_exchange")};
 
 // mode -> CUB member function, the groups that have it and the arrays it reads.
 struct Mode {

@@ -6,8 +6,16 @@
 namespace coop::catalog_families {
 namespace {
 
-const std::vector<TemplateSlot> kBlockTemplate = {{"T", TemplateArg::DType}, {"BLOCK_DIM_X", TemplateArg::BlockDimX}, {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread}, {"ALGORITHM", TemplateArg::Algorithm}, {"BLOCK_DIM_Y", TemplateArg::BlockDimY}, {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
-const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType}, {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread}, {"ALGORITHM", TemplateArg::Algorithm}, {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads}};
+const std::vector<TemplateSlot> kBlockTemplate = {{"T", TemplateArg::DType},
+                                                  {"BLOCK_DIM_X", TemplateArg::BlockDimX},
+                                                  {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread},
+                                                  {"ALGORITHM", TemplateArg::Algorithm},
+                                                  {"BLOCK_DIM_Y", TemplateArg::BlockDimY},
+                                                  {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
+const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType},
+                                                 {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread},
+                                                 {"ALGORITHM", TemplateArg::Algorithm},
+                                                 {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads}};
 
 // CUB's block and warp algorithms of one direction ("LOAD" or "STORE").
 std::string unaligned_fallback(const std::string& direction) {

@@ -6,8 +6,13 @@
 namespace coop::catalog_families {
 namespace {
 
-const std::vector<TemplateSlot> kBlockTemplate = {{"T", TemplateArg::DType}, {"BLOCK_DIM_X", TemplateArg::BlockDimX}, {"ALGORITHM", TemplateArg::Algorithm}, {"BLOCK_DIM_Y", TemplateArg::BlockDimY}, {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
-const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType}, {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads}};
+const std::vector<TemplateSlot> kBlockTemplate = {{"T", TemplateArg::DType},
+                                                  {"BLOCK_DIM_X", TemplateArg::BlockDimX},
+                                                  {"ALGORITHM", TemplateArg::Algorithm},
+                                                  {"BLOCK_DIM_Y", TemplateArg::BlockDimY},
+                                                  {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
+const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType},
+                                                 {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads}};
 
 // CUB's WarpReduce takes one value per lane. A ThreadData payload is reduced in
 // the thread first with cub::ThreadReduce, exactly as BlockReduce's own ThreadData

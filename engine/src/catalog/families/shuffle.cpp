@@ -36,7 +36,10 @@ std::vector<MethodRule> mode_rules() {
        .fixed = {{"distance", "1"}}},
       {.when = {{"mode", "offset"}}, .method = "Offset", .payloads = value},
       // CUB wraps once: distances past the block would read past its scratch.
-      {.when = {{"mode", "rotate"}}, .method = "Rotate", .payloads = value, .ranges = {{"distance", CountRange::GroupRank}}},
+      {.when = {{"mode", "rotate"}},
+       .method = "Rotate",
+       .payloads = value,
+       .ranges = {{"distance", CountRange::GroupRank}}},
   };
 }
 
