@@ -30,14 +30,22 @@ intersphinx_mapping = {}  # no network: references to other projects stay plain 
 exclude_patterns = ["_build", "tests", "_generated/*.rst.txt", "Thumbs.db", ".DS_Store"]
 nitpicky = True
 # Type names of the stub's vocabulary that have no page of their own.
-nitpick_ignore = [
-    ("py:class", "numpy.dtype"),
-    ("py:class", "DTypeLike"),
+nitpick_ignore = [("py:class", name) for name in ("numpy.dtype", "DTypeLike")] + [
+    ("py:class", builtin)  # the builtin bases of the errors (no intersphinx: no network)
+    for builtin in (
+        "Exception",
+        "ValueError",
+        "TypeError",
+        "NotImplementedError",
+        "RuntimeError",
+        "ImportError",
+        "UserWarning",
+    )
 ]
 
 highlight_language = "python"
 pygments_style = "sphinx"
-default_role = "py:obj"
+default_role = "literal"  # `name` in a docstring is code, as in help()
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"  # the signatures are the markers' own; types are described in the text

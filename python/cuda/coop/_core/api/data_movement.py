@@ -12,19 +12,112 @@ def load(
 ):
     """Load a tile of `source` into each thread's `items` (cub::BlockLoad / cub::WarpLoad).
 
-    The tile starts at `source` (+ `offset` elements). With `valid_items`, only that
-    many tile elements are read; the rest of `items` holds `oob_default` when given
-    and is unspecified otherwise. `source` may be a view of any strides or dimensions
-    (`values[::2]`, `image[16:32, 8:24]`, a Fortran-order array): its elements are
-    taken in C order. Every thread of the group must reach the call. Returns None."""
+    The group's tile is ``threads x items_per_thread`` consecutive elements of
+    `source`, starting at `offset`. For a warp group, warp ``g`` of the block (its
+    x-major rank divided by the warp width) takes the tile after those of warps
+    ``0..g-1``: pass the block's origin only. Every thread of the group must reach
+    the call, except with the storage-free algorithms (``direct``, ``striped``,
+    ``vectorize``), which move only the calling thread's items.
+
+    Args:
+        group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
+        source: a device array (or a kernel's shared or local array) of int8 to
+            int64, uint8 to uint64, float16, bfloat16, float32, float64, complex64
+            or complex128. A view of any strides or dimensions (``values[::2]``,
+            ``image[16:32, 8:24]``, a Fortran-order array) is read in C order.
+        items: the thread's `ThreadData` (its dtype, when left out, is the
+            source's) or a local array of compile-time length; it receives the
+            items in the blocked arrangement, or striped with ``algorithm="striped"``.
+        algorithm: ``"direct"`` (default: each thread reads its own consecutive
+            items), ``"striped"``, ``"vectorize"`` (vector loads where the
+            address is aligned, else direct), ``"transpose"`` (coalesced striped
+            reads, then a transpose through scratch), ``"warp_transpose"`` and
+            ``"warp_transpose_timesliced"`` (the same per warp; blocks only).
+            Warp groups take the first four. A compile-time string.
+        valid_items: how many elements of the tile exist, ``0 <= valid_items <=
+            tile size``; a compile-time or runtime integer, the same in every
+            thread of the group. Elements past it are not read.
+        oob_default: the value the slots past `valid_items` receive (they are
+            left unchanged without it); a compile-time or runtime value of the
+            payload's dtype. Needs `valid_items`.
+        offset: the tile's first element in `source`, ``>= 0``; a compile-time
+            or runtime integer, the same in every thread of the group.
+        temp_storage: a `TempStorage` the scratch of the transposing algorithms
+            comes from; by default cuda.coop provides it (see the guide on scratch).
+
+    Returns:
+        None: `items` is filled in place.
+
+    CUB: ``cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y,
+    BLOCK_DIM_Z>::Load`` for a block, ``cub::WarpLoad<T, ITEMS_PER_THREAD,
+    ALGORITHM, LOGICAL_WARP_THREADS>::Load`` for a warp; with `valid_items` the
+    guarded overloads.
+
+    Example:
+        Each block loads its 512-element tile, 4 items per thread::
+
+            @cuda.jit
+            def load_tiles(values, firsts):
+                block = coop.this_block()
+                items = coop.ThreadData(4)
+                coop.load(block, values, items, algorithm="transpose", offset=cuda.blockIdx.x * 512)
+                firsts[cuda.blockIdx.x * 128 + cuda.threadIdx.x] = items[0]
+
+            values = np.arange(4 * 512, dtype=np.float32)
+            firsts = np.zeros(4 * 128, dtype=np.float32)
+            load_tiles[4, 128](values, firsts)
+    """
 
 
 @marker("load_store", implemented=True)
 def store(group, destination, items, /, *, algorithm="direct", valid_items=None, offset=None, temp_storage=None):
-    """Store each thread's `items` as a tile at `destination` (cub::BlockStore /
-    cub::WarpStore). Transposing algorithms may rearrange `items` in place, as in
-    CUB. With `valid_items`, only that many tile elements are written. `destination`
-    may be a view of any strides or dimensions, written in C order. Returns None."""
+    """Store each thread's `items` as a tile of `destination` (cub::BlockStore / cub::WarpStore).
+
+    The mirror of `load`: the group's tile of ``threads x items_per_thread``
+    elements is written at `offset` (for a warp group, after the tiles of the
+    warps before it). Every thread of the group must reach the call, except with
+    ``direct``, ``striped`` and ``vectorize``.
+
+    Args:
+        group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
+        destination: a device array (or a kernel's shared or local array) of a
+            dtype `load` takes; a view of any strides or dimensions is written
+            in C order.
+        items: the thread's `ThreadData` or local array, of the destination's
+            dtype, in the blocked arrangement (striped with ``"striped"``). The
+            transposing algorithms may rearrange it in place, as CUB's do.
+        algorithm: as for `load`: ``"direct"`` (default), ``"striped"``,
+            ``"vectorize"``, ``"transpose"``, ``"warp_transpose"``,
+            ``"warp_transpose_timesliced"`` (the last two for blocks only).
+        valid_items: how many elements of the tile to write, from its start; a
+            compile-time or runtime integer, the same in every thread of the group.
+        offset: the tile's first element in `destination`, ``>= 0``; a
+            compile-time or runtime integer.
+        temp_storage: a `TempStorage` for the transposing algorithms' scratch.
+
+    Returns:
+        None.
+
+    CUB: ``cub::BlockStore<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y,
+    BLOCK_DIM_Z>::Store``, ``cub::WarpStore<T, ITEMS_PER_THREAD, ALGORITHM,
+    LOGICAL_WARP_THREADS>::Store``.
+
+    Example:
+        A copy of the first 1000 elements, in tiles of 256 with a partial last one::
+
+            @cuda.jit
+            def copy(source, destination, n):
+                block = coop.this_block()
+                items = coop.ThreadData(2)
+                offset = cuda.blockIdx.x * 256
+                valid = min(n - offset, 256)
+                coop.load(block, source, items, valid_items=valid, offset=offset)
+                coop.store(block, destination, items, valid_items=valid, offset=offset)
+
+            source = np.arange(1000, dtype=np.int64)
+            destination = np.zeros_like(source)
+            copy[4, 128](source, destination, 1000)
+    """
 
 
 @marker("exchange", implemented=False)
