@@ -8,7 +8,8 @@
   (benchmarks/results/*.json), and its plot drawn by benchmarks/report.py.
 - After the build, every literal block of every page (docstrings included) is
   written to ``<build>/samples.json`` with its page, line and language, for
-  docs/tests/test_samples.py to run. A block whose language is neither runnable
+  docs/tests/test_samples.py to run. A text block right after a Python sample is
+  the output that sample must print. A block whose language is neither runnable
   (python, console) nor an output (text) fails the build: no sample goes unrun.
 """
 
@@ -33,7 +34,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 DOCS = HERE.parent
 ROOT = DOCS.parent
 GENERATED = DOCS / "_generated"
+BUILT_TOOL = ROOT / "build" / "engine" / "tools" / "coop" / "coop"
 RUNNABLE = {"python", "default", "py", "python3", "console"}
+SCRIPTS = {"bash", "sh"}  # runnable as an included file only
 OUTPUT = {"text", "none"}
 
 logger = logging.getLogger(__name__)
@@ -49,6 +52,8 @@ class CommandHelp(SphinxDirective):
         command = shlex.split(self.arguments[0])
         if command[0] == "python":
             command[0] = sys.executable
+        elif command[0] == "coop" and BUILT_TOOL.exists():  # the C++ tool of this checkout, not another `coop`
+            command[0] = str(BUILT_TOOL)
         environment = {"COLUMNS": "100"}
         try:
             done = subprocess.run(
@@ -199,30 +204,43 @@ def _collect_samples(app, exception) -> None:
     samples = []
     for docname in sorted(app.env.found_docs):
         doctree = app.env.get_doctree(docname)
+        previous = None  # the python sample a text block right after it shows the output of
         for block in doctree.findall(nodes.literal_block):
             language = block.get("language", "default")
             source, line = block.source or docname, block.line
             if language in OUTPUT:
+                if previous is not None and _follows(block, previous[0]):
+                    previous[1]["expected"] = block.astext()
+                previous = None
                 continue
-            if language not in RUNNABLE:
+            previous = None
+            included = block.get("source")  # a literalinclude: run the file itself
+            if language not in RUNNABLE and not (included and language in SCRIPTS):
                 logger.warning(
                     f"a {language!r} block is neither run nor marked as output (text)", location=(docname, line)
                 )
                 continue
-            included = block.get("source")  # a literalinclude: run the file itself
-            samples.append(
-                {
-                    "page": docname,
-                    "source": str(source),
-                    "line": line,
-                    "language": "python" if language != "console" else "console",
-                    "code": block.astext(),
-                    "file": str(pathlib.Path(included).resolve()) if included else None,
-                }
-            )
+            sample = {
+                "page": docname,
+                "source": str(source),
+                "line": line,
+                "language": "python" if language != "console" else "console",
+                "code": block.astext(),
+                "file": str(pathlib.Path(included).resolve()) if included else None,
+                "expected": None,
+            }
+            samples.append(sample)
+            if sample["language"] == "python" and not included:
+                previous = (block, sample)
     target = pathlib.Path(app.outdir).parent / "samples.json"
     target.write_text(json.dumps(samples, indent=1) + "\n")
     logger.info(f"{len(samples)} code samples -> {target}")
+
+
+def _follows(block, earlier) -> bool:
+    """Whether `block` comes right after `earlier`, with nothing between them."""
+    parent = block.parent
+    return parent is earlier.parent and parent.index(block) == parent.index(earlier) + 1
 
 
 def setup(app):
