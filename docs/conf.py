@@ -45,7 +45,10 @@ nitpick_ignore = [("py:class", name) for name in ("numpy.dtype", "DTypeLike")] +
 
 highlight_language = "python"
 pygments_style = "sphinx"
-default_role = "literal"  # `name` in a docstring is code, as in help()
+# `name` links to the API entry of that name where there is one and is shown as code
+# otherwise (docstrings name their arguments so); explicit roles stay nitpicky.
+default_role = "py:obj"
+nitpick_ignore_regex = [("py:obj", ".*")]
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"  # the signatures are the markers' own; types are described in the text

@@ -41,21 +41,22 @@ def _cell(x: float, y: float, text: str, color: str, label: str) -> str:
     return (
         f'<g><title>{label}</title><rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{color}" '
         f'stroke="white" stroke-width="1.5"/><text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" '
-        f'text-anchor="middle" font-size="11" fill="white">{text}</text></g>'
+        f'text-anchor="middle" font-size="13" fill="white">{text}</text></g>'
     )
 
 
-def _text(x: float, y: float, text: str, anchor: str = "start", size: int = 12) -> str:
+def _text(x: float, y: float, text: str, anchor: str = "start", size: int = 14) -> str:
     return f'<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}" fill="#333">{text}</text>'
 
 
 def svg(name: str) -> str:
-    """One picture: the tile on top, the threads' items below, lines of colour joining them."""
+    """One picture: the tile in memory on top, each thread's items below it."""
     place, caption = ARRANGEMENTS[name]
-    left, top = 70, 40
-    width = left + TILE * CELL + 20
-    rows_top = top + CELL + 50
-    height = rows_top + THREADS * (CELL + GAP) + 30
+    left, top, spacing = 50, 38, 10
+    group = ITEMS * CELL + spacing  # one thread's items, and the space after them
+    width = left + max(TILE * CELL, THREADS * group) + 10
+    rows_top = top + CELL + 58
+    height = rows_top + CELL + 10
     owner = {place(t, i): (t, i) for t in range(THREADS) for i in range(ITEMS)}
     parts = [
         (
@@ -63,22 +64,22 @@ def svg(name: str) -> str:
             f'height="{height}" font-family="sans-serif" role="img" aria-label="{name.replace("_", "-")} arrangement">'
         ),
         f'<rect width="{width}" height="{height}" fill="white"/>',
-        _text(left, 20, f"{name.replace('_', '-')}: {caption}", size=13),
+        _text(left, 18, f"{name.replace('_', '-')}: {caption}", size=16),
         _text(left - 8, top + CELL / 2 + 4, "tile", "end"),
+        _text(left - 8, rows_top + CELL / 2 + 4, "items", "end"),
     ]
     for element in range(TILE):
         thread, item = owner[element]
         label = f"tile[{element}] is items[{item}] of thread {thread}"
         parts.append(_cell(left + element * CELL, top, str(element), COLORS[thread], label))
-    parts.append(_text(left, rows_top - 12, "items[0..3] of each thread (the tile element each holds)", size=11))
     for thread in range(THREADS):
-        y = rows_top + thread * (CELL + GAP)
-        warp_mark = f" w{thread // WARP}" if name == "warp_striped" else ""
-        parts.append(_text(left - 8, y + CELL / 2 + 4, f"t{thread}{warp_mark}", "end", 11))
+        x = left + thread * group
+        warp_mark = f" (warp {thread // WARP})" if name == "warp_striped" else ""
+        parts.append(_text(x, rows_top - 8, f"thread {thread}{warp_mark}", size=12))
         for item in range(ITEMS):
             element = place(thread, item)
             label = f"items[{item}] of thread {thread} is tile[{element}]"
-            parts.append(_cell(left + item * CELL, y, str(element), COLORS[thread], label))
+            parts.append(_cell(x + item * CELL, rows_top, str(element), COLORS[thread], label))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
