@@ -95,7 +95,7 @@ class Benchmarks(SphinxDirective):
         part = self.options.get("part", "summary")
         lines = {"environment": _environment_table, "summary": _summary_table, "rows": _rows_table}
         lines = lines.get(part, _latency_table)(document)
-        container = nodes.container(classes=["coop-wide"])
+        container = nodes.container()
         self.state.nested_parse(StringList(lines, source=str(_newest_result())), self.content_offset, container)
         return [container]
 
@@ -121,10 +121,10 @@ def _summary_table(document: dict) -> list[str]:
     summary = document["kernel_speed"]["summary"]
     of_copy = summary.get("of_copy_median", {})
     rows = [
-        [f"``{family}``", f"{ratio:.3f}", f"{of_copy[family]:.0%}" if family in of_copy else "-"]
+        [f"``{family}``", f"{ratio:.3f}", f"{of_copy[family]:.0%}" if family in of_copy else "n/a"]
         for family, ratio in summary["geomean"].items()
     ]
-    rows.append(["all rows", f"{summary['geomean_all']:.3f}", "-"])
+    rows.append(["all rows", f"{summary['geomean_all']:.3f}", "n/a"])
     header = ["family", "geomean twin time / coop time", "coop bandwidth / copy bandwidth (median row)"]
     return _list_table(f"Kernel speed, {summary['rows']} rows", header, rows)
 
@@ -134,7 +134,7 @@ def _rows_table(document: dict) -> list[str]:
     rows = []
     for row in speed["rows"]:
         if "ratio" not in row:
-            rows.append([f"``{row['name']}``", "-", "-", "not timed", "-"])
+            rows.append([f"``{row['name']}``", "n/a", "n/a", "not timed", "n/a"])
             continue
         rows.append(
             [
