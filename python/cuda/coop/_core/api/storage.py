@@ -61,7 +61,7 @@ class TempStorage:
         sharing: ``"reuse"`` (default): its users overlap (its size is the
             largest scratch) and a barrier separates them; ``"exclusive"``: each
             call site gets its own slice (its size is the sum), so no barrier is
-            needed between them.
+            needed between them (only before a call in a loop reuses its own slice).
 
     Example:
         Two reductions in a row with no barrier between them::
