@@ -8,9 +8,9 @@ from ..markers import host_call_error, marker
 class GroupDescriptor:
     """What `this_block()` and `this_warp()` stand for inside a kernel: the threads
     that cooperate in a call. It never exists at run time: the planner resolves it
-    against the launch and removes it, so it may be made at module level and used
-    as a kernel global, but not returned, stored in an array or passed to a call
-    that is not a cooperative primitive (`EscapingGroupDescriptorError`)."""
+    against the launch and removes it. Make it in the kernel (or in a device
+    function inlined into it); it may not be returned, stored in an array or passed
+    to a call that is not a cooperative primitive (`EscapingGroupDescriptorError`)."""
 
     def __new__(cls, *args, **kwargs):
         raise host_call_error(cls.__name__)
@@ -22,9 +22,9 @@ class GroupDescriptor:
             n: a compile-time power of two, ``1 < n <= 32``.
 
         Returns:
-            A group: lanes ``0..n-1`` of each warp are one group, ``n..2n-1`` the
-            next, and so on. Collectives of a logical warp are CUB's warp
-            primitives with ``LOGICAL_WARP_THREADS = n``.
+            The group of the calling lane's logical warp, one of lanes
+            ``0..n-1``, ``n..2n-1``, and so on, of its warp. Collectives of a
+            logical warp are CUB's warp primitives with ``LOGICAL_WARP_THREADS = n``.
 
         Example:
             A sum over each group of 8 lanes::
