@@ -51,6 +51,7 @@ class Call:
 
 
 _INTEGER_OPTIONS = ("count", "offset")  # option kinds that take an integer
+_FLAG_OPTIONS = ("bool",)  # option kinds that take True or False
 _NAMED_OPTIONS = ("choice", "operator")  # option kinds a string names a value of
 _PAYLOAD_ROLES = ("payload_in", "payload_out", "payload_inout")
 _MEMORY_ROLES = ("source_array", "destination_array")
@@ -63,7 +64,9 @@ class Parameters:
     payload: str  # the operand holding this thread's items
     memory: str | None  # the array the group reads or writes, if any: it fixes the dtype
     values: tuple  # operands that cross the ABI as runtime values as they are (flags)
+    results: tuple  # fresh payloads the call returns (the front end allocates them)
     kinds: dict  # option name -> its kind ("choice", "count", "operator", ...)
+    elements: dict  # payload-array option -> the dtype its items must have
     prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
 
     def options_of(self, kind: str) -> list:
@@ -79,7 +82,9 @@ def parameters(operation: str) -> Parameters:
         payload=next(name for name, role in roles if role in _PAYLOAD_ROLES),
         memory=next((name for name, role in roles if role in _MEMORY_ROLES), None),
         values=tuple(name for name, role in roles if role == "flag"),
+        results=tuple(name for name, role in roles if role == "payload_result"),
         kinds={option["name"]: option["type"] for option in spec["options"]},
+        elements={option["name"]: option["element"] for option in spec["options"] if option["element"]},
         prefix_states={
             option["name"]: option["state_parameter"] for option in spec["options"] if option["state_parameter"]
         },
@@ -114,6 +119,8 @@ def _check_constant_kind(value, name: str, kind: str, where_text: str) -> None:
         expected = "a number of the payload's dtype"
     elif kind in _NAMED_OPTIONS and not isinstance(value, str):
         expected = "one of its names as a string"
+    elif kind in _FLAG_OPTIONS and not isinstance(value, bool):
+        expected = "True or False"
     else:
         return
     raise InvalidArgumentError(
@@ -245,8 +252,9 @@ def _check_aggregate_array(array_type, dtype: str, name: str, where_text: str) -
     )
 
 
-def _payload(state, var, payloads, oracle, where_text):
-    """The call's payload: a ThreadData or local array (array), or one value per thread (scalar)."""
+def _payload(state, var, payloads, oracle, where_text, argument="items"):
+    """The call's payload: a ThreadData, a local array or a payload a primitive returned
+    (array), or one value per thread (scalar)."""
     _check_one_payload(state, var, payloads, where_text)
     found = definition(state.func_ir, var)
     for payload in payloads:
@@ -259,7 +267,7 @@ def _payload(state, var, payloads, oracle, where_text):
     dtype = _payloads.dtype_name(value_type) if value_type is not None else None
     if dtype is None:
         raise PayloadInferenceError(
-            f"{where_text}: argument 'items' is not a coop.ThreadData, a local array of compile-time length or a "
+            f"{where_text}: argument '{argument}' is not a coop.ThreadData, a local array of compile-time length or a "
             f"scalar of a supported dtype (it is {value_type or 'of unknown type'}); expected a payload made by "
             "coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined into it)"
         )
@@ -314,6 +322,13 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             if shape == "array":  # a scalar payload takes no output (the engine says so)
                 _check_same_extent(payload, output, arguments[payload_name].name, name, where_text)
 
+    for name, element in declared.elements.items():
+        if _given(state, arguments, name):
+            array, _ = _payload(state, arguments[name], payloads, oracle, where_text, name)
+            _payloads.agree(array, element, f"argument '{name}' of {where_text}", where_text)
+            if shape == "array":
+                _check_same_extent(payload, array, arguments[payload_name].name, name, where_text)
+
     options, links = {}, []
     not_options = (group_name, payload_name, memory, *declared.values, _TEMP_STORAGE, *declared.prefix_states)
     for name, var in arguments.items():
@@ -349,6 +364,8 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     if memory is not None:
         operands[memory] = arguments[memory]
     operands.update({name: arguments[name] for name in declared.values})
+    if shape == "array":  # a scalar's result comes back through the call's result slot
+        operands.update({name: site.statement.target for name in declared.results})
     operands.update({name: arguments[name] for name, binding in options.items() if binding.binding == "runtime"})
     if prefix_callback is not None:
         operands[prefix_state] = prefix_callback.state_var
@@ -370,6 +387,29 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
 def _given(state, arguments, name: str) -> bool:
     """Whether the call passes `name` a value other than None."""
     return name in arguments and _binding(state, arguments[name]).binding != "omitted"
+
+
+def result_payloads(state, sites, payloads, oracle) -> list:
+    """The fresh payloads primitives return (exchange, shuffle), in program order, each
+    shaped like the payload it was made from: later calls take them as payloads, and
+    the rewrite allocates each where its call was. A scalar result is not one."""
+    results = []
+    for site in sites:
+        if not (is_primitive(site) and site.marker.implemented and parameters(site.marker.name).results):
+            continue
+        signature = inspect.signature(python_value(state.func_ir, site.call.func))
+        try:
+            bound = signature.bind(*site.call.args, **dict(site.call.kws))
+        except TypeError:
+            continue  # analyze reports it, naming the call
+        var = bound.arguments.get(parameters(site.marker.name).payload)
+        if var is None:
+            continue
+        where_text = context(site.marker.name, state, site.statement.loc)
+        source, shape = _payload(state, var, [*payloads, *results], oracle, where_text)
+        if shape == "array":
+            results.append(_payloads.Result(site, source))
+    return results
 
 
 def needs_a_typed_payload(site: Site) -> bool:

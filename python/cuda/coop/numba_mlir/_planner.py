@@ -112,6 +112,7 @@ def _bound_the_launch(state, block_shape) -> None:
 def _analyze(state, sites, block_shape, payloads, storages):
     """CallFacts for every primitive, in program order (barrier placement depends on it)."""
     oracle = TypeOracle(state)
+    payloads.extend(_facts.result_payloads(state, sites, payloads, oracle))
     primitives = [site for site in sites if _facts.is_primitive(site)]
     # Loads and stores type their payloads from memory; calls typed by their payload come after.
     calls = [

@@ -120,26 +120,37 @@ def store(group, destination, items, /, *, algorithm="direct", valid_items=None,
     """
 
 
-@marker("exchange", implemented=False)
-def exchange(group, items, /, *, conversion, output=None, ranks=None, valid_flags=None, temp_storage=None):
-    """Rearrange items across the group (cub::BlockExchange / cub::WarpExchange)."""
+@marker("exchange", implemented=True)
+def exchange(
+    group, value, /, *, mode="striped_to_blocked", ranks=None, valid_flags=None, warp_time_slicing=False, temp_storage=None
+):
+    """Rearrange the group's tile between arrangements (cub::BlockExchange /
+    cub::WarpExchange) and return the result as a fresh payload; `value` is left as it was.
+
+    `mode` names the conversion: "striped_to_blocked" (the default) and
+    "blocked_to_striped" for every group; "warp_striped_to_blocked",
+    "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped_guarded" and
+    "scatter_to_striped_flagged" for blocks; "scatter_to_striped" for blocks and warps.
+    The scatters place item i of each thread at tile position `ranks[i]` (an int32
+    payload of the same extent): every rank must lie in the tile (a bad one traps),
+    except that "..._guarded" skips negative ranks and "..._flagged" skips items whose
+    `valid_flags[i]` (a bool payload) is False; tile positions nobody writes are
+    unspecified. `warp_time_slicing=True` (blocks) reuses one warp's scratch for the
+    whole block, trading time for shared memory. Every thread of the group must reach
+    the call. Returns a ThreadData of `value`'s extent and dtype."""
 
 
-@marker("shuffle", implemented=False)
-def shuffle_offset(group, value, /, *, distance=1):
-    """The value of the thread `distance` ranks away (cub::BlockShuffle::Offset)."""
+@marker("shuffle", implemented=True)
+def shuffle(group, value, /, *, mode="down", distance=1, block_suffix_output=None, block_prefix_output=None):
+    """Move items between the block's threads (cub::BlockShuffle) and return the result
+    as a fresh payload or value; `value` is left as it was.
 
-
-@marker("shuffle", implemented=False)
-def shuffle_rotate(group, value, /, *, distance=1):
-    """The value of the thread `distance` ranks away, wrapping (cub::BlockShuffle::Rotate)."""
-
-
-@marker("shuffle", implemented=False)
-def shuffle_up(group, items, /, *, output=None, block_suffix=None):
-    """Shift items up by one across the group (cub::BlockShuffle::Up)."""
-
-
-@marker("shuffle", implemented=False)
-def shuffle_down(group, items, /, *, output=None, block_prefix=None):
-    """Shift items down by one across the group (cub::BlockShuffle::Down)."""
+    On a ThreadData (blocked arrangement), mode "down" (the default) shifts the tile
+    down by one item: item i of the result is the tile's item i + 1; "up" shifts it up:
+    item i is the tile's item i - 1. The vacated end (the last item of the last thread
+    for "down", the first item of thread 0 for "up") keeps the thread's own input.
+    `block_prefix_output` ("down") and `block_suffix_output` ("up"), one-item arrays,
+    receive the tile's first and last item in every thread. On one value per thread,
+    "offset" returns the value of the thread `distance` ranks away (any int, runtime or
+    constant; a rank outside the block returns the thread's own value) and "rotate" the
+    same with wrap-around (0 <= distance < block threads). Block groups only."""
