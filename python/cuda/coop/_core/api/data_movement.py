@@ -122,22 +122,80 @@ def store(group, destination, items, /, *, algorithm="direct", valid_items=None,
 
 @marker("exchange", implemented=True)
 def exchange(
-    group, value, /, *, mode="striped_to_blocked", ranks=None, valid_flags=None, warp_time_slicing=False, temp_storage=None
+    group,
+    value,
+    /,
+    *,
+    mode="striped_to_blocked",
+    ranks=None,
+    valid_flags=None,
+    warp_time_slicing=False,
+    temp_storage=None,
 ):
     """Rearrange the group's tile between arrangements (cub::BlockExchange /
     cub::WarpExchange) and return the result as a fresh payload; `value` is left as it was.
 
-    `mode` names the conversion: "striped_to_blocked" (the default) and
-    "blocked_to_striped" for every group; "warp_striped_to_blocked",
-    "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped_guarded" and
-    "scatter_to_striped_flagged" for blocks; "scatter_to_striped" for blocks and warps.
-    The scatters place item i of each thread at tile position `ranks[i]` (an int32
-    payload of the same extent): every rank must lie in the tile (a bad one traps),
-    except that "..._guarded" skips negative ranks and "..._flagged" skips items whose
-    `valid_flags[i]` (a bool payload) is False; tile positions nobody writes are
-    unspecified. `warp_time_slicing=True` (blocks) reuses one warp's scratch for the
-    whole block, trading time for shared memory. Every thread of the group must reach
-    the call. Returns a ThreadData of `value`'s extent and dtype."""
+    Every thread of the group must reach the call.
+
+    Args:
+        group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
+        value: the thread's `ThreadData` or local array, of any payload dtype.
+        mode: the conversion, a compile-time string. ``"striped_to_blocked"``
+            (default) and ``"blocked_to_striped"`` for every group;
+            ``"warp_striped_to_blocked"``, ``"blocked_to_warp_striped"``,
+            ``"scatter_to_blocked"``, ``"scatter_to_striped_guarded"`` and
+            ``"scatter_to_striped_flagged"`` for blocks; ``"scatter_to_striped"``
+            for blocks and warps. The scatters place item ``i`` of each thread at
+            tile position ``ranks[i]``; tile positions nobody writes are unspecified.
+        ranks: for the scatters, an int32 payload of `value`'s extent. Every rank
+            must lie in the tile (a bad one traps), except that
+            ``"scatter_to_striped_guarded"`` skips negative ranks.
+        valid_flags: for ``"scatter_to_striped_flagged"``, a bool payload of
+            `value`'s extent: items whose flag is False are skipped.
+        warp_time_slicing: blocks only, compile-time: reuse one warp's scratch for
+            the whole block, trading time for shared memory.
+        temp_storage: a `TempStorage` for the scratch.
+
+    Returns:
+        A `ThreadData` of `value`'s extent and dtype holding the rearranged tile.
+
+    CUB: ``cub::BlockExchange<T, BLOCK_DIM_X, ITEMS_PER_THREAD, WARP_TIME_SLICING,
+    BLOCK_DIM_Y, BLOCK_DIM_Z>::StripedToBlocked`` (and the method of each mode);
+    ``cub::WarpExchange<T, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS>``.
+
+    Example:
+        A coalesced striped load, then the blocked arrangement a scan needs::
+
+            @cuda.jit
+            def scan_striped(values, sums):
+                block = coop.this_block()
+                striped = coop.ThreadData(4)
+                coop.load(block, values, striped, algorithm="striped")
+                items = coop.exchange(block, striped, mode="striped_to_blocked")
+                coop.inclusive_sum(block, items)
+                coop.store(block, sums, items)
+
+            values = np.ones(512, dtype=np.int32)
+            sums = np.zeros_like(values)
+            scan_striped[1, 128](values, sums)
+
+        Reversing a tile with a scatter::
+
+            @cuda.jit
+            def reverse(values, out):
+                block = coop.this_block()
+                items = coop.ThreadData(2)
+                coop.load(block, values, items)
+                ranks = coop.ThreadData(2, np.int32)
+                for i in range(2):
+                    ranks[i] = 255 - (cuda.threadIdx.x * 2 + i)
+                reversed_items = coop.exchange(block, items, mode="scatter_to_blocked", ranks=ranks)
+                coop.store(block, out, reversed_items)
+
+            values = np.arange(256, dtype=np.float32)
+            out = np.zeros_like(values)
+            reverse[1, 128](values, out)
+    """
 
 
 @marker("shuffle", implemented=True)
@@ -145,12 +203,51 @@ def shuffle(group, value, /, *, mode="down", distance=1, block_suffix_output=Non
     """Move items between the block's threads (cub::BlockShuffle) and return the result
     as a fresh payload or value; `value` is left as it was.
 
-    On a ThreadData (blocked arrangement), mode "down" (the default) shifts the tile
-    down by one item: item i of the result is the tile's item i + 1; "up" shifts it up:
-    item i is the tile's item i - 1. The vacated end (the last item of the last thread
-    for "down", the first item of thread 0 for "up") keeps the thread's own input.
-    `block_prefix_output` ("down") and `block_suffix_output` ("up"), one-item arrays,
-    receive the tile's first and last item in every thread. On one value per thread,
-    "offset" returns the value of the thread `distance` ranks away (any int, runtime or
-    constant; a rank outside the block returns the thread's own value) and "rotate" the
-    same with wrap-around (0 <= distance < block threads). Block groups only."""
+    Every thread of the block must reach the call.
+
+    Args:
+        group: `this_block()` (block groups only).
+        value: a `ThreadData` or local array (blocked arrangement) for ``"up"`` and
+            ``"down"``; one value per thread for ``"offset"`` and ``"rotate"``.
+        mode: a compile-time string. ``"down"`` (default) shifts the tile down by
+            one item: item ``i`` of the result is the tile's item ``i + 1``.
+            ``"up"`` shifts it up: item ``i`` is the tile's item ``i - 1``. The
+            vacated end (the last item of the last thread for ``"down"``, the first
+            item of thread 0 for ``"up"``) keeps the thread's own input.
+            ``"offset"`` returns the value of the thread `distance` ranks away (a
+            rank outside the block returns the thread's own value); ``"rotate"``
+            the same with wrap-around.
+        distance: for ``"offset"``, any int; for ``"rotate"``, ``0 <= distance <
+            block threads``; compile-time or runtime.
+        block_suffix_output: with ``"up"``, a one-item array that receives the
+            tile's last item, in every thread.
+        block_prefix_output: with ``"down"``, a one-item array that receives the
+            tile's first item, in every thread.
+
+    Returns:
+        For ``"up"`` and ``"down"`` a `ThreadData` of `value`'s extent and dtype;
+        for ``"offset"`` and ``"rotate"`` the other thread's value.
+
+    CUB: ``cub::BlockShuffle<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>::Down``,
+    ``::Up``, ``::Offset`` and ``::Rotate``.
+
+    Example:
+        The difference with the next thread's value, and a tile shifted down::
+
+            @cuda.jit
+            def neighbours(values, differences, shifted, first):
+                block = coop.this_block()
+                mine = values[cuda.threadIdx.x]
+                after = coop.shuffle(block, mine, mode="offset", distance=1)
+                differences[cuda.threadIdx.x] = after - mine
+                items = coop.ThreadData(4)
+                coop.load(block, values, items)
+                later = coop.shuffle(block, items, mode="down", block_prefix_output=first)
+                coop.store(block, shifted, later)
+
+            values = np.arange(512, dtype=np.int32)
+            differences = np.zeros(128, dtype=np.int32)
+            shifted = np.zeros_like(values)
+            first = np.zeros(1, dtype=np.int32)
+            neighbours[1, 128](values, differences, shifted, first)
+    """
