@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -30,6 +31,11 @@ from numba_cuda_mlir import cuda
 from numba_cuda_mlir.descriptor import MLIRDispatcher
 
 from cuda import coop
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# `coop` in a console sample is the C++ tool this checkout built (scripts/setup.sh),
+# ahead of any other `coop` on PATH (a console script of the Python package).
+BUILT_TOOLS = ROOT / "build" / "engine" / "tools" / "coop"
 
 
 class SampleFailed(Exception):
@@ -72,7 +78,10 @@ def run_python(sample: dict, number: int, namespace: dict, work: pathlib.Path, l
 
 
 def run_process(command: list[str], work: pathlib.Path, log) -> None:
-    done = subprocess.run(command, check=False, capture_output=True, text=True, cwd=work, timeout=300)
+    environment = dict(os.environ)
+    if BUILT_TOOLS.is_dir():
+        environment["PATH"] = f"{BUILT_TOOLS}{os.pathsep}{environment.get('PATH', '')}"
+    done = subprocess.run(command, check=False, capture_output=True, text=True, cwd=work, timeout=300, env=environment)
     log.write(done.stdout + done.stderr)
     if done.returncode:
         raise SampleFailed(f"{' '.join(command)} exited with {done.returncode}:\n{done.stderr[-3000:]}")
