@@ -54,7 +54,7 @@ SIGNATURES = {
 IMPLEMENTED = {
     *("this_block", "this_warp", "ThreadData", "TempStorage", "load", "store"),
     *("reduce", "sum", "segmented_reduce", "inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"),
-    "broadcast",
+    *("broadcast", "exchange", "shuffle"),
 }
 
 ERRORS = [

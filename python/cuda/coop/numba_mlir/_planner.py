@@ -24,12 +24,17 @@ _links: dict[str, LTOIR] = {}  # one link object per bundle, so the linker sees 
 
 
 def _engine_call(function, *args, calls=()):
-    """Runs an engine function; its errors become cuda.coop's, and a bundle's compile
+    """Runs an engine function; its errors become cuda.coop's, named as the user wrote the
+    call ("coop.load (...)", where the engine says "load (...)"), and a bundle's compile
     error names the user's calls it was compiling."""
     try:
         return function(*args)
     except _engine.EngineError as error:
         public = from_engine_error(error)
+        for call in calls:
+            name = f"{call.facts.operation} ({call.facts.where})"
+            if str(error).startswith(name):
+                public = type(public)(f"coop.{error}")
         if calls and not any(call.facts.where and call.facts.where in str(error) for call in calls):
             sites = "; ".join(f"coop.{call.facts.operation} ({call.facts.where})" for call in calls)
             public = type(public)(f"compiling the providers of {sites}: {error}")
@@ -152,7 +157,7 @@ def _plan_and_bundle(state, calls) -> None:
         return
     session = engine()
     for call in calls:
-        call.plan = _engine_call(session.plan, call.facts)
+        call.plan = _engine_call(session.plan, call.facts, calls=[call])
     arch = state.metadata["targetoptions"]["chip"]
     kernel, file = state.func_id.func_qualname, os.path.basename(state.func_id.filename)
     operations = [f"coop.{call.facts.operation}" for call in calls]
