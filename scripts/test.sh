@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Every test: style checks, then the engine's unit, golden, compile, link and
 # cache tests, then the Python package's tests (real NVRTC, nvJitLink and nvcc;
-# no GPU needed).
+# no GPU needed), then the documentation: built, its samples run, its pages
+# opened in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/lint.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 python3 -m pytest -q tests
+scripts/docs.sh

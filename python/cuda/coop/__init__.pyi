@@ -1,5 +1,6 @@
-# Typed stubs of the public API (../shared/API.md). Operands are positional-only,
-# options keyword-only; every primitive takes its group first.
+# Typed stubs of the public API. Operands are positional-only, options keyword-only;
+# every primitive takes its group first. The docstrings are the runtime markers'
+# (python/cuda/coop/_core/api/), which the API reference (docs/api.rst) is built from.
 from collections.abc import Callable
 from typing import Any, Literal, Self, TypeAlias, overload
 
