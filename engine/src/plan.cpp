@@ -619,6 +619,12 @@ Plan plan(const CallFacts& facts) {
 
   Plan result;
   result.facts = facts;
+  // An operator spelled by an alias ("+", "add") is its name: one key, one provider.
+  for (auto& [name, bound] : result.facts.options) {
+    const OptionSpec* option = operation.option(name);
+    if (option->type != OptionType::Operator || bound.binding != Binding::Static) continue;
+    if (const OperatorSpec* op = find_operator(bound.value)) bound.value = op->name;
+  }
   result.operation = &operation;
   result.form = &form;
   result.algorithm = resolve_algorithm(facts, operation, form);

@@ -108,6 +108,22 @@ nb::list option_list(const OperationSpec& operation) {
 
 void bind_catalog(nb::module_& module) {
   module.def(
+      "builtin_operators",
+      [] {
+        nb::list operators;
+        for (const auto& op : builtin_operators()) {
+          nb::dict entry;
+          entry["name"] = op.name;
+          entry["aliases"] = op.aliases;
+          entry["integers_only"] = op.integers_only;
+          entry["needs_order"] = op.needs_order;
+          operators.append(entry);
+        }
+        return operators;
+      },
+      "The built-in operators an operator option may name: dicts of name, aliases (other spellings the engine "
+      "accepts: \"+\", \"add\", ...), integers_only and needs_order.");
+  module.def(
       "operation_options", [](const std::string& name) { return option_list(operation_named(name)); }, "operation"_a,
       "The options of a catalog operation, in order: dicts of name, type (choice, count, payload_scalar, offset, "
       "operator, prefix_callback, payload_output, scalar_output), choices, default, allow_static, allow_runtime, "

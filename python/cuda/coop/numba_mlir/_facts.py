@@ -9,6 +9,7 @@ import functools
 import inspect
 import operator
 
+import numpy as np
 from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import ir
 
@@ -24,16 +25,33 @@ from ._location import context, where
 # front end resolves it to a scratch region (_storage) before the engine plans.
 _TEMP_STORAGE = "temp_storage"
 
-# Operators written as Python objects, by the name the engine knows them by.
+# Operators written as Python objects, by the name the engine knows them by (the engine's
+# catalog holds the names and their string spellings: _engine.builtin_operators()).
 _OPERATORS = {
     operator.add: "sum",
+    operator.mul: "mul",
     builtins.min: "min",
     builtins.max: "max",
     operator.and_: "bit_and",
     operator.or_: "bit_or",
     operator.xor: "bit_xor",
+    np.add: "sum",
+    np.multiply: "mul",
+    np.minimum: "min",
+    np.maximum: "max",
+    np.bitwise_and: "bit_and",
+    np.bitwise_or: "bit_or",
+    np.bitwise_xor: "bit_xor",
 }
-_OPERATOR_NAMES = ("sum", "min", "max", "bit_and", "bit_or", "bit_xor")
+
+
+@functools.cache
+def _operator_spellings() -> dict:
+    """Every string an operator option may be, by the engine's name it stands for."""
+    spellings = {}
+    for spec in _engine.builtin_operators():
+        spellings.update({spelling: spec["name"] for spelling in (spec["name"], *spec["aliases"])})
+    return spellings
 
 
 @dataclasses.dataclass
@@ -45,7 +63,9 @@ class Call:
     temp_storage: str | None  # the TempStorage variable named, if any
     plan: object = None  # _engine.Plan
     provider: object = None  # _engine.Provider
-    links: list = dataclasses.field(default_factory=list)  # compiled Python operators to link
+    # symbol -> a thunk compiling that Python function (an operator, a prefix callback) to the
+    # link item the plan's external function of that symbol needs; run after planning.
+    link_requests: dict = dataclasses.field(default_factory=dict)
     prefix_callback: object = None  # _prefix_callbacks.PrefixCallback
     prefix_argument: object = None  # the IR variable the call passes its prefix callback in
 
@@ -178,22 +198,33 @@ def _memory_dtype(memory_type, operation, role, where_text):
 
 
 def _operator(state, name, var, dtype, oracle, where_text):
-    """The engine's name of the operator, and the link item of a Python one (or None)."""
+    """The engine's name of the operator, and for a Python one its link request
+    (symbol -> compile thunk; {} for a built-in)."""
     value = python_value(state.func_ir, var)
-    if isinstance(value, str) and value in _OPERATOR_NAMES:
-        return _engine.OptionBinding.fixed(value), None
-    if value in _OPERATORS:
-        return _engine.OptionBinding.fixed(_OPERATORS[value]), None
+    if isinstance(value, str) and value.strip().lower() in _operator_spellings():
+        return _engine.OptionBinding.fixed(_operator_spellings()[value.strip().lower()]), {}
+    if _is_hashable(value) and value in _OPERATORS:
+        return _engine.OptionBinding.fixed(_OPERATORS[value]), {}
     function = _operators.python_function(value)
     if function is None:
         raise InvalidArgumentError(
             f"{where_text}: argument '{name}' = {shown_value(state, var, oracle)} is not allowed; expected one of "
-            f"{', '.join(repr(name) for name in _OPERATOR_NAMES)}, operator.add, min, max, or a Python function "
-            "op(a, b)"
+            f"{', '.join(repr(spelling) for spelling in _operator_spellings())}, operator.add, operator.mul, min, "
+            "max, a NumPy ufunc (np.add, np.maximum, ...), or a Python function op(a, b)"
         )
+    _operators.check_binary(function, where_text)
     arch = state.metadata["targetoptions"]["chip"]
-    symbol, link = _operators.compile_operator(function, dtype, arch, where_text, state)
-    return _engine.OptionBinding.fixed(f"user:{symbol}"), link
+    symbol = _operators.operator_symbol(function, dtype)
+    compile_it = functools.partial(_operators.compile_operator, function, dtype, arch, where_text, state)
+    return _engine.OptionBinding.fixed(f"user:{symbol}"), {symbol: compile_it}
+
+
+def _is_hashable(value) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _check_value_type(value_type, dtype: str, name: str, where_text: str) -> None:
@@ -329,15 +360,15 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             if shape == "array":
                 _check_same_extent(payload, array, arguments[payload_name].name, name, where_text)
 
-    options, links = {}, []
+    options, link_requests = {}, {}
     not_options = (group_name, payload_name, memory, *declared.values, _TEMP_STORAGE, *declared.prefix_states)
     for name, var in arguments.items():
         if name in not_options:
             continue
         kind = declared.kinds.get(name, "")
         if kind == "operator":
-            options[name], link = _operator(state, name, var, dtype, oracle, where_text)
-            links += [link] if link is not None else []
+            options[name], request = _operator(state, name, var, dtype, oracle, where_text)
+            link_requests.update(request)
         else:
             options[name] = _binding(state, var, name, kind, where_text)
             if options[name].binding == "runtime":
@@ -350,9 +381,11 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             prefix_argument, prefix_state = arguments[name], state_parameter
             prefix_callback = _prefix_callbacks.describe(state, prefix_argument, oracle, where_text)
             arch = state.metadata["targetoptions"]["chip"]
-            symbol, link = _prefix_callbacks.compile_prefix_callback(prefix_callback, dtype, arch, where_text, state)
+            symbol = _prefix_callbacks.prefix_callback_symbol(prefix_callback, dtype)
             options[name] = _engine.OptionBinding.fixed(f"user:{symbol}")
-            links.append(link)
+            link_requests[symbol] = functools.partial(
+                _prefix_callbacks.compile_prefix_callback, prefix_callback, dtype, arch, where_text, state
+            )
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
     for name in declared.options_of("scalar_output"):
         if name in options:
@@ -378,7 +411,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         operands,
         payload,
         temp_storage,
-        links=links,
+        link_requests=link_requests,
         prefix_callback=prefix_callback,
         prefix_argument=prefix_argument,
     )

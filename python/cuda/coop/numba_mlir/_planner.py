@@ -41,16 +41,21 @@ def _engine_call(function, *args, calls=()):
         raise public from None
 
 
-def _register_providers(bundle, calls):
+def _linked_functions(call, plan) -> tuple:
+    """The link items of the Python functions the plan calls (its external functions),
+    compiled now: which ones the provider needs is the plan's to say."""
+    return tuple(call.link_requests[function.symbol]() for function in plan.external_functions)
+
+
+def _register_providers(bundle, calls, linked):
     link = _links.setdefault(bundle.cache_key, LTOIR(bundle.ltoir, name=f"cuda_coop_{bundle.cache_key[:16]}.ltoir"))
-    for call, provider in zip(calls, bundle.providers):
+    for call, provider, functions in zip(calls, bundle.providers, linked):
         call.provider = provider
         operands = tuple(
             _provider_call.Operand(param.kind, param.value_dtype, param.dimension) for param in provider.abi
         )
         result = provider.result.value_dtype if provider.result is not None else None
-        links = (link, *call.links)
-        _provider_call.register(_provider_call.Provider(provider.symbol, operands, links, result))
+        _provider_call.register(_provider_call.Provider(provider.symbol, operands, (link, *functions), result))
 
 
 class CoopWholeFunctionPlanner(WholeFunctionPlanner):
@@ -158,13 +163,14 @@ def _plan_and_bundle(state, calls) -> None:
     session = engine()
     for call in calls:
         call.plan = _engine_call(session.plan, call.facts, calls=[call])
+    linked = [_linked_functions(call, call.plan) for call in calls]
     arch = state.metadata["targetoptions"]["chip"]
     kernel, file = state.func_id.func_qualname, os.path.basename(state.func_id.filename)
     operations = [f"coop.{call.facts.operation}" for call in calls]
     log.compiling(kernel, file, operations, arch)
     bundle = _engine_call(session.compile, [call.plan for call in calls], arch, calls=calls)
     log.compiled(kernel, file, operations, bundle.cache, bundle.compile_seconds)
-    _register_providers(bundle, calls)
+    _register_providers(bundle, calls, linked)
     _explain_hook(state, calls, bundle)
 
 
