@@ -204,7 +204,7 @@ struct OperatorSpec {
   std::string functor;  // "::cuda::maximum<>"
   std::string header;   // "cuda/functional"
   bool integers_only = false;
-  bool needs_order = false;           // min, max: not for complex values
+  bool needs_order = false;          // min, max: not for complex values
   std::vector<std::string> aliases;  // other spellings: "+", "add", "plus" for sum
 };
 
@@ -212,6 +212,6 @@ inline constexpr std::string_view kUserOperatorPrefix = "user:";
 
 const std::vector<OperatorSpec>& builtin_operators();
 const OperatorSpec* find_operator(std::string_view name);  // by name or alias
-std::string operator_names();  // "sum, min, ..." for error messages
+std::string operator_names();                              // "sum, min, ..." for error messages
 
 }  // namespace coop
