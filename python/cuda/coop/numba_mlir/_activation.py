@@ -25,8 +25,8 @@ def _typeable_markers() -> None:
     from numba_cuda_mlir.numba_cuda.typing.templates import CallableTemplate
 
     from ... import coop
-    from . import _dispatch
     from .._core.markers import all_markers
+    from . import _dispatch
 
     def generic(self):
         def typer(*args, **kwargs):

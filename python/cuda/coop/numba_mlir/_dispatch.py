@@ -329,8 +329,12 @@ def _missing_internals():
         caching.MLIRCache: ["_index_key"],
         caching.MLIRCacheImpl: ["reduce", "rebuild", "check_cachable"],
     }
-    return [f"{getattr(owner, '__name__', owner)}.{name}" for owner, names in needed.items() for name in names
-            if not hasattr(owner, name)]
+    return [
+        f"{getattr(owner, '__name__', owner)}.{name}"
+        for owner, names in needed.items()
+        for name in names
+        if not hasattr(owner, name)
+    ]
 
 
 def install() -> bool:

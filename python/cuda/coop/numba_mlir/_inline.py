@@ -39,8 +39,8 @@ def _global_values(function):
 
 def _has_contents(cell) -> bool:
     try:
-        cell.cell_contents
-    except ValueError:
+        _ = cell.cell_contents
+    except ValueError:  # an empty cell
         return False
     return True
 
