@@ -323,6 +323,8 @@ def child(mode: str) -> dict:
     if mode == "coop-warm":
         return result
     result["second"] = first_launch(make("float32"), problems["float32"], clock)
+    if mode == "plain":  # the plain kernel's launches in a process that never imported cuda.coop
+        result["per_launch_s"] = per_launch({"plain": first}, problems["int32"][0])
     if mode == "coop":
         # 5: the same kernel with another grid; the undeclared kernel beside it
         undeclared = coop_kernel(declared=False)
@@ -396,6 +398,8 @@ def scenarios(repetition: dict) -> dict:
             # the coop kernel without a declared block (launch-specialized)
             "undeclared_coop_us": per_launch_s["coop_undeclared"] * 1e6,
             "undeclared_overhead": per_launch_s["coop_undeclared"] / per_launch_s["plain"] - 1,
+            # the plain kernel in a process without cuda.coop (no planner registered: no readiness check per launch)
+            "plain_without_coop_imported_us": plain["per_launch_s"]["plain"] * 1e6,
             "planner_runs": cold["repeat_planner"]["planner_runs"],
             "nvrtc_s": cold["repeat_planner"]["nvrtc_s"],
         },
