@@ -15,17 +15,28 @@ What numba-cuda-mlir does without this module, and why:
   what else the planner's output depends on (the provider toolkit's identity, the
   code of the user's operators), checked before an entry is used;
 - a kernel whose planner asks for the launch is specialized on the whole launch
-  (grid, block, shared memory, cluster) and never cached to disk. A kernel that
-  declares its block (`coop.this_block(128)`, `(32, 4)`) needs nothing of the launch:
-  the planner plans for the declared block, the kernel compiles once per argument
-  types like any kernel, caches to disk, launches on the plain path, and a launch
-  with another block is refused when it is configured.
+  (grid, block, shared memory, cluster) and never cached to disk. Two answers:
+  * a kernel that declares its block (`coop.this_block(128)`, `(32, 4)`) needs
+    nothing of the launch: the planner plans for the declared block, the kernel
+    compiles once per argument types like any kernel, caches to disk, launches on the
+    plain path (no launch-specialized dispatch), and a launch with another block is
+    refused when it is configured (and when it compiles, for a launch configured
+    before the first compile);
+  * a kernel that does not stays launch-specialized (its plan follows each launch's
+    block), but while cuda.coop's planners are the only ones registered and no
+    argument extension reads the launch, a launch with a new grid or shared memory
+    size reuses the compile of an earlier launch with the same block and cluster
+    (filed under the new launch's key): one compile per block shape.
 
-Rejected: replacing numba-cuda-mlir's launch-specialization key with the block
-alone (what the plan depends on). The key is shared with every other extension that
-reads the launch (a consteval or an argument extension may read the grid), a
-cached entry would still need the launch in its key, and every launch would still
-pay the launch-specialized dispatch (+11% host time per launch on the H200)."""
+Rejected: replacing numba-cuda-mlir's launch-specialization key with the block alone
+(what the plan depends on) for every kernel. The key is shared with every other
+extension that reads the launch (a consteval or an argument extension may read the
+grid), a cached entry would still need the launch in its key, and every launch would
+still pay the launch-specialized dispatch (+11% host time per launch on the H200),
+which only a declared block removes. Also rejected: deciding before a compile
+whether a kernel has coop calls (scanning its bytecode and its helpers'): a helper
+reached through an argument or an attribute would be missed and compile without the
+planner; here the cache's key and checks decide, and the planner runs on every miss."""
 
 from __future__ import annotations
 
@@ -285,6 +296,66 @@ def _wrap_compile(original):
     return compile_through_the_gate
 
 
+def _reuse_for_another_grid(dispatcher, args):
+    """A launch-specialized kernel (no declared block) launched with another grid or
+    dynamic shared memory size: when only cuda.coop reads its launch (nothing else that
+    reads it is registered or attached), its plan depends on the block alone, so the
+    compile of an earlier launch with the same block and cluster serves this one too,
+    filed under this launch's key. Returns the dispatcher's compile answer, or None to
+    compile as usual."""
+    from numba_cuda_mlir import descriptor
+    from numba_cuda_mlir._launch_config import _launch_config_key, _normalize_available_launch_config
+
+    local = descriptor._compile_arg_types
+    forced = getattr(local, "force_launch_config", False)
+    if not (dispatcher._requires_launch_config or forced) or not _only_coop_reads_the_launch(dispatcher):
+        return None
+    launch = getattr(local, "launch_config", None) or getattr(local, "available_launch_config", None)
+    launch = _normalize_available_launch_config(launch) if launch is not None else None
+    if launch is None:
+        return None
+    key = _launch_config_key(launch)
+    override = getattr(local, "types", None)
+    argtypes = tuple(override) if override is not None else tuple(descriptor.typeof(arg) for arg in args)
+    values = tuple(getattr(local, "values", tuple(args)))
+    with dispatcher._launch_config_lock:
+        argtypes = dispatcher._literalize_argtypes(argtypes, values, abi_arg_count=len(args))
+        if dispatcher._find_launch_config_overload_locked(argtypes, key) is not None:
+            return None  # compiled for this very launch: the compiler's own lookup serves it
+        wanted = (dict(key)["block"], dict(key)["cluster"])
+        for (signature, other), result in list(dispatcher._launch_config_overloads.items()):
+            if signature == argtypes and (dict(other)["block"], dict(other)["cluster"]) == wanted:
+                dispatcher._launch_config_overloads.setdefault((argtypes, key), result)
+                dispatcher._launch_config_cache_hits[(argtypes, key)] += 1
+                metadata = result.metadata
+                return metadata["cubin"], metadata["func_name"], metadata.get("use_cooperative", False)
+    return None
+
+
+def _only_coop_reads_the_launch(dispatcher) -> bool:
+    from numba_cuda_mlir import descriptor
+    from numba_cuda_mlir._whole_function_planners import _planner_registry
+
+    from ._inline import CoopHelperInliner
+    from ._planner import CoopWholeFunctionPlanner
+
+    ours = (CoopHelperInliner, CoopWholeFunctionPlanner)
+    if any(planner not in ours for planner in _planner_registry._planners):
+        return False
+    return not descriptor._extensions_use_launch_config(dispatcher.extensions)
+
+
+def _wrap_compile_impl(original):
+    gated = _wrap_compile(original)
+
+    def compile_once_per_block(self, args, *rest, **kwargs):
+        reused = _reuse_for_another_grid(self, args)
+        return reused if reused is not None else gated(self, args, *rest, **kwargs)
+
+    compile_once_per_block.__wrapped__ = original
+    return compile_once_per_block
+
+
 def _check_this_launch(dispatcher, declared) -> None:
     """A result loaded from disk skipped the planner and its check of the launch."""
     from numba_cuda_mlir import descriptor
@@ -318,13 +389,16 @@ def _missing_internals():
     from numba_cuda_mlir import caching, descriptor
 
     needed = {
-        descriptor: ["_planner_registry", "MLIRDispatcher", "_compile_arg_types"],
+        descriptor: ["_planner_registry", "MLIRDispatcher", "_compile_arg_types", "_extensions_use_launch_config"],
         descriptor.MLIRDispatcher: [
             "_compile_impl",
             "_compile_public",
             "_configure_cached",
             "enable_caching",
             "_clear_configure_cache",
+            "_literalize_argtypes",
+            "_find_launch_config_overload_locked",
+            "_compile_launch_config_signature",
         ],
         caching.MLIRCache: ["_index_key"],
         caching.MLIRCacheImpl: ["reduce", "rebuild", "check_cachable"],
@@ -361,7 +435,7 @@ def install() -> bool:
     CoopCache = _cache_classes()
     descriptor._planner_registry = _GatedRegistry(descriptor._planner_registry)
     dispatcher = descriptor.MLIRDispatcher
-    dispatcher._compile_impl = _wrap_compile(dispatcher._compile_impl)
+    dispatcher._compile_impl = _wrap_compile_impl(dispatcher._compile_impl)
     dispatcher._compile_public = _wrap_compile(dispatcher._compile_public)
     dispatcher._configure_cached = _wrap_configure(dispatcher._configure_cached)
     dispatcher.enable_caching = _wrap_enable_caching(dispatcher.enable_caching)
