@@ -57,7 +57,9 @@ def test_a_launch_with_another_block_is_refused_when_configured(block):
 
 
 def test_a_launch_with_another_block_is_refused_when_it_compiles():
-    with pytest.raises(coop.InvalidGroupError, match=r"declares coop.this_block\(128\).*block of \(64, 1, 1\)"):
+    with pytest.raises(
+        coop.InvalidGroupError, match=r"coop.this_block\(128\) declares a block of \(128,\).*\(64, 1, 1\)"
+    ):
         compile_for_launch(declared_kernel(128), [ARRAY, ARRAY], 1, 64)
 
 

@@ -52,7 +52,7 @@ def test_a_declared_block_compiles_once_for_every_grid_and_shared_memory_size():
 
 def test_a_launch_with_another_block_is_refused():
     host = np.zeros(TILE, dtype=np.int32)
-    with pytest.raises(coop.InvalidGroupError, match=r"declares coop.this_block\(128\).*\(64, 1, 1\)"):
+    with pytest.raises(coop.InvalidGroupError, match=r"coop.this_block\(128\).*\(64, 1, 1\)"):
         scan_tiles[1, 64](cuda.to_device(host), cuda.device_array_like(host))
 
 
