@@ -62,6 +62,12 @@ def _cost_modelled(dispatcher) -> bool:
     return callable(inline)
 
 
+def _calls_itself(dispatcher) -> bool:
+    """Recursion never inlines (the compiler compiles it on its own, and the planner says why)."""
+    function = dispatcher.py_func
+    return any(value is dispatcher or value is function for value in _global_values(function))
+
+
 def _helper(func_ir, expr):
     try:
         found = func_ir.get_definition(expr.func)
@@ -84,7 +90,7 @@ def _candidates(func_ir):
             if expr.op != "call":
                 continue
             helper = _helper(func_ir, expr)
-            if helper is None or not _cost_modelled(helper):
+            if helper is None or not _cost_modelled(helper) or _calls_itself(helper):
                 continue
             arguments = [*expr.args, *(value for _, value in expr.kws)]
             if any(argument.name in descriptors for argument in arguments) or uses_coop(helper.py_func):
