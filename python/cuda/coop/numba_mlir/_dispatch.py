@@ -252,9 +252,20 @@ def _cache_classes():
 
         def _index_key(self, sig, codegen):
             key = super()._index_key(sig, codegen)
-            return (*key, ("cuda.coop", package_version(), "numba-cuda-mlir", compiler_version()))
+            return (*key, _versions())
 
     return CoopCache
+
+
+_versions_of_this_process = None
+
+
+def _versions() -> tuple:
+    """cuda.coop's and the compiler's versions, read once (package metadata is slow to find)."""
+    global _versions_of_this_process
+    if _versions_of_this_process is None:
+        _versions_of_this_process = ("cuda.coop", package_version(), "numba-cuda-mlir", compiler_version())
+    return _versions_of_this_process
 
 
 def _record_still_valid(record) -> bool:
