@@ -53,7 +53,7 @@ from cuda.coop.numba_mlir import _dispatch, _planner
 settings = json.loads(sys.argv[1])
 tools._cached_cc = tuple(settings.get("cc", (9, 0)))
 for name, value in settings.get("patch", {}).items():
-    setattr(_dispatch, name, lambda value=value: value)
+    setattr(_dispatch, name, lambda *args, value=value: value)
 seen = {"planner_runs": 0, "kernel_compiles": 0, "bundles": []}
 run = _planner.CoopWholeFunctionPlanner.run
 def counted_run(self):
@@ -119,6 +119,13 @@ def test_a_coop_kernel_with_a_declared_block_loads_without_compiler_planner_or_n
     assert second["cubin"] and second["declared_block"] == [128, 1, 1]
 
 
+def test_a_moved_toolkit_with_the_same_identity_still_hits(project):
+    """The fast check (file stamps) differs, the engine's identity does not: a hit."""
+    compile_in_a_fresh_process(project, "declared")
+    again = compile_in_a_fresh_process(project, "declared", patch={"toolkit_fingerprint": "moved"})
+    assert (again["hits"], again["kernel_compiles"]) == (1, 0)
+
+
 def edit(path: pathlib.Path, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text
@@ -141,7 +148,7 @@ CHANGES = {
         ("arch", "declared", {"cc": (8, 0)}),
         ("coop_version", "declared", {"patch": {"package_version": "99.0"}}),
         ("compiler_version", "plain", {"patch": {"compiler_version": "0.6.99"}}),
-        ("provider_toolkit", "declared", {"patch": {"toolkit_identity": "another NVRTC or CCCL"}}),
+        ("provider_toolkit", "declared", {"patch": {"toolkit_identity": "another", "toolkit_fingerprint": "another"}}),
         ("operator_code", "declared", {}),
     ],
 )

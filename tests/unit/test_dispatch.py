@@ -54,6 +54,7 @@ def test_an_entry_is_refused_when_an_operator_or_the_toolkit_changed(monkeypatch
         return a + b
 
     monkeypatch.setattr(_dispatch, "toolkit_identity", lambda: "this toolkit")
+    monkeypatch.setattr(_dispatch, "toolkit_fingerprint", lambda files: "other stamps")  # the engine decides
     entry = (__name__, "combine_for_test", _dispatch._code_digest(combine))
     monkeypatch.setitem(globals(), "combine_for_test", combine)
     assert _dispatch._record_still_valid({"toolkit": "this toolkit", "dependencies": [entry]})
@@ -61,3 +62,15 @@ def test_an_entry_is_refused_when_an_operator_or_the_toolkit_changed(monkeypatch
     changed = (entry[0], entry[1], "another digest")
     assert not _dispatch._record_still_valid({"toolkit": "this toolkit", "dependencies": [changed]})
     assert _dispatch.dependency(combine) is None  # made inside a function: cannot be found by name again
+
+
+def test_the_toolkit_fingerprint_follows_the_files_and_the_search(tmp_path, monkeypatch):
+    library = tmp_path / "libnvrtc.so"
+    library.write_bytes(b"1")
+    before = _dispatch.toolkit_fingerprint([str(library)])
+    assert _dispatch.toolkit_fingerprint([str(library)]) == before
+    library.write_bytes(b"22")
+    assert _dispatch.toolkit_fingerprint([str(library)]) != before
+    after = _dispatch.toolkit_fingerprint([str(library)])
+    monkeypatch.setenv("CUDA_COOP_CCCL_ROOT", str(tmp_path))
+    assert _dispatch.toolkit_fingerprint([str(library)]) != after

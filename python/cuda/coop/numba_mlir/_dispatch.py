@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.metadata
+import os
 import re
 import threading
 import warnings
@@ -134,6 +135,8 @@ def _record_bundle(state, calls, bundle) -> None:
     record = state.metadata.setdefault(METADATA_KEY, {})
     record["bundle"] = bundle.cache_key
     record["toolkit"] = toolkit_identity()
+    record["toolkit_files"] = toolkit_files()
+    record["toolkit_fingerprint"] = toolkit_fingerprint(record["toolkit_files"])
     seen = getattr(_operators_seen, "functions", [])
     _operators_seen.functions = []
     record["dependencies"] = [dependency(function) for function in seen]
@@ -177,11 +180,56 @@ def dependency_unchanged(entry) -> bool:
 
 
 def toolkit_identity() -> str:
-    """What, besides the plans, decides the providers' code: the engine's version and
-    the toolkit it compiles with (NVRTC and the CCCL headers)."""
+    """What, besides the plans, decides the providers' code: the toolkit the engine
+    compiles with (NVRTC, nvJitLink, a digest of the CUDA and CCCL header trees).
+    Creating the engine to ask costs tens of milliseconds (it stats every header), so
+    a cache hit first tries toolkit_fingerprint."""
     from .._engine_session import engine
 
     return str(engine().toolkit["identity"])
+
+
+def toolkit_files() -> list[str]:
+    """The files that stand for the engine's toolkit: the libraries, and a versioned
+    header of each include tree (a package upgrade rewrites them)."""
+    from .._engine_session import engine
+
+    toolkit = engine().toolkit
+    cccl, cuda = toolkit["cccl_include"], toolkit["cuda_include"]
+    return [
+        toolkit["nvrtc_library"],
+        toolkit["nvjitlink_library"],
+        os.path.join(cccl, "cuda", "version"),
+        os.path.join(cccl, "cub", "version.cuh"),
+        os.path.join(cuda, "cuda.h"),
+        os.path.join(cuda, "cuda_runtime_api.h"),
+    ]
+
+
+def toolkit_fingerprint(files) -> str:
+    """Without the engine: what it searches (its environment variables, the pip wheel
+    roots and what they hold) and the stamps of `files`. Equal fingerprints mean the
+    engine would find the same toolkit; a different one sends the check to
+    toolkit_identity (an edit inside a header tree that leaves these files alone is
+    seen by the provider cache, not here)."""
+    from .._engine_session import wheel_roots
+
+    parts = [repr([os.environ.get(name, "") for name in _TOOLKIT_ENVIRONMENT])]
+    for root in wheel_roots():
+        try:
+            parts.append(repr((root, sorted(os.listdir(root)))))
+        except OSError:
+            parts.append(root)
+    for path in files:
+        try:
+            stat = os.stat(path)
+            parts.append(repr((path, stat.st_size, stat.st_mtime_ns, stat.st_ino)))
+        except OSError:
+            parts.append(repr((path, None)))
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+_TOOLKIT_ENVIRONMENT = ("CUDA_COOP_CCCL_ROOT", "CUDA_COOP_WHEEL_ROOTS", "CUDA_HOME", "CUDA_PATH")
 
 
 # -- the compiler's side -------------------------------------------------------------------
@@ -269,8 +317,11 @@ def _versions() -> tuple:
 
 
 def _record_still_valid(record) -> bool:
-    if "toolkit" in record and record["toolkit"] != toolkit_identity():
-        return False
+    if "toolkit" in record:
+        files = record.get("toolkit_files")
+        same_files = files is not None and toolkit_fingerprint(files) == record.get("toolkit_fingerprint")
+        if not same_files and record["toolkit"] != toolkit_identity():
+            return False
     return all(dependency_unchanged(entry) for entry in record.get("dependencies", ()))
 
 
