@@ -16,7 +16,7 @@ if [[ ! -d "$site/numba_cuda_mlir" ]]; then
     delta=".whl/numba_cuda_mlir-$ncm_version-delta-cp312.tar.xz"
     [[ -f "$delta" ]] || { echo "no $delta: pack it (NUMBA_CUDA_MLIR_VERSIONS=\"$ncm_base $ncm_version\")" >&2; exit 1; }
     xz -dc -T0 "$delta" | tar -C "$site" -xf -
-    (cd "$site" && xargs -r -d '\n' rm -f <.removed && rm -f .removed)
+    (cd "$site" && xargs -r -d '\n' rm -f <.removed && rm -f .removed && find . -depth -type d -empty -delete)
   fi
 fi
 source scripts/gpu-deps.sh
