@@ -103,6 +103,7 @@ def reduce(
     *,
     valid_items: int | None = None,
     algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
+    broadcast: bool = True,
     temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def sum(
@@ -112,6 +113,7 @@ def sum(
     *,
     valid_items: int | None = None,
     algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
+    broadcast: bool = True,
     temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def segmented_reduce(
