@@ -450,7 +450,8 @@ void check_rule_fits(const MethodRule& rule, const CallFacts& facts, const Opera
     if (bound.binding == Binding::Omitted || (bound.binding == Binding::Static && bound.value == value)) continue;
     reject(ErrorKind::InvalidArgument, facts.call_name(), name,
            bound.binding == Binding::Static ? bound.value : std::string("a runtime value"),
-           value + " (or omitted) with " + chosen + ": " + form.cub_class + "::" + rule.method + " moves by " + value);
+           value + " (or omitted) with " + chosen + ": " + form.cub_class + "::" + rule.method + " has no " + name +
+               " of another value");
   }
 }
 

@@ -162,3 +162,38 @@ TEST(Catalog, AnOptionNameHasOneKindInEveryFamily) {
 
 }  // namespace
 }  // namespace coop
+
+namespace coop {
+namespace {
+
+// Method rules and option-bound template slots name options the operation has, of a
+// kind they can read: a catalog typo would otherwise surface as a null dereference.
+TEST(Catalog, MethodRulesAndTemplateSlotsNameTheOperationsOptions) {
+  for (const auto& operation : catalog()) {
+    for (const auto& rule : operation.methods) {
+      EXPECT_FALSE(rule.when.empty()) << operation.name << " " << rule.method;
+      for (const auto& [name, value] : rule.when) {
+        const OptionSpec* option = operation.option(name);
+        ASSERT_NE(option, nullptr) << operation.name << " rule " << rule.method << ": " << name;
+        EXPECT_FALSE(option->allow_runtime) << operation.name << ": a rule reads " << name << " at compile time";
+      }
+      std::vector<std::string> named = rule.needs;
+      named.insert(named.end(), rule.allows.begin(), rule.allows.end());
+      for (const auto& [name, value] : rule.fixed) named.push_back(name);
+      for (const auto& [name, range] : rule.ranges) named.push_back(name);
+      for (const auto& name : named) EXPECT_NE(operation.option(name), nullptr) << operation.name << ": " << name;
+    }
+    for (const auto& form : operation.forms) {
+      for (const auto& slot : form.template_args) {
+        if (slot.from != TemplateArg::Option) continue;
+        const OptionSpec* option = operation.option(slot.option);
+        ASSERT_NE(option, nullptr) << operation.name << " slot " << slot.name;
+        EXPECT_TRUE(option->type == OptionType::Bool || option->type == OptionType::Choice) << slot.name;
+        EXPECT_FALSE(option->allow_runtime) << slot.name;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace coop
