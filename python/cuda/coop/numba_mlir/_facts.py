@@ -353,12 +353,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             if shape == "array":  # a scalar payload takes no output (the engine says so)
                 _check_same_extent(payload, output, arguments[payload_name].name, name, where_text)
 
-    for name, element in declared.elements.items():
-        if _given(state, arguments, name):
-            array, _ = _payload(state, arguments[name], payloads, oracle, where_text, name)
-            _payloads.agree(array, element, f"argument '{name}' of {where_text}", where_text)
-            if shape == "array":
-                _check_same_extent(payload, array, arguments[payload_name].name, name, where_text)
+    _check_payload_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
 
     options, link_requests = {}, {}
     not_options = (group_name, payload_name, memory, *declared.values, _TEMP_STORAGE, *declared.prefix_states)
@@ -415,6 +410,18 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         prefix_callback=prefix_callback,
         prefix_argument=prefix_argument,
     )
+
+
+def _check_payload_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text) -> None:
+    """Arrays read alongside the payload (exchange's ranks and valid_flags) hold the
+    element dtype the catalog gives them, and as many items as the payload."""
+    for name, element in declared.elements.items():
+        if not _given(state, arguments, name):
+            continue
+        array, _ = _payload(state, arguments[name], payloads, oracle, where_text, name)
+        _payloads.agree(array, element, f"argument '{name}' of {where_text}", where_text)
+        if shape == "array":
+            _check_same_extent(payload, array, arguments[declared.payload].name, name, where_text)
 
 
 def _given(state, arguments, name: str) -> bool:
