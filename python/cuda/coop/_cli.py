@@ -1,5 +1,7 @@
 """The `coop` command that comes with the Python package (also `python -m cuda.coop`):
-doctor, cache stats|clear and explain, over the same engine the kernels use.
+doctor, cache stats|clear and explain, over the same engine the kernels use. The `coop`
+console script runs the C++ tool shipped in the wheel (cuda/coop/bin/coop) for its other
+commands (compile, link), with the toolkit pieces cuda-pathfinder found named to it.
 
 As the C++ tool does, bad input exits with status 2 and one line
 `coop: <ErrorClass>: message`; a toolkit or cache fault exits with 1."""
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from ._core.errors import (
@@ -32,7 +35,12 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     from . import _cli_explain
 
-    parser = _Parser(prog="coop", description="cuda.coop: CUB's cooperative primitives inside Python GPU kernels.")
+    tool = "`coop compile --help` and `coop link --help`" if tool_path() else "the C++ tool, absent from this install"
+    parser = _Parser(
+        prog="coop",
+        description="cuda.coop: CUB's cooperative primitives inside Python GPU kernels.",
+        epilog=f"compile and link: see {tool}.",
+    )
     parser.add_argument("--version", action="version", version=f"cuda.coop {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     doctor = commands.add_parser("doctor", help="which NVRTC, nvJitLink, headers, cache and compiler are in use")
@@ -126,3 +134,34 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(public, CoopError):
             raise
         return _report(public, as_json=getattr(arguments, "json", False))
+
+
+PYTHON_COMMANDS = ("doctor", "cache", "explain")
+
+
+def tool_path() -> str | None:
+    """The C++ coop tool inside the installed package, or None (a source tree, or a wheel built
+    without CLI11)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "coop")
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
+def tool_environment() -> dict[str, str]:
+    """The environment for the C++ tool: this one, plus a CUDA_COOP_* variable naming each piece
+    cuda-pathfinder found (one the user set stays as it is)."""
+    from ._toolkit_locate import PIECES, locate
+
+    environment = dict(os.environ)
+    for field, piece in locate().items():
+        environment.setdefault(PIECES[field][1], piece.path)
+    return environment
+
+
+def console() -> None:
+    """The `coop` console script: Python's doctor, cache and explain; the C++ tool for the rest."""
+    argv = sys.argv[1:]
+    command = next((word for word in argv if not word.startswith("-")), None)
+    tool = tool_path()
+    if command is not None and command not in PYTHON_COMMANDS and tool is not None:
+        os.execve(tool, [tool, *argv], tool_environment())
+    sys.exit(main(argv))

@@ -1,0 +1,59 @@
+"""The `coop` console script (cuda.coop._cli:console): doctor, cache and explain in Python, the
+other commands through the C++ tool shipped in the wheel, which is told where cuda-pathfinder
+found each piece. scripts/try-fresh-install.sh checks the installed wheel's `coop` end to end."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from cuda.coop import _cli
+
+CONSOLE = "import sys; from cuda.coop import _cli; {patch}sys.argv = ['coop', *sys.argv[1:]]; _cli.console()"
+
+
+def console(*arguments, tool=None):
+    patch = f"_cli.tool_path = lambda: {tool!r}; " if tool else ""
+    return subprocess.run(
+        [sys.executable, "-c", CONSOLE.format(patch=patch), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_python_commands_run_in_python():
+    done = console("--version")
+    assert done.returncode == 0 and done.stdout.startswith("cuda.coop ")
+    done = console("explain", "load", "--group", "block:32", "--dtype", "int32", "--items", "1")
+    assert done.returncode == 0, done.stderr
+    assert "BlockLoad" in done.stdout
+
+
+@pytest.mark.skipif(shutil.which("coop") is None, reason="the C++ coop tool is not built")
+def test_compile_and_link_run_the_cpp_tool():
+    done = console("link", "--help", tool=shutil.which("coop"))
+    assert done.returncode == 0, done.stderr
+    assert "Link LTO-IR" in done.stdout
+
+
+def test_without_the_cpp_tool_the_other_commands_are_refused_by_name():
+    done = console("link", "--help", tool=None)
+    if _cli.tool_path() is not None:
+        pytest.skip("this install ships the C++ tool")
+    assert done.returncode == 2
+    assert "invalid choice: 'link'" in done.stderr
+
+
+def test_the_tool_is_told_where_each_piece_is(monkeypatch):
+    for name in ("CUDA_COOP_NVRTC_LIBRARY", "CUDA_COOP_NVJITLINK_LIBRARY", "CUDA_COOP_CUDA_INCLUDE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("CUDA_COOP_CCCL_ROOT", "/explicit/cccl")
+    environment = _cli.tool_environment()
+    assert os.path.isfile(environment["CUDA_COOP_NVRTC_LIBRARY"])
+    assert os.path.isfile(environment["CUDA_COOP_NVJITLINK_LIBRARY"])
+    assert os.path.isfile(os.path.join(environment["CUDA_COOP_CUDA_INCLUDE"], "cuda_fp16.h"))
+    assert environment["CUDA_COOP_CCCL_ROOT"] == "/explicit/cccl"  # what the user named stays
