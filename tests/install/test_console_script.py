@@ -1,6 +1,7 @@
-"""The `coop` console script (cuda.coop._cli:console): doctor, cache and explain in Python, the
-other commands through the C++ tool shipped in the wheel, which is told where cuda-pathfinder
-found each piece. scripts/try-fresh-install.sh checks the installed wheel's `coop` end to end."""
+"""The `coop` console script (cuda.coop._cli:console): with the C++ tool shipped in the wheel,
+every command but a well-formed `coop doctor` runs that tool, told where cuda-pathfinder found
+each piece; without it, Python's doctor, cache and explain. scripts/try-fresh-install.sh checks
+the installed wheel's `coop` end to end."""
 
 import os
 import shutil
@@ -33,11 +34,33 @@ def test_the_python_commands_run_in_python():
     assert "BlockLoad" in done.stdout
 
 
-@pytest.mark.skipif(shutil.which("coop") is None, reason="the C++ coop tool is not built")
+CPP_TOOL = shutil.which("coop")
+needs_the_tool = pytest.mark.skipif(CPP_TOOL is None, reason="the C++ coop tool is not built")
+
+
+@needs_the_tool
 def test_compile_and_link_run_the_cpp_tool():
-    done = console("link", "--help", tool=shutil.which("coop"))
+    done = console("link", "--help", tool=CPP_TOOL)
     assert done.returncode == 0, done.stderr
     assert "Link LTO-IR" in done.stdout
+
+
+@needs_the_tool
+def test_bad_input_is_the_cpp_tools_word_for_word():
+    done = console("frobnicate", tool=CPP_TOOL)
+    assert done.returncode == 2
+    assert "argument 'subcommand' = 'frobnicate'" in done.stderr
+    done = console("doctor", "extra", tool=CPP_TOOL)
+    assert done.returncode == 2
+    assert "coop doctor: unexpected argument 'extra'" in done.stderr
+
+
+@needs_the_tool
+def test_doctor_is_pythons_which_names_each_origin():
+    done = console("doctor", tool=CPP_TOOL)
+    assert done.returncode == 0, done.stderr
+    assert "cuda-pathfinder:" in done.stdout
+    assert any(line.startswith("NVRTC:") and line.endswith("]") for line in done.stdout.splitlines())
 
 
 def test_without_the_cpp_tool_the_other_commands_are_refused_by_name():
