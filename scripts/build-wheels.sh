@@ -61,7 +61,7 @@ for python in "$python311" "$python312"; do
   # the manylinux set would be copied in, which the check below refuses.
   PATH="$(dirname "$python"):$PATH" auditwheel repair --plat "${COOP_MANYLINUX:-manylinux_2_34_x86_64}" \
     -w "$dist" "$wheel" >"$raw.repair.log" 2>&1 ||
-    { cat "$raw.repair.log"; exit 1; }
+    { cat "$raw.repair.log"; mkdir -p "$dist/unrepaired"; cp "$wheel" "$dist/unrepaired/"; exit 1; }
   repaired="$(ls -t "$dist"/*.whl | head -1)"
   if unzip -l "$repaired" | grep -q '\.libs/'; then
     echo "build-wheels: auditwheel grafted a shared library into $(basename "$repaired"); the wheel must need none" >&2
