@@ -70,6 +70,8 @@ origins = json.load(open(sys.argv[1]))["toolkit"].get("origins")
 if not origins or not all(o.startswith("wheel ") for o in origins.values()):
     sys.exit(f"try-fresh-install: a toolkit piece did not come from a wheel: {origins}")
 PY
+say "python -m cuda.coop explain sum --group warp --block 256 --dtype float32"
+run python -m cuda.coop explain sum --group warp --block 256 --dtype float32 | head -4
 say "coop explain load --group block:128 --dtype int32 --items 4 --algorithm transpose"
 run coop explain load --group block:128 --dtype int32 --items 4 --algorithm transpose | head -12
 if [[ -n "$(run python -c 'from cuda.coop import _cli; print(_cli.tool_path() or "")')" ]]; then
