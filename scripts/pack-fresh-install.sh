@@ -2,8 +2,8 @@
 # Packs what scripts/gpu-fresh-install.sh needs on the GPU machine, which has CPython 3.12 and no
 # package index: the cuda.coop wheels from DIST (scripts/build-wheels.sh) and every wheel that
 # `pip install "cuda-coop[cu13]"` pulls for CPython 3.12 (about 300 MB: NVRTC, nvJitLink, nvcc's
-# NVVM, numba-cuda-mlir, ...), as one tar split into parts of at most 60 MiB under .whl/fresh/,
-# since the device tool carries 64 MiB a call. Carry the parts one or a few per call (the machine
+# NVVM, numba-cuda-mlir, ...), as one tar split into parts of at most 50 MiB under .whl/fresh/,
+# since the device tool carries 64 MiB a call. Carry the parts one per call (the machine
 # keeps ignored files between calls while it stays warm), then run scripts/gpu-fresh-install.sh.
 #
 #   scripts/pack-fresh-install.sh [DIST]
@@ -20,6 +20,6 @@ python3 -m pip download --quiet --only-binary=:all: --python-version 3.12 --impl
   --find-links "$dist" -d "$work/wheelhouse" "cuda-coop[cu13]"
 rm -rf .whl/fresh
 mkdir -p .whl/fresh
-tar -C "$work" -cf - wheelhouse | split -b 60M -d -a 2 - .whl/fresh/part-
+tar -C "$work" -cf - wheelhouse | split -b 50M -d -a 2 - .whl/fresh/part-
 ls -l .whl/fresh/
-echo "carry each of these (one or two a call): $(cd .whl/fresh && printf '.whl/fresh/%s ' part-*)"
+echo "carry each of these, one a call: $(cd .whl/fresh && printf '.whl/fresh/%s ' part-*)"
