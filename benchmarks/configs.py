@@ -6,6 +6,10 @@ dtype, block size and items per thread. The families:
                              writes the sum (one value per tile)
   block_scan, warp_scan      a direct load, coop.inclusive_sum or exclusive_sum in
                              place, a direct store
+  block_exchange,            a direct load, coop.exchange blocked_to_striped (block:
+  warp_exchange              also with warp time slicing), a striped store: a copy
+                             whose store is coalesced
+  block_shuffle              a direct load, coop.shuffle up by one item, a direct store
 
 The matrix is pruned to fit one device call: every algorithm at 256 threads; the
 block sizes 128 and 512 only for block direct and transpose copies (the two ends:
@@ -36,16 +40,17 @@ REDUCE_ALGORITHMS = ("warp_reductions", "raking", "raking_commutative_only")
 SCAN_ALGORITHMS = ("raking", "raking_memoize", "warp_scans")
 # operation -> its part of the row name; the first is the default, also at OTHER_THREADS
 SCANS = {"inclusive_sum": "inclusive", "exclusive_sum": "exclusive"}
+EXCHANGE_ALGORITHMS = ("", "timesliced")  # BlockExchange's WARP_TIME_SLICING off, on
 
 
 @dataclasses.dataclass(frozen=True)
 class Config:
-    family: str  # "block", "warp", "block_reduce", "warp_reduce", "block_scan" or "warp_scan"
-    algorithm: str  # "" for warp reductions and scans: CUB has one implementation
+    family: str  # "block", "warp", "block_reduce", "warp_reduce", "block_scan", "warp_scan", ...
+    algorithm: str  # "" where CUB has one implementation (warps, shuffles, untimesliced exchanges)
     dtype: str  # numpy name
     threads: int  # per block
     items: int  # per thread
-    operation: str = "copy"  # "copy", "sum" or a key of SCANS
+    operation: str = "copy"  # "copy", "sum", a key of SCANS, "exchange" or "shuffle"
 
     @property
     def name(self) -> str:
@@ -60,8 +65,13 @@ class Config:
 
     @property
     def primitive(self) -> str:
-        """What the kernel does with its tile: "copy", "reduce" or "scan"."""
+        """What the kernel does with its tile: "copy", "reduce", "scan", "exchange" or "shuffle"."""
         return self.family.partition("_")[2] or "copy"
+
+    @property
+    def moves_bits(self) -> bool:
+        """Whether the output is the input's bits rearranged (copies, exchanges, shuffles)."""
+        return self.primitive in ("copy", "exchange", "shuffle")
 
     @property
     def block_tile(self) -> int:
@@ -124,6 +134,10 @@ def all_configs() -> list[Config]:
     rows += _block_rows("block_scan", SCAN_ALGORITHMS, tuple(SCANS))
     rows += [Config("warp_reduce", "", d, DEFAULT_THREADS, i, "sum") for d in DTYPES for i in ITEMS]
     rows += [Config("warp_scan", "", d, DEFAULT_THREADS, i, scan) for scan in SCANS for d in DTYPES for i in ITEMS]
+    for algorithm in EXCHANGE_ALGORITHMS:
+        rows += [Config("block_exchange", algorithm, d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]
+    rows += [Config("warp_exchange", "", d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]
+    rows += [Config("block_shuffle", "", d, DEFAULT_THREADS, i, "shuffle") for d in DTYPES for i in ITEMS]
     return rows
 
 

@@ -1,9 +1,11 @@
 """The Python kernels with cuda.coop, one per row of configs.py: each block (block
 families) or each warp of 32 lanes (warp families) loads its tile with coop.load
-at a runtime `offset=` (pointer arithmetic in the provider, as in the twin), then
+at a runtime `offset=`, the block's origin (pointer arithmetic in the provider, as
+in the twin; a warp's own tile within the block is the provider's to add), then
 stores it back with the same algorithm (copies), sums it (reductions: the
-group's first thread writes the sum) or scans it in place and stores it direct
-(scans). The shape constants are closure constants, so the tile offset is a
+group's first thread writes the sum), scans it in place and stores it direct
+(scans), exchanges it blocked-to-striped and stores it striped (exchanges) or
+shifts it up by one item and stores it direct (shuffles). The shape constants are closure constants, so the tile offset is a
 compile-time multiple, as in the twin.
 
 A warp's index is computed as the twin's C++ computes it, in unsigned 32-bit
@@ -43,14 +45,13 @@ def warp_in_grid(warps_per_block):
 
 
 def warp_copy(algorithm: str, items_per_thread: int, threads: int):
-    warp_tile = configs.WARP_THREADS * items_per_thread
-    warps = threads // configs.WARP_THREADS
+    block_tile = threads * items_per_thread
 
     @cuda.jit
     def copy_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        start = warp_in_grid(warps) * warp_tile
+        start = cuda.blockIdx.x * block_tile  # the block's origin: each warp addresses its own tile of it
         coop.load(warp, source, items, algorithm=algorithm, offset=start)
         coop.store(warp, destination, items, algorithm=algorithm, offset=start)
 
@@ -71,7 +72,7 @@ def block_reduce(algorithm: str, items_per_thread: int, tile: int):
 
 
 def warp_reduce(items_per_thread: int, threads: int):
-    warp_tile = configs.WARP_THREADS * items_per_thread
+    block_tile = threads * items_per_thread
     warps = threads // configs.WARP_THREADS
 
     @cuda.jit
@@ -79,7 +80,7 @@ def warp_reduce(items_per_thread: int, threads: int):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
         index = warp_in_grid(warps)
-        coop.load(warp, source, items, algorithm="direct", offset=index * warp_tile)
+        coop.load(warp, source, items, algorithm="direct", offset=cuda.blockIdx.x * block_tile)
         total = coop.sum(warp, items)
         if cuda.laneid == 0:
             destination[index] = total
@@ -104,19 +105,59 @@ def block_scan(algorithm: str, operation: str, items_per_thread: int, tile: int)
 
 def warp_scan(operation: str, items_per_thread: int, threads: int):
     scan = getattr(coop, operation)
-    warp_tile = configs.WARP_THREADS * items_per_thread
-    warps = threads // configs.WARP_THREADS
+    block_tile = threads * items_per_thread
 
     @cuda.jit
     def scan_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        start = warp_in_grid(warps) * warp_tile
+        start = cuda.blockIdx.x * block_tile
         coop.load(warp, source, items, algorithm="direct", offset=start)
         scan(warp, items)
         coop.store(warp, destination, items, algorithm="direct", offset=start)
 
     return scan_tile
+
+
+def block_exchange(time_sliced: bool, items_per_thread: int, tile: int):
+    @cuda.jit
+    def exchange_tile(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, items, algorithm="direct", offset=start)
+        striped = coop.exchange(block, items, mode="blocked_to_striped", warp_time_slicing=time_sliced)
+        coop.store(block, destination, striped, algorithm="striped", offset=start)
+
+    return exchange_tile
+
+
+def warp_exchange(items_per_thread: int, threads: int):
+    block_tile = threads * items_per_thread
+
+    @cuda.jit
+    def exchange_tile(source, destination):
+        warp = coop.this_warp()
+        items = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * block_tile
+        coop.load(warp, source, items, algorithm="direct", offset=start)
+        striped = coop.exchange(warp, items, mode="blocked_to_striped")
+        coop.store(warp, destination, striped, algorithm="striped", offset=start)
+
+    return exchange_tile
+
+
+def block_shuffle(items_per_thread: int, tile: int):
+    @cuda.jit
+    def shuffle_tile(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, items, algorithm="direct", offset=start)
+        shifted = coop.shuffle(block, items, mode="up")
+        coop.store(block, destination, shifted, algorithm="direct", offset=start)
+
+    return shuffle_tile
 
 
 def kernel_for(config: configs.Config):
@@ -131,4 +172,10 @@ def kernel_for(config: configs.Config):
         return warp_reduce(config.items, config.threads)
     if config.family == "block_scan":
         return block_scan(config.algorithm, config.operation, config.items, config.block_tile)
+    if config.family == "block_exchange":
+        return block_exchange(config.algorithm == "timesliced", config.items, config.block_tile)
+    if config.family == "warp_exchange":
+        return warp_exchange(config.items, config.threads)
+    if config.family == "block_shuffle":
+        return block_shuffle(config.items, config.block_tile)
     return warp_scan(config.operation, config.items, config.threads)

@@ -25,7 +25,7 @@ def random_bits(elements: int):
 
 def input_kind(config: configs.Config) -> str:
     """What the row's input buffers hold: "bits" or "uniform"."""
-    return "uniform" if config.primitive != "copy" and config.dtype == "float32" else "bits"
+    return "uniform" if not config.moves_bits and config.dtype == "float32" else "bits"
 
 
 def fill(kind: str, buffer) -> None:
@@ -52,6 +52,15 @@ def _tile_scans(config: configs.Config, source):
     return inclusive, values, scale
 
 
+def shifted_up(config: configs.Config, source):
+    """Each block tile shifted up by one item; its first item keeps its own value (a
+    shuffle's result starts as a copy of its input)."""
+    tiles = source.reshape(-1, config.block_tile)
+    moved = tiles.copy()
+    moved[:, 1:] = tiles[:, :-1]
+    return moved.reshape(-1)
+
+
 def expected(config: configs.Config, source):
     """(the expected output shaped (tiles, outputs per tile), the tiles' sums of |x| or None)."""
     inclusive, values, scale = _tile_scans(config, source)
@@ -69,8 +78,9 @@ def check(config: configs.Config, source, coop, twin) -> dict:
     count = config.outputs(source.size)
     outputs = {"coop": coop[:count], "twin": twin[:count]}
     result = {"bitwise_equal": bool(cp.array_equal(outputs["coop"], outputs["twin"]))}
-    if config.primitive == "copy":
-        wrong = [side for side, out in outputs.items() if not cp.array_equal(out, source)]
+    if config.moves_bits:
+        moved = shifted_up(config, source) if config.primitive == "shuffle" else source
+        wrong = [side for side, out in outputs.items() if not cp.array_equal(out, moved)]
     else:
         reference, scale = expected(config, source)
         outputs = {side: out.reshape(reference.shape) for side, out in outputs.items()}
@@ -82,7 +92,7 @@ def check(config: configs.Config, source, coop, twin) -> dict:
             wrong = [side for side, out in outputs.items() if not bool((cp.abs(out - reference) <= bound).all())]
             result["max_difference"] = float((cp.abs(outputs["coop"] - outputs["twin"]) / scale).max())
     if wrong:
-        against = "input" if config.primitive == "copy" else "reference"
+        against = "input" if config.moves_bits else "reference"
         result["why"] = f"{' and '.join(wrong)} {'differ' if len(wrong) > 1 else 'differs'} from the {against}"
     elif result.get("max_difference", 0.0) > AGREEMENT_TOLERANCE:
         result["why"] = f"coop and twin differ by {result['max_difference']:.2e} of the tile's sum of |x|"

@@ -1,6 +1,6 @@
 """Generates the CUDA C++ twins (one extern "C" kernel per row of configs.py, each
 an instantiation of its family's template in twins/: load_store.cuh, reduce.cuh,
-scan.cuh) and compiles them with nvcc for sm_90 into one cubin, with the timer's
+scan.cuh, exchange_shuffle.cuh) and compiles them with nvcc for sm_90 into one cubin, with the timer's
 spin kernel (twins/spin.cuh).
 
     python3 benchmarks/twins.py OUT.cubin [--source OUT.cu] [--filter PATTERN] [--cccl-include DIR]
@@ -28,10 +28,12 @@ def instantiation(config: configs.Config) -> str:
     arguments = [ctype, str(config.threads), str(config.items)]
     if config.primitive == "copy":
         arguments += [*config.cub_algorithms, str(config.scratch).lower()]
-    elif config.group == "block":
+    elif config.group == "block" and config.primitive in ("reduce", "scan"):
         arguments.append(config.cub_algorithm)
     if config.primitive == "scan":
         arguments.append(str(config.operation == "inclusive_sum").lower())
+    if config.family == "block_exchange":
+        arguments.append(str(config.algorithm == "timesliced").lower())
     template = f"{config.group}_copy" if config.primitive == "copy" else config.family
     return f"{template}<{', '.join(arguments)}>"
 
@@ -53,6 +55,7 @@ def translation_unit(rows: list[configs.Config]) -> str:
         '#include "load_store.cuh"',
         '#include "reduce.cuh"',
         '#include "scan.cuh"',
+        '#include "exchange_shuffle.cuh"',
         '#include "spin.cuh"',
         "",
     ]

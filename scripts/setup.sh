@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the engine needs on a fresh Debian/Ubuntu machine with the CUDA
 # toolkit, builds it, puts the `coop` tool on PATH and installs the cuda.coop
-# Python package with its test and Numba-CUDA-MLIR extras. Safe to run again.
+# Python package with its test, docs and Numba-CUDA-MLIR extras. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libgtest-dev clang-format)
+# chromium: the docs' rendering check (scripts/docs.sh) opens the built pages headless.
+packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libgtest-dev clang-format chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -40,6 +41,6 @@ echo "setup: coop installed at $(command -v coop)"
 # install to the next, so build/python-wheel rebuilds only what changed (seconds, not a minute).
 python3 -m pip install --quiet "scikit-build-core>=0.11" "nanobind>=2.0" ruff
 python3 -m pip install --quiet --no-build-isolation --config-settings=build-dir=build/python-wheel \
-  ".[numba-cuda-mlir,test]"
+  ".[numba-cuda-mlir,test,docs]"
 echo "setup: cuda.coop installed for $(python3 --version)"
 

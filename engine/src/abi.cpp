@@ -27,12 +27,16 @@ void add_view_metadata(std::vector<AbiParam>& params, const std::string& array, 
 }
 
 bool is_payload(OperandRole role) {
-  return role == OperandRole::PayloadIn || role == OperandRole::PayloadOut || role == OperandRole::PayloadInOut;
+  return role == OperandRole::PayloadIn || role == OperandRole::PayloadOut || role == OperandRole::PayloadInOut ||
+         role == OperandRole::PayloadResult;
 }
 
-// A ThreadData array the wrapper receives as void*.
+// A ThreadData array of `dtype` elements the wrapper receives as void*.
+std::string payload_array_argument(const CallFacts& facts, const std::string& name, DType dtype) {
+  return "*static_cast<" + cpp_of(dtype) + " (*)[" + std::to_string(facts.items_per_thread) + "]>(" + name + ")";
+}
 std::string payload_array_argument(const CallFacts& facts, const std::string& name) {
-  return "*static_cast<" + cpp_of(facts.dtype) + " (*)[" + std::to_string(facts.items_per_thread) + "]>(" + name + ")";
+  return payload_array_argument(facts, name, facts.dtype);
 }
 
 // A strided view from the pointer, extents and strides its wrapper receives.
@@ -105,6 +109,9 @@ std::vector<AbiParam> operand_abi(const CallFacts& facts, const OperandSpec& ope
       return {pointer_to(operand.name, facts.dtype)};
     case OperandRole::Flag:
       return {{operand.name, AbiKind::Value, kInt32, "int32"}};
+    case OperandRole::PayloadResult:  // a scalar's is the result slot
+      if (facts.payload == PayloadKind::Scalar) return {};
+      return {pointer_to(operand.name, facts.dtype)};
   }
   return {};
 }
@@ -116,6 +123,8 @@ AbiParam option_abi(const CallFacts& facts, const OptionSpec& option) {
     case OptionType::PayloadOutput:
     case OptionType::ScalarOutput:
       return pointer_to(option.name, facts.dtype);
+    case OptionType::PayloadArray:
+      return pointer_to(option.name, option.element);
     default:  // counts and offsets
       return int64_value(option.name);
   }
@@ -149,6 +158,8 @@ std::string option_argument(const CallFacts& facts, const OptionSpec& option) {
       return payload_array_argument(facts, option.name);
     case OptionType::ScalarOutput:
       return "*static_cast<" + cpp_of(facts.dtype) + "*>(" + option.name + ")";
+    case OptionType::PayloadArray:
+      return payload_array_argument(facts, option.name, option.element);
     default:  // an offset: int64 as the impl takes it
       return option.name;
   }

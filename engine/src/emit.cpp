@@ -108,6 +108,31 @@ std::vector<const OptionSpec*> prefix_callbacks(const Plan& plan) {
 // The local a scalar payload's result is written to when CUB writes it to an argument.
 constexpr const char* kResultLocal = "result";
 
+// A scalar payload's fresh result is the impl's local kResultLocal, not a parameter.
+bool is_result_local(const Plan& plan, const OperandSpec& operand) {
+  return operand.role == OperandRole::PayloadResult && plan.facts.payload == PayloadKind::Scalar;
+}
+
+bool is_memory_operand(const Plan& plan, const std::string& name) {
+  for (const auto& operand : plan.operation->operands) {
+    if (operand.name == name)
+      return operand.role == OperandRole::SourceArray || operand.role == OperandRole::DestinationArray;
+  }
+  return false;
+}
+
+std::string block_rank(const Plan& plan);
+
+// Where the calling group's tile starts in the memory the kernel passed: each warp
+// (logical or physical) of the block addresses its own tile, group g (x-major rank in
+// the block / its width) at g x (width x items); the kernel passes the block's origin.
+std::string group_tile_origin(const Plan& plan) {
+  if (plan.facts.group.kind != GroupKind::Warp) return "";
+  const int width = plan.facts.group.width;
+  return " + static_cast<long long>(" + block_rank(plan) + " / " + std::to_string(width) + "u) * " +
+         std::to_string(1LL * width * plan.facts.items_per_thread) + "LL";
+}
+
 // The expression passed to CUB for one method argument; "" when OMITTED.
 std::string method_argument(const Plan& plan, const std::string& name) {
   for (const auto& option : plan.operation->options) {
@@ -119,6 +144,9 @@ std::string method_argument(const Plan& plan, const std::string& name) {
     if (bound.binding == Binding::Omitted) return "";
     return bound.binding == Binding::Static ? static_literal(plan, option, bound.value) : name;
   }
+  for (const auto& operand : plan.operation->operands) {
+    if (operand.name == name && is_result_local(plan, operand)) return kResultLocal;
+  }
   std::string operand = name;
   for (const auto& option : plan.operation->options) {
     if (option.type != OptionType::Offset || option.target != name) continue;
@@ -126,11 +154,15 @@ std::string method_argument(const Plan& plan, const std::string& name) {
     if (bound.binding == Binding::Runtime) operand += " + " + option.name;
     if (bound.binding == Binding::Static) operand += " + " + static_literal(plan, option, bound.value);
   }
+  if (is_memory_operand(plan, name)) operand += group_tile_origin(plan);
   return operand;
 }
 
+std::string payload_array(const Plan& plan, const std::string& name, const std::string& type) {
+  return type + " (&" + name + ")[" + std::to_string(plan.facts.items_per_thread) + "]";
+}
 std::string payload_array(const Plan& plan, const std::string& name) {
-  return element_type(plan) + " (&" + name + ")[" + std::to_string(plan.facts.items_per_thread) + "]";
+  return payload_array(plan, name, element_type(plan));
 }
 
 // CUB's ThreadData overloads take non-const references even where they only read.
@@ -147,6 +179,7 @@ std::string operand_parameter(const Plan& plan, const OperandSpec& operand) {
     case OperandRole::PayloadIn:
     case OperandRole::PayloadOut:
     case OperandRole::PayloadInOut:
+    case OperandRole::PayloadResult:
       if (plan.facts.payload == PayloadKind::Scalar) return type + " " + operand.name;
       return payload_array(plan, operand.name);
     case OperandRole::Flag:
@@ -165,6 +198,8 @@ std::string option_parameter(const Plan& plan, const OptionSpec& option) {
       return payload_array(plan, option.name);
     case OptionType::ScalarOutput:
       return element_type(plan) + "& " + option.name;
+    case OptionType::PayloadArray:
+      return payload_array(plan, option.name, std::string(info(option.element).cpp));
     default:
       return "::cuda::std::int64_t " + option.name;
   }
@@ -208,9 +243,34 @@ void emit_unaligned_fallback(std::ostream& out, const Plan& plan, const std::str
       << "), " << pointer << ", items);\n    return;\n  }\n";
 }
 
+// The operand a fresh result starts as a copy of (see OperandSpec::starts_as), or null.
+const OperandSpec* fresh_result(const Plan& plan) {
+  for (const auto& operand : plan.operation->operands) {
+    if (operand.role == OperandRole::PayloadResult && !operand.starts_as.empty()) return &operand;
+  }
+  return nullptr;
+}
+
+// " = value" for a scalar result that starts as its operand's value.
+std::string fresh_result_start(const Plan& plan) {
+  const OperandSpec* result = fresh_result(plan);
+  return result != nullptr && plan.facts.payload == PayloadKind::Scalar ? " = " + result->starts_as : "";
+}
+
+// A fresh array result starts as a copy of its operand, item by item (registers: the
+// copies CUB overwrites are dead stores the compiler drops).
+void emit_fresh_array_start(std::ostream& out, const Plan& plan) {
+  const OperandSpec* result = fresh_result(plan);
+  if (result == nullptr || plan.facts.payload == PayloadKind::Scalar) return;
+  out << "  for (int i = 0; i < " << plan.facts.items_per_thread << "; ++i) " << result->name
+      << "[i] = " << result->starts_as << "[i];\n";
+}
+
 void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   std::vector<std::string> params;
-  for (const auto& operand : plan.operation->operands) params.push_back(operand_parameter(plan, operand));
+  for (const auto& operand : plan.operation->operands) {
+    if (!is_result_local(plan, operand)) params.push_back(operand_parameter(plan, operand));
+  }
   for (const OptionSpec* option : runtime_options(plan)) params.push_back(option_parameter(plan, *option));
   for (const OptionSpec* option : prefix_callbacks(plan)) params.push_back("void* " + prefix_state_parameter(*option));
   if (plan.needs_scratch) params.push_back(names.alias + "::TempStorage& temp_storage");
@@ -228,7 +288,8 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   for (std::size_t i = 0; i < params.size(); ++i) out << (i ? ", " : "") << params[i];
   out << ") {\n";
   emit_unaligned_fallback(out, plan, arguments.front());
-  if (result_argument) out << "  " << type << " " << kResultLocal << ";\n";
+  if (result_argument) out << "  " << type << " " << kResultLocal << fresh_result_start(plan) << ";\n";
+  emit_fresh_array_start(out, plan);
   for (const OptionSpec* option : prefix_callbacks(plan)) {
     const std::string symbol = plan.facts.option(option->name).value.substr(kUserOperatorPrefix.size());
     out << "  " << prefix_functor(symbol) << " " << option->name << "{" << prefix_state_parameter(*option) << "};\n";
@@ -253,8 +314,9 @@ std::string scratch_instance(const Plan& plan, const Names& names) {
 void emit_range_check(std::ostream& out, const Plan& plan, const OptionSpec& option) {
   if (option.type != OptionType::Count) return;
   long long high = -1;
-  if (option.range == CountRange::ZeroToTileCapacity) high = plan.tile_capacity();
-  if (option.range == CountRange::GroupRank) high = plan.facts.group.threads() - 1;
+  const CountRange range = plan.range_of(option);
+  if (range == CountRange::ZeroToTileCapacity) high = plan.tile_capacity();
+  if (range == CountRange::GroupRank) high = plan.facts.group.threads() - 1;
   if (high < 0) return;
   out << "  if (" << option.name << " < 0 || " << option.name << " > " << high << ") { __trap(); }\n";
 }
@@ -264,7 +326,9 @@ void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
   for (const auto& param : plan.abi) out << ", " << c_parameter(param);
   out << ") {\n";
   std::vector<std::string> arguments;
-  for (const auto& operand : plan.operation->operands) arguments.push_back(operand_argument(plan.facts, operand));
+  for (const auto& operand : plan.operation->operands) {
+    if (!is_result_local(plan, operand)) arguments.push_back(operand_argument(plan.facts, operand));
+  }
   for (const OptionSpec* option : runtime_options(plan)) {
     emit_range_check(out, plan, *option);
     arguments.push_back(option_argument(plan.facts, *option));
@@ -331,7 +395,7 @@ void emit_user_functions(std::ostream& out, const std::vector<Plan>& plans) {
 void emit_adapters(std::ostream& out, const std::vector<Plan>& plans) {
   const bool views =
       std::any_of(plans.begin(), plans.end(), [](const Plan& plan) { return !plan.facts.strided_views.empty(); });
-  if (views) out << adapters::strided_view << "\n";
+  if (views) out << adapters::source("strided_view") << "\n";
   std::set<const ClassAdapter*> emitted;
   for (const auto& plan : plans) {
     if (plan.adapter != nullptr && emitted.insert(plan.adapter).second) out << plan.adapter->source << "\n";
@@ -351,7 +415,8 @@ std::string summary(const Plan& plan) {
   for (const auto& option : plan.operation->options) {
     const OptionBinding bound = facts.option(option.name);
     const bool shown = option.type == OptionType::Operator || option.type == OptionType::PrefixCallback ||
-                       (option.type == OptionType::Choice && option.name != "algorithm");
+                       (option.type == OptionType::Choice && option.name != "algorithm") ||
+                       option.type == OptionType::Bool;
     if (shown && bound.binding == Binding::Static) text += ", " + option.name + " " + bound.value;
   }
   return text;

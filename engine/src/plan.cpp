@@ -64,7 +64,7 @@ const char* overload_words(PayloadKind kind) { return kind == PayloadKind::Array
 std::string payload_operand(const OperationSpec& operation) {
   for (const auto& operand : operation.operands) {
     if (operand.role == OperandRole::PayloadIn || operand.role == OperandRole::PayloadOut ||
-        operand.role == OperandRole::PayloadInOut) {
+        operand.role == OperandRole::PayloadInOut || operand.role == OperandRole::PayloadResult) {
       return operand.name;
     }
   }
@@ -229,19 +229,20 @@ void check_operator(const CallFacts& facts, const OptionSpec& option, const std:
   }
 }
 
-void check_count(const CallFacts& facts, const OptionSpec& option, const std::string& text, long long tile) {
+void check_count(const CallFacts& facts, const OptionSpec& option, CountRange allowed, const std::string& text,
+                 long long tile) {
   const int threads = facts.group.threads();
   std::string range;
-  if (option.range == CountRange::ZeroToTileCapacity) {
+  if (allowed == CountRange::ZeroToTileCapacity) {
     range = "0.." + std::to_string(tile) + " (the tile capacity: items_per_thread x group threads)";
   }
-  if (option.range == CountRange::GroupRank) range = "0.." + std::to_string(threads - 1) + " (a rank in the group)";
+  if (allowed == CountRange::GroupRank) range = "0.." + std::to_string(threads - 1) + " (a rank in the group)";
   const auto value = literal::parse_signed(text);
   if (!value) {
     reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
            range.empty() ? "an integer" : "an integer " + range);
   }
-  const long long high = option.range == CountRange::GroupRank ? threads - 1 : tile;
+  const long long high = allowed == CountRange::GroupRank ? threads - 1 : tile;
   if (!range.empty() && (*value < 0 || *value > high)) {
     reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text, range);
   }
@@ -259,7 +260,7 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
       }
       break;
     case OptionType::Count:
-      check_count(facts, option, text, tile);
+      check_count(facts, option, option.range, text, tile);
       break;
     case OptionType::Operator:
       check_operator(facts, option, text);
@@ -267,8 +268,14 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
     case OptionType::PrefixCallback:
       check_user_symbol(facts, option, text);
       break;
+    case OptionType::Bool:
+      if (text != "true" && text != "false") {
+        reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "true or false");
+      }
+      break;
     case OptionType::PayloadOutput:
     case OptionType::ScalarOutput:
+    case OptionType::PayloadArray:
       break;  // never STATIC: rejected by allow_static
     case OptionType::Offset: {
       // Elements from the start of the array: CUB's pointer arithmetic before it would read out of bounds.
@@ -372,21 +379,100 @@ const AlgorithmSpec* resolve_algorithm(const CallFacts& facts, const OperationSp
   return algorithm;
 }
 
-// The CUB member function: the operation's, unless a bound choice selects another.
-std::string resolve_method(const CallFacts& facts, const OperationSpec& operation) {
-  for (const auto& option : operation.options) {
-    if (option.selects_method.empty()) continue;
-    const OptionBinding bound = facts.option(option.name);
-    const std::string choice = bound.binding == Binding::Static ? bound.value : option.default_choice;
-    for (const auto& [value, method] : option.selects_method) {
-      if (value == choice) return method;
-    }
-  }
-  return operation.method;
+// A STATIC option's value, or its default when omitted ("" for none).
+std::string static_value(const CallFacts& facts, const OptionSpec& option) {
+  const OptionBinding bound = facts.option(option.name);
+  if (bound.binding == Binding::Static) return bound.value;
+  return option.type == OptionType::Bool && option.default_choice.empty() ? "false" : option.default_choice;
 }
 
-std::string template_argument(TemplateArg arg, const CallFacts& facts, const AlgorithmSpec* algorithm) {
-  switch (arg) {
+bool rule_applies(const MethodRule& rule, const CallFacts& facts, const OperationSpec& operation) {
+  for (const auto& [name, value] : rule.when) {
+    if (static_value(facts, *operation.option(name)) != value) return false;
+  }
+  return true;
+}
+
+template <typename Kind>
+bool admits(const std::vector<Kind>& kinds, Kind kind) {
+  return kinds.empty() || std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+// "mode 'scatter_to_blocked'": how a message names the option values that chose a rule.
+std::string rule_words(const MethodRule& rule) {
+  std::string words;
+  for (const auto& [name, value] : rule.when) words += (words.empty() ? "" : ", ") + name + " " + quoted(value);
+  return words;
+}
+
+// The options that only some method rules take.
+std::set<std::string> conditional_options(const OperationSpec& operation) {
+  std::set<std::string> names;
+  for (const auto& rule : operation.methods) {
+    names.insert(rule.needs.begin(), rule.needs.end());
+    names.insert(rule.allows.begin(), rule.allows.end());
+  }
+  return names;
+}
+
+// The rule's group and payload fit the call, its needed options are given, the
+// options only other rules take are not, and its fixed options hold their value.
+void check_rule_fits(const MethodRule& rule, const CallFacts& facts, const OperationSpec& operation,
+                     const GroupForm& form) {
+  const std::string chosen = rule_words(rule);
+  if (!admits(rule.groups, facts.group.kind)) {
+    std::string kinds;
+    for (const GroupKind kind : rule.groups) kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(kind));
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), rule.when.front().first,
+           quoted(rule.when.front().second),
+           "a value " + form.cub_class + " has for " + to_string(facts.group.kind) + " groups (" + chosen + " is " +
+               kinds + " only)");
+  }
+  if (!admits(rule.payloads, facts.payload)) {
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), payload_operand(operation), payload_words(facts.payload),
+           std::string(payload_words(rule.payloads.front())) + " for " + chosen + " (" + form.cub_class +
+               "::" + rule.method + " has no " + overload_words(facts.payload) + " overload)");
+  }
+  for (const auto& name : rule.needs) {
+    if (facts.option(name).binding != Binding::Omitted) continue;
+    reject(ErrorKind::InvalidArgument, facts.call_name(), name, "omitted", "a value: " + chosen + " needs " + name);
+  }
+  for (const auto& name : conditional_options(operation)) {
+    const bool taken = std::find(rule.needs.begin(), rule.needs.end(), name) != rule.needs.end() ||
+                       std::find(rule.allows.begin(), rule.allows.end(), name) != rule.allows.end();
+    if (taken || facts.option(name).binding == Binding::Omitted) continue;
+    reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given with " + chosen,
+           "no " + name + " with " + chosen + ": " + form.cub_class + "::" + rule.method + " does not take it");
+  }
+  for (const auto& [name, value] : rule.fixed) {
+    const OptionBinding bound = facts.option(name);
+    if (bound.binding == Binding::Omitted || (bound.binding == Binding::Static && bound.value == value)) continue;
+    reject(ErrorKind::InvalidArgument, facts.call_name(), name,
+           bound.binding == Binding::Static ? bound.value : std::string("a runtime value"),
+           value + " (or omitted) with " + chosen + ": " + form.cub_class + "::" + rule.method + " moves by " + value);
+  }
+}
+
+// The method rule that chooses the CUB member function (the first that matches), or
+// null for an operation without rules (it calls its `method`).
+const MethodRule* resolve_rule(const CallFacts& facts, const OperationSpec& operation, const GroupForm& form) {
+  for (const auto& rule : operation.methods) {
+    if (!rule_applies(rule, facts, operation)) continue;
+    check_rule_fits(rule, facts, operation, form);
+    return &rule;
+  }
+  if (!operation.methods.empty()) {
+    std::string values;
+    for (const auto& rule : operation.methods) values += (values.empty() ? "" : "; ") + rule_words(rule);
+    reject(ErrorKind::InvalidArgument, facts.call_name(), operation.methods.front().when.front().first,
+           "this combination", "one of: " + values);
+  }
+  return nullptr;
+}
+
+std::string template_argument(const TemplateSlot& slot, const CallFacts& facts, const OperationSpec& operation,
+                              const AlgorithmSpec* algorithm) {
+  switch (slot.from) {
     case TemplateArg::DType:
       return std::string(info(facts.dtype).cpp);
     case TemplateArg::BlockDimX:
@@ -401,28 +487,10 @@ std::string template_argument(TemplateArg arg, const CallFacts& facts, const Alg
       return algorithm->cub_enum;
     case TemplateArg::LogicalWarpThreads:
       return std::to_string(facts.group.width);
+    case TemplateArg::Option:
+      return static_value(facts, *operation.option(slot.option));
   }
   return {};
-}
-
-const char* template_argument_name(TemplateArg arg) {
-  switch (arg) {
-    case TemplateArg::DType:
-      return "T";
-    case TemplateArg::BlockDimX:
-      return "BLOCK_DIM_X";
-    case TemplateArg::BlockDimY:
-      return "BLOCK_DIM_Y";
-    case TemplateArg::BlockDimZ:
-      return "BLOCK_DIM_Z";
-    case TemplateArg::ItemsPerThread:
-      return "ITEMS_PER_THREAD";
-    case TemplateArg::Algorithm:
-      return "ALGORITHM";
-    case TemplateArg::LogicalWarpThreads:
-      return "LOGICAL_WARP_THREADS";
-  }
-  return "?";
 }
 
 std::vector<AbiParam> abi_of(const Plan& plan) {
@@ -443,8 +511,12 @@ std::vector<AbiParam> abi_of(const Plan& plan) {
 // CUB returns the value, or (for a scalar payload) writes it to the output argument.
 std::optional<AbiParam> result_of(const Plan& plan) {
   bool produces = plan.operation->returns_value;
+  const bool scalar = plan.facts.payload == PayloadKind::Scalar;
   for (const auto& option : plan.operation->options) {
-    produces = produces || (option.type == OptionType::PayloadOutput && plan.facts.payload == PayloadKind::Scalar);
+    produces = produces || (option.type == OptionType::PayloadOutput && scalar);
+  }
+  for (const auto& operand : plan.operation->operands) {
+    produces = produces || (operand.role == OperandRole::PayloadResult && scalar);
   }
   if (!produces) return std::nullopt;
   return result_abi(plan.facts.dtype);
@@ -526,6 +598,15 @@ const char* to_string(Barrier barrier) {
 
 long long Plan::tile_capacity() const { return 1LL * facts.items_per_thread * facts.group.threads(); }
 
+CountRange Plan::range_of(const OptionSpec& option) const {
+  if (rule != nullptr) {
+    for (const auto& [name, range] : rule->ranges) {
+      if (name == option.name) return range;
+    }
+  }
+  return option.range;
+}
+
 Plan plan(const CallFacts& facts) {
   const OperationSpec& operation = require_operation(facts);
   validate(facts.group, facts.call_name());
@@ -538,17 +619,33 @@ Plan plan(const CallFacts& facts) {
 
   Plan result;
   result.facts = facts;
+  // An operator spelled by an alias ("+", "add") is its name: one key, one provider.
+  for (auto& [name, bound] : result.facts.options) {
+    const OptionSpec* option = operation.option(name);
+    if (option->type != OptionType::Operator || bound.binding != Binding::Static) continue;
+    if (const OperatorSpec* op = find_operator(bound.value)) bound.value = op->name;
+  }
   result.operation = &operation;
   result.form = &form;
   result.algorithm = resolve_algorithm(facts, operation, form);
   result.adapter = shape.adapter;
-  result.method = resolve_method(facts, operation);
+  result.rule = resolve_rule(facts, operation, form);
+  result.method = result.rule != nullptr ? result.rule->method : operation.method;
+  if (result.rule != nullptr) {
+    for (const auto& [name, value] : result.rule->fixed)
+      result.facts.options.erase(name);  // what the method does anyway
+    for (const auto& [name, range] : result.rule->ranges) {
+      const OptionBinding bound = facts.option(name);
+      if (bound.binding == Binding::Static)
+        check_count(facts, *operation.option(name), range, bound.value, result.tile_capacity());
+    }
+  }
   check_overloads_exist(facts, form, shape, result.method);
 
   std::string arguments;
-  for (const TemplateArg arg : form.template_args) {
-    const std::string value = template_argument(arg, facts, result.algorithm);
-    result.template_arguments.emplace_back(template_argument_name(arg), value);
+  for (const TemplateSlot& slot : form.template_args) {
+    const std::string value = template_argument(slot, facts, operation, result.algorithm);
+    result.template_arguments.emplace_back(slot.name, value);
     arguments += (arguments.empty() ? "" : ", ") + value;
   }
   result.cub_type = form.cub_class + "<" + arguments + ">";

@@ -63,7 +63,7 @@ TEST(Adapters, StridedViewWalksViewsInCOrder) {
   const testing::TempDir dir;
   const auto source = dir.path() / "strided_view_check.cu";
   const auto program = dir.path() / "strided_view_check";
-  testing::write_text(source, std::string(adapters::strided_view) + kCheck);
+  testing::write_text(source, std::string(adapters::source("strided_view")) + kCheck);
   const Toolkit toolkit = Toolkit::locate(ToolkitSearch::from_environment());
   const testing::CommandResult built =
       testing::run_command(std::string(COOP_NVCC) + " -std=c++17 -I" + shell_quoted(toolkit.cccl_include) + " " +
@@ -74,29 +74,63 @@ TEST(Adapters, StridedViewWalksViewsInCOrder) {
   EXPECT_NE(ran.output.find("0 failures"), std::string::npos) << ran.output;
 }
 
-// Each class adapter the catalog uses, with the header of the CUB class it derives from.
-std::vector<std::pair<const ClassAdapter*, std::string>> catalog_adapters() {
-  std::vector<std::pair<const ClassAdapter*, std::string>> found;
+// Each class adapter the catalog uses, with the form of the CUB class it derives from.
+std::vector<std::pair<const ClassAdapter*, const GroupForm*>> catalog_adapters() {
+  std::vector<std::pair<const ClassAdapter*, const GroupForm*>> found;
   std::set<const ClassAdapter*> seen;
   for (const auto& operation : catalog()) {
     for (const auto& form : operation.forms) {
       for (const auto& shape : form.payloads) {
-        if (shape.adapter != nullptr && seen.insert(shape.adapter).second)
-          found.emplace_back(shape.adapter, form.header);
+        if (shape.adapter != nullptr && seen.insert(shape.adapter).second) found.emplace_back(shape.adapter, &form);
       }
     }
   }
   return found;
 }
 
+// The form's template slots bound for int, a 64-thread block, logical warps of 8
+// lanes, 4 items and each option's default.
+std::string sample_arguments(const GroupForm& form) {
+  std::string arguments;
+  for (const TemplateSlot& slot : form.template_args) {
+    std::string value;
+    switch (slot.from) {
+      case TemplateArg::DType:
+        value = "int";
+        break;
+      case TemplateArg::BlockDimX:
+        value = "64";
+        break;
+      case TemplateArg::BlockDimY:
+      case TemplateArg::BlockDimZ:
+        value = "1";
+        break;
+      case TemplateArg::ItemsPerThread:
+        value = "4";
+        break;
+      case TemplateArg::LogicalWarpThreads:
+        value = "8";
+        break;
+      case TemplateArg::Algorithm:
+        value = form.algorithms.front().cub_enum;
+        break;
+      case TemplateArg::Option:
+        value = "false";
+        break;
+    }
+    arguments += (arguments.empty() ? "" : ", ") + value;
+  }
+  return arguments;
+}
+
 // A translation unit of the adapter alone: its headers, its text, and a kernel
-// making one for int over logical warps of 8 lanes (every non-template member
+// making one of the sample specialization (every non-template member
 // instantiated explicitly).
-std::string adapter_unit(const ClassAdapter& adapter, const std::string& class_header) {
-  std::string unit = "#include <" + class_header + ">\n";
+std::string adapter_unit(const ClassAdapter& adapter, const GroupForm& form) {
+  std::string unit = "#include <" + form.header + ">\n";
   for (const auto& header : adapter.headers) unit += "#include <" + header + ">\n";
   unit += adapter.source;
-  const std::string type = adapter.name + "<int, 8>";
+  const std::string type = adapter.name + "<" + sample_arguments(form) + ">";
   unit += "\ntemplate class " + type + ";\n__global__ void coop_adapter_check() {\n  __shared__ " + type +
           "::TempStorage storage;\n  " + type + " adapter(storage);\n  (void)adapter;\n}\n";
   return unit;
@@ -107,13 +141,14 @@ TEST(Adapters, EveryClassAdapterCompilesOnItsOwn) {
   ASSERT_FALSE(adapters.empty()) << "the catalog names no class adapter";
   const testing::TempDir dir;
   const Toolkit toolkit = Toolkit::locate(ToolkitSearch::from_environment());
-  for (const auto& [adapter, class_header] : adapters) {
+  for (const auto& [adapter, form] : adapters) {
     SCOPED_TRACE(adapter->name);
     // The class the catalog names is the one the text defines.
     const std::string unqualified = adapter->name.substr(adapter->name.rfind("::") + 2);
-    EXPECT_NE(adapter->source.find(" " + unqualified + " "), std::string::npos);
+    EXPECT_TRUE(adapter->source.find("struct " + unqualified) != std::string::npos ||
+                adapter->source.find("class " + unqualified) != std::string::npos);
     const auto source = dir.path() / (unqualified + ".cu");
-    testing::write_text(source, adapter_unit(*adapter, class_header));
+    testing::write_text(source, adapter_unit(*adapter, *form));
     const testing::CommandResult built = testing::run_command(
         std::string(COOP_NVCC) + " -std=c++17 -arch=sm_90 -c -I" + shell_quoted(toolkit.cccl_include) + " " +
         shell_quoted(source.string()) + " -o " + shell_quoted((dir.path() / (unqualified + ".o")).string()));

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "coop/engine.hpp"
+#include "exchange_shuffle_matrix.hpp"
 #include "load_store_matrix.hpp"
 #include "reduce_scan_matrix.hpp"
 
@@ -46,10 +47,12 @@ bool expects_scratch(const CallFacts& facts) {
   return true;
 }
 
-// Reductions and broadcasts produce a value; scans produce one for a scalar payload only.
+// Reductions and broadcasts produce a value; scans, exchanges and shuffles produce one for a
+// scalar payload only (a ThreadData result is an array the front end passes in).
 bool expects_result(const CallFacts& facts) {
   if (is_load_store(facts)) return false;
-  return !is_scan(facts) || facts.payload == PayloadKind::Scalar;
+  const bool payload_in_payload_out = is_scan(facts) || facts.operation == "exchange" || facts.operation == "shuffle";
+  return !payload_in_payload_out || facts.payload == PayloadKind::Scalar;
 }
 
 Engine& engine() {
@@ -175,6 +178,21 @@ TEST(CompileMatrix, CoversTheRequiredReduceScanCombinationsOnce) {
   EXPECT_EQ(calls, 5u * (162 + 54 + 12 + (24 + 9) * 3 + 27) + 6 * (12 + 12 + 4 + 2 * 6 + 1) +
                        (12 + 12 + 4 + 2 * 3 + 1) + 2 * (36 + 36 + 1 + 8) + 1);
   EXPECT_EQ(keys, calls);
+}
+
+TEST(CompileMatrix, CoversTheRequiredExchangeShuffleCombinationsOnce) {
+  std::size_t calls = 0;
+  const std::size_t keys = distinct_keys(testing::exchange_shuffle_matrix(), calls);
+  // Per representative dtype: 4 blocks x 3 items x (8 modes x 2 time slicings + 4 up/down
+  // shuffles), 4 blocks x 4 scalar shuffles, 3 warp widths x 3 items x 3 warp modes. Per other
+  // dtype: one block with 4 items and 32-lane warps (16 + 4 + 3), plus 4 scalar shuffles for
+  // the 10 that are not complex.
+  EXPECT_EQ(calls, 3u * (4 * 3 * (16 + 4) + 4 * 4 + 3 * 3 * 3) + 12 * (16 + 4 + 3) + 10 * 4);
+  EXPECT_EQ(keys, calls);
+}
+
+TEST(CompileMatrix, EveryExchangeShuffleCallCompilesToLtoIr) {
+  compile_every_bundle(testing::exchange_shuffle_matrix());
 }
 
 TEST(CompileMatrix, EveryLoadStoreCallCompilesToLtoIr) { compile_every_bundle(testing::load_store_matrix()); }

@@ -128,7 +128,8 @@ TEST(Plan, KeyFollowsWhatShapesTheCodeOnly) {
 }
 
 TEST(Plan, RejectsUnknownOperation) {
-  expect_rejected(block_call("lod", "direct"), ErrorKind::UnsupportedOperation, "operation", "one of: load, store");
+  expect_rejected(block_call("lod", "direct"), ErrorKind::UnsupportedOperation, "operation",
+                  "one of: exchange, load, store");
 }
 
 TEST(Plan, RejectsAlgorithmsTheGroupKindLacks) {

@@ -1,7 +1,7 @@
 // An independent oracle for scratch layouts. The engine learns sizeof/alignof of each TempStorage
 // from NVRTC's lowered names of probe variables; here nvcc compiles a plain host program that
 // prints the same two numbers for every distinct scratch-needing CUB specialization of a coverage
-// matrix (load/store, reduce/scan), and the two must agree exactly. Both read the engine's CCCL
+// matrix (load/store, reduce/scan, exchange/shuffle), and the two must agree exactly. Both read the engine's CCCL
 // headers.
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "coop/engine.hpp"
+#include "exchange_shuffle_matrix.hpp"
 #include "load_store_matrix.hpp"
 #include "reduce_scan_matrix.hpp"
 #include "test_support.hpp"
@@ -95,7 +96,11 @@ INSTANTIATE_TEST_SUITE_P(
         // (BlockReduce + BlockScan) x 3 algorithms, (WarpReduce + WarpScan) x 3 widths, a BlockScan
         // at 128 threads and 4 transposing BlockLoad/BlockStore.
         OracleCase{"reduce_scan", testing::reduce_scan_matrix,
-                   5u * (2 * 3 * 3 + 2 * 3) + 7 * (3 + 2) + 1 + 2 * (6 + 6 + 1 + 4)}),
+                   5u * (2 * 3 * 3 + 2 * 3) + 7 * (3 + 2) + 1 + 2 * (6 + 6 + 1 + 4)},
+        // Per representative dtype: BlockExchange x 4 blocks x 3 items x 2 time slicings,
+        // BlockShuffle x 4 blocks, WarpExchange x 3 widths x 3 items. Per other dtype: BlockExchange
+        // x 2 time slicings, one BlockShuffle and one WarpExchange.
+        OracleCase{"exchange_shuffle", testing::exchange_shuffle_matrix, 3u * (24 + 4 + 9) + 12 * (2 + 1 + 1)}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

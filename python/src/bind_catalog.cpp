@@ -29,6 +29,10 @@ const char* option_type_name(OptionType type) {
       return "payload_output";
     case OptionType::ScalarOutput:
       return "scalar_output";
+    case OptionType::Bool:
+      return "bool";
+    case OptionType::PayloadArray:
+      return "payload_array";
   }
   return "?";
 }
@@ -47,6 +51,8 @@ const char* operand_role_name(OperandRole role) {
       return "payload_inout";
     case OperandRole::Flag:
       return "flag";
+    case OperandRole::PayloadResult:
+      return "payload_result";
   }
   return "?";
 }
@@ -65,6 +71,7 @@ nb::list operand_list(const OperationSpec& operation) {
     nb::dict entry;
     entry["name"] = operand.name;
     entry["role"] = operand_role_name(operand.role);
+    entry["starts_as"] = operand.starts_as;
     operands.append(entry);
   }
   return operands;
@@ -79,6 +86,10 @@ nb::dict option_dict(const OptionSpec& option) {
   entry["allow_static"] = option.allow_static;
   entry["allow_runtime"] = option.allow_runtime;
   entry["required"] = option.required;
+  // A payload_array's element dtype: the front end checks the array holds it.
+  entry["element"] = option.type == OptionType::PayloadArray
+                         ? nb::object(nb::str(std::string(info(option.element).name).c_str()))
+                         : nb::none();
   // A prefix callback's state crosses the ABI as its own pointer parameter; the
   // front end binds the kernel's state array to it by this name.
   entry["state_parameter"] = option.type == OptionType::PrefixCallback
@@ -97,14 +108,33 @@ nb::list option_list(const OperationSpec& operation) {
 
 void bind_catalog(nb::module_& module) {
   module.def(
+      "builtin_operators",
+      [] {
+        nb::list operators;
+        for (const auto& op : builtin_operators()) {
+          nb::dict entry;
+          entry["name"] = op.name;
+          entry["aliases"] = op.aliases;
+          entry["integers_only"] = op.integers_only;
+          entry["needs_order"] = op.needs_order;
+          operators.append(entry);
+        }
+        return operators;
+      },
+      "The built-in operators an operator option may name: dicts of name, aliases (other spellings the engine "
+      "accepts: \"+\", \"add\", ...), integers_only and needs_order.");
+  module.def(
       "operation_options", [](const std::string& name) { return option_list(operation_named(name)); }, "operation"_a,
       "The options of a catalog operation, in order: dicts of name, type (choice, count, payload_scalar, offset, "
       "operator, prefix_callback, payload_output, scalar_output), choices, default, allow_static, allow_runtime, "
-      "required, state_parameter (a prefix callback's ABI state parameter, else None).");
+      "required, element (a payload_array's dtype, else None), state_parameter (a prefix callback's ABI state "
+      "parameter, else None).");
   module.def(
       "operation_operands", [](const std::string& name) { return operand_list(operation_named(name)); }, "operation"_a,
       "The data operands of a catalog operation, in order: dicts of name and role (source_array, "
-      "destination_array, payload_in, payload_out, payload_inout, flag).");
+      "destination_array, payload_in, payload_out, payload_inout, flag, payload_result: a fresh payload the front "
+      "end allocates and the call returns) and starts_as (the operand a payload_result starts as a copy of, or "
+      "\"\").");
   module.def(
       "operation",
       [](const std::string& name) {

@@ -240,13 +240,83 @@ def warp_in_a_block_of_48(source, destination):
 # -- operations and options
 
 
-@expect(coop.UnsupportedOperationError, "coop.exchange", "not implemented")
+@expect(coop.InvalidArgumentError, "coop.exchange", "'ranks'", "mode 'scatter_to_blocked' needs ranks")
 @cuda.jit
-def uses_exchange(source, destination):
+def scatter_without_ranks(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.exchange(block, items, conversion="striped_to_blocked")  # <- error
+    coop.exchange(block, items, mode="scatter_to_blocked")  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.exchange", "float32", "int32")
+@cuda.jit
+def scatter_with_float_ranks(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    ranks = coop.ThreadData(4, dtype=np.float32)
+    coop.load(block, source, items)
+    coop.exchange(block, items, mode="scatter_to_striped", ranks=ranks)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exchange", "'ranks'", "holds 2 item(s)", "holds 4")
+@cuda.jit
+def scatter_with_short_ranks(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    ranks = coop.ThreadData(2, dtype=np.int32)
+    coop.load(block, source, items)
+    coop.exchange(block, items, mode="scatter_to_striped", ranks=ranks)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.exchange", "'mode'", "block only")
+@cuda.jit
+def warp_exchange_to_warp_striped(source, destination):
+    warp = coop.this_warp()
+    items = coop.ThreadData(4)
+    coop.load(warp, source, items)
+    coop.exchange(warp, items, mode="blocked_to_warp_striped")  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exchange", "'warp_time_slicing'", "True or False")
+@cuda.jit
+def exchange_time_slicing_not_a_bool(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.exchange(block, items, warp_time_slicing=1)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.shuffle", "group", "block")
+@cuda.jit
+def shuffle_in_a_warp(source, destination):
+    warp = coop.this_warp()
+    items = coop.ThreadData(4)
+    coop.load(warp, source, items)
+    coop.shuffle(warp, items)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.shuffle", "a scalar", "ThreadData")
+@cuda.jit
+def shuffle_up_a_scalar(source, destination):
+    block = coop.this_block()
+    destination[0] = coop.shuffle(block, source[0], mode="up")  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.shuffle", "'distance'", "0..127")
+@cuda.jit
+def rotate_past_the_block(source, destination):
+    block = coop.this_block()
+    destination[0] = coop.shuffle(block, source[0], mode="rotate", distance=128)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.shuffle", "'distance'", "1 (or omitted) with mode 'down'")
+@cuda.jit
+def shuffle_down_by_two(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.shuffle(block, items, distance=2)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "coop.histogram", "not implemented")

@@ -18,11 +18,11 @@ SIGNATURES = {
     "load": "(group, source, items, /, *, algorithm='direct', valid_items=None, oob_default=None, offset=None, "
     "temp_storage=None)",
     "store": "(group, destination, items, /, *, algorithm='direct', valid_items=None, offset=None, temp_storage=None)",
-    "exchange": "(group, items, /, *, conversion, output=None, ranks=None, valid_flags=None, temp_storage=None)",
-    "shuffle_offset": "(group, value, /, *, distance=1)",
-    "shuffle_rotate": "(group, value, /, *, distance=1)",
-    "shuffle_up": "(group, items, /, *, output=None, block_suffix=None)",
-    "shuffle_down": "(group, items, /, *, output=None, block_prefix=None)",
+    "exchange": (
+        "(group, value, /, *, mode='striped_to_blocked', ranks=None, valid_flags=None, warp_time_slicing=False, "
+        "temp_storage=None)"
+    ),
+    "shuffle": "(group, value, /, *, mode='down', distance=1, block_suffix_output=None, block_prefix_output=None)",
     "reduce": "(group, items, op, /, *, valid_items=None, algorithm='warp_reductions', temp_storage=None)",
     "sum": "(group, items, /, *, valid_items=None, algorithm='warp_reductions', temp_storage=None)",
     "segmented_reduce": "(warp, value, flag, op, /, *, flags='heads')",
@@ -54,7 +54,7 @@ SIGNATURES = {
 IMPLEMENTED = {
     *("this_block", "this_warp", "ThreadData", "TempStorage", "load", "store"),
     *("reduce", "sum", "segmented_reduce", "inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"),
-    "broadcast",
+    *("broadcast", "exchange", "shuffle"),
 }
 
 ERRORS = [

@@ -136,15 +136,35 @@ def test_option_bindings():
 
 def test_catalog_exports_each_operations_operands_by_role():
     assert _engine.operation_operands("load") == [
-        {"name": "source", "role": "source_array"},
-        {"name": "items", "role": "payload_out"},
+        {"name": "source", "role": "source_array", "starts_as": ""},
+        {"name": "items", "role": "payload_out", "starts_as": ""},
     ]
     assert [operand["role"] for operand in _engine.operation_operands("store")] == [
         "destination_array",
         "payload_inout",
     ]
-    assert _engine.operation_operands("reduce") == [{"name": "items", "role": "payload_in"}]
+    assert _engine.operation_operands("reduce") == [{"name": "items", "role": "payload_in", "starts_as": ""}]
     assert [operand["role"] for operand in _engine.operation_operands("segmented_reduce")] == ["payload_in", "flag"]
+    # A fresh result the front end allocates; a shuffle's starts as a copy of its input.
+    assert _engine.operation_operands("shuffle")[1] == {
+        "name": "result",
+        "role": "payload_result",
+        "starts_as": "value",
+    }
+
+
+def test_catalog_exports_operators_with_their_spellings():
+    operators = {spec["name"]: spec for spec in _engine.builtin_operators()}
+    assert set(operators) == {"sum", "mul", "min", "max", "bit_and", "bit_or", "bit_xor"}
+    assert operators["sum"]["aliases"] == ["+", "add", "plus"]
+    assert operators["bit_xor"]["integers_only"] and operators["min"]["needs_order"]
+
+
+def test_an_operator_alias_plans_as_its_name():
+    engine = _engine.Engine("test")
+    spelled = engine.plan(facts("reduce", "raking", op=_engine.OptionBinding.fixed("+")))
+    named = engine.plan(facts("reduce", "raking", op=_engine.OptionBinding.fixed("sum")))
+    assert spelled.key == named.key and "op=STATIC:sum" in spelled.key
 
 
 def test_catalog_exports_a_prefix_callbacks_state_parameter():

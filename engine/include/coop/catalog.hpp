@@ -1,6 +1,7 @@
 // The catalog: every operation the engine can plan, declared as data. Each
-// family lives in one file under src/catalog/ and contributes OperationSpecs in
-// the same shape; plan and emit are generic over them.
+// family lives in one file under src/catalog/families/ (found by the build, which
+// generates the one list of families) and contributes OperationSpecs in the same
+// shape; plan, emit, the ABI, the CLI and the Python front end are generic over them.
 #pragma once
 
 #include <string>
@@ -24,11 +25,18 @@ enum class OperandRole {
   PayloadOut,        // this thread's T[ITEMS_PER_THREAD], written
   PayloadInOut,      // read and possibly rearranged in place (CUB Store transposes)
   Flag,              // this thread's flag, an int32 by value (nonzero: set)
+  // A fresh payload in the call's shape that the call writes and the front end
+  // returns as the call's value (allocated by the front end, never the user's); for a
+  // scalar payload, the call's result.
+  PayloadResult,
 };
 
 struct OperandSpec {
   std::string name;
   OperandRole role;
+  // A PayloadResult that starts as a copy of this operand, so the slots CUB leaves
+  // unwritten (a shuffle's vacated item) hold that operand's values, not garbage.
+  std::string starts_as = {};
 };
 
 enum class OptionType {
@@ -52,6 +60,10 @@ enum class OptionType {
   // it: the value CUB writes there becomes the call's result.
   PayloadOutput,
   ScalarOutput,  // one T the method writes (an aggregate), RUNTIME only: a pointer
+  Bool,          // true or false, STATIC only (a template flag such as WARP_TIME_SLICING)
+  // An array shaped like the payload whose element type is `element` (exchange's
+  // int32 ranks, bool valid_flags), RUNTIME only: read by the method.
+  PayloadArray,
 };
 
 // Range a Count must lie in; checked at plan time when STATIC, trapped on the
@@ -73,10 +85,8 @@ struct OptionSpec {
   std::vector<std::string> excludes;  // must not be bound with it: CUB has no overload taking both
   std::string target;                 // Offset: the operand displaced; PayloadOutput: the operand written in place
   CountRange range = CountRange::Any;
-  bool required = false;  // OMITTED is rejected (a reduction's operator)
-  // Choice: the CUB member function each value selects, when it selects one
-  // (segmented_reduce's flags: heads -> HeadSegmentedReduce).
-  std::vector<std::pair<std::string, std::string>> selects_method;
+  bool required = false;         // OMITTED is rejected (a reduction's operator)
+  DType element = DType::Int32;  // PayloadArray: its element type
 };
 
 // The ABI parameter carrying a PrefixCallback option's state pointer.
@@ -93,8 +103,42 @@ struct AlgorithmSpec {
   std::string unaligned_fallback;
 };
 
-// Template argument derivations, in the order the CUB class declares them.
-enum class TemplateArg { DType, BlockDimX, BlockDimY, BlockDimZ, ItemsPerThread, Algorithm, LogicalWarpThreads };
+// The fact a template slot is bound from.
+enum class TemplateArg {
+  DType,
+  BlockDimX,
+  BlockDimY,
+  BlockDimZ,
+  ItemsPerThread,
+  Algorithm,
+  LogicalWarpThreads,
+  Option,  // a STATIC Bool or Choice option's value (or its default), named by `option`
+};
+
+// One template parameter of a CUB class, by its name in CUB, in declaration order.
+struct TemplateSlot {
+  std::string name;  // "WARP_TIME_SLICING"
+  TemplateArg from;
+  std::string option = {};  // TemplateArg::Option: the option bound to it
+};
+
+// Which CUB member function a call makes, selected by the values of one or more
+// STATIC options (an omitted option reads as its default). The first rule whose
+// `when` all match, for the call's group and payload, is taken; an operation
+// without rules always calls its `method`. Options some rule lists in `needs` or
+// `allows` are taken only by the rules listing them.
+struct MethodRule {
+  std::vector<std::pair<std::string, std::string>> when;  // option -> value
+  std::string method;
+  std::vector<GroupKind> groups = {};      // empty: every group form
+  std::vector<PayloadKind> payloads = {};  // empty: every payload shape
+  std::vector<std::string> needs = {};     // options that must be given
+  std::vector<std::string> allows = {};    // options that may be given
+  // Options that, when given, must be exactly this STATIC value (shuffle up shifts by 1);
+  // the call is then planned as if they were omitted.
+  std::vector<std::pair<std::string, std::string>> fixed = {};
+  std::vector<std::pair<std::string, CountRange>> ranges = {};  // Count ranges this method narrows
+};
 
 // A class template standing in for a CUB class, declared with the same template
 // parameters, that derives from it and adds overloads CUB lacks, composed from
@@ -119,7 +163,7 @@ struct GroupForm {
   GroupKind group;
   std::string cub_class;  // "::cub::BlockLoad"
   std::string header;     // "cub/block/block_load.cuh"
-  std::vector<TemplateArg> template_args;
+  std::vector<TemplateSlot> template_args;
   std::vector<AlgorithmSpec> algorithms;  // empty: CUB's class has one implementation
   bool needs_whole_warps = false;         // warp forms: the block must be whole warps
   bool needs_scratch = false;             // every call uses a TempStorage, whatever the algorithm
@@ -139,8 +183,9 @@ struct OperationSpec {
   // dropped, which selects the shorter overload.
   std::vector<std::string> method_arguments;
   std::vector<GroupForm> forms;
-  bool returns_value = false;  // CUB's method returns the call's result (a reduction)
-  std::vector<DType> dtypes;   // payload dtypes CUB supports; empty: every dtype
+  std::vector<MethodRule> methods = {};  // empty: always `method`
+  bool returns_value = false;            // CUB's method returns the call's result (a reduction)
+  std::vector<DType> dtypes = {};        // payload dtypes CUB supports; empty: every dtype
 
   const GroupForm* form(GroupKind kind) const;
   const OptionSpec* option(std::string_view option_name) const;
@@ -159,13 +204,14 @@ struct OperatorSpec {
   std::string functor;  // "::cuda::maximum<>"
   std::string header;   // "cuda/functional"
   bool integers_only = false;
-  bool needs_order = false;  // min, max: not for complex values
+  bool needs_order = false;          // min, max: not for complex values
+  std::vector<std::string> aliases;  // other spellings: "+", "add", "plus" for sum
 };
 
 inline constexpr std::string_view kUserOperatorPrefix = "user:";
 
 const std::vector<OperatorSpec>& builtin_operators();
-const OperatorSpec* find_operator(std::string_view name);
-std::string operator_names();  // "sum, min, ..." for error messages
+const OperatorSpec* find_operator(std::string_view name);  // by name or alias
+std::string operator_names();                              // "sum, min, ..." for error messages
 
 }  // namespace coop

@@ -39,6 +39,7 @@ struct Plan {
   const AlgorithmSpec* algorithm = nullptr;  // null where CUB's class has one implementation (warps)
   const ClassAdapter* adapter = nullptr;     // null where CUB's class has the overload itself
   std::string method;                        // the CUB member function called
+  const MethodRule* rule = nullptr;          // the rule that chose it, if the operation has rules
   std::vector<std::pair<std::string, std::string>> template_arguments;  // name, C++
   std::string cub_type;   // the full specialization, e.g. ::cub::BlockLoad<...>
   std::string call_type;  // what the call is made on: cub_type, or the adapter's specialization
@@ -55,7 +56,8 @@ struct Plan {
   std::string key;     // canonical text of everything that shapes the generated code
   std::string digest;  // SHA-256 of `key`, hex
 
-  long long tile_capacity() const;  // items one group instance holds
+  long long tile_capacity() const;                      // items one group instance holds
+  CountRange range_of(const OptionSpec& option) const;  // the option's, or what the method rule narrows it to
   std::string describe() const;
 };
 

@@ -1,14 +1,14 @@
 #include "coop/catalog.hpp"
 
-#include "catalog/families.hpp"
+#include "catalog/family.hpp"
 
 namespace coop {
 
 const std::vector<OperationSpec>& catalog() {
   static const std::vector<OperationSpec> operations = [] {
     std::vector<OperationSpec> all;
-    for (auto family : {catalog_families::load_store, catalog_families::reduce, catalog_families::scan}) {
-      for (auto& operation : family()) all.push_back(std::move(operation));
+    for (const auto& family : catalog_families::all()) {
+      for (auto& operation : family.operations()) all.push_back(std::move(operation));
     }
     return all;
   }();

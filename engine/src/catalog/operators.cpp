@@ -6,12 +6,13 @@ namespace coop {
 
 const std::vector<OperatorSpec>& builtin_operators() {
   static const std::vector<OperatorSpec> operators = {
-      {"sum", "::cuda::std::plus<>", "cuda/std/functional"},
-      {"min", "::cuda::minimum<>", "cuda/functional", false, true},
-      {"max", "::cuda::maximum<>", "cuda/functional", false, true},
-      {"bit_and", "::cuda::std::bit_and<>", "cuda/std/functional", true},
-      {"bit_or", "::cuda::std::bit_or<>", "cuda/std/functional", true},
-      {"bit_xor", "::cuda::std::bit_xor<>", "cuda/std/functional", true},
+      {"sum", "::cuda::std::plus<>", "cuda/std/functional", false, false, {"+", "add", "plus"}},
+      {"mul", "::cuda::std::multiplies<>", "cuda/std/functional", false, false, {"*", "multiply", "multiplies"}},
+      {"min", "::cuda::minimum<>", "cuda/functional", false, true, {"minimum"}},
+      {"max", "::cuda::maximum<>", "cuda/functional", false, true, {"maximum"}},
+      {"bit_and", "::cuda::std::bit_and<>", "cuda/std/functional", true, false, {"&"}},
+      {"bit_or", "::cuda::std::bit_or<>", "cuda/std/functional", true, false, {"|"}},
+      {"bit_xor", "::cuda::std::bit_xor<>", "cuda/std/functional", true, false, {"^"}},
   };
   return operators;
 }
@@ -19,6 +20,9 @@ const std::vector<OperatorSpec>& builtin_operators() {
 const OperatorSpec* find_operator(std::string_view name) {
   for (const auto& candidate : builtin_operators()) {
     if (candidate.name == name) return &candidate;
+    for (const auto& alias : candidate.aliases) {
+      if (alias == name) return &candidate;
+    }
   }
   return nullptr;
 }

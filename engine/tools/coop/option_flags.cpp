@@ -63,6 +63,11 @@ std::string help_for(const OptionSpec& spec) {
       return "Write into a second array instead of in place (a RUNTIME operand)";
     case OptionType::ScalarOutput:
       return "Also write one value of the payload's dtype through a pointer (a RUNTIME operand)";
+    case OptionType::Bool:
+      return "Compile-time, true or false (default " +
+             (spec.default_choice.empty() ? std::string("false") : spec.default_choice) + ")";
+    case OptionType::PayloadArray:
+      return "An array of " + std::string(info(spec.element).name) + " shaped like the payload (a RUNTIME operand)";
   }
   return "";
 }
@@ -90,7 +95,9 @@ FlagValue flag_value(OptionType type) {
       return FlagValue::Optional;
     case OptionType::PayloadOutput:
     case OptionType::ScalarOutput:
+    case OptionType::PayloadArray:
       return FlagValue::None;
+    case OptionType::Bool:
     case OptionType::Choice:
     case OptionType::Operator:
     case OptionType::PrefixCallback:

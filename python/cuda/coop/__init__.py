@@ -18,10 +18,7 @@ from ._core.api.counting import (
 from ._core.api.data_movement import (
     exchange,
     load,
-    shuffle_down,
-    shuffle_offset,
-    shuffle_rotate,
-    shuffle_up,
+    shuffle,
     store,
 )
 from ._core.api.groups import GroupDescriptor, this_block, this_warp
@@ -100,10 +97,7 @@ __all__ = [
     "register",
     "run_length_decode",
     "segmented_reduce",
-    "shuffle_down",
-    "shuffle_offset",
-    "shuffle_rotate",
-    "shuffle_up",
+    "shuffle",
     "store",
     "subtract_left",
     "subtract_right",

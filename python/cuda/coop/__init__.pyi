@@ -1,7 +1,8 @@
-# Typed stubs of the public API (../shared/API.md). Operands are positional-only,
-# options keyword-only; every primitive takes its group first.
+# Typed stubs of the public API. Operands are positional-only, options keyword-only;
+# every primitive takes its group first. The docstrings are the runtime markers'
+# (python/cuda/coop/_core/api/), which the API reference (docs/api.rst) is built from.
 from collections.abc import Callable
-from typing import Any, Literal, Self, TypeAlias
+from typing import Any, Literal, Self, TypeAlias, overload
 
 from numpy.typing import DTypeLike
 
@@ -63,10 +64,10 @@ def store(
 ) -> None: ...
 def exchange(
     group: GroupDescriptor,
-    items: Payload,
+    value: Payload,
     /,
     *,
-    conversion: Literal[
+    mode: Literal[
         "striped_to_blocked",
         "blocked_to_striped",
         "warp_striped_to_blocked",
@@ -75,20 +76,25 @@ def exchange(
         "scatter_to_striped",
         "scatter_to_striped_guarded",
         "scatter_to_striped_flagged",
-    ],
-    output: Payload | None = None,
+    ] = "striped_to_blocked",
     ranks: Payload | None = None,
     valid_flags: Payload | None = None,
+    warp_time_slicing: bool = False,
     temp_storage: TempStorage | None = None,
-) -> None: ...
-def shuffle_offset(group: GroupDescriptor, value: Any, /, *, distance: int = 1) -> Any: ...
-def shuffle_rotate(group: GroupDescriptor, value: Any, /, *, distance: int = 1) -> Any: ...
-def shuffle_up(
-    group: GroupDescriptor, items: Payload, /, *, output: Payload | None = None, block_suffix: Array | None = None
-) -> None: ...
-def shuffle_down(
-    group: GroupDescriptor, items: Payload, /, *, output: Payload | None = None, block_prefix: Array | None = None
-) -> None: ...
+) -> Payload: ...
+@overload
+def shuffle(
+    group: GroupDescriptor,
+    value: Payload,
+    /,
+    *,
+    mode: Literal["up", "down"] = "down",
+    distance: int = 1,
+    block_suffix_output: Payload | None = None,
+    block_prefix_output: Payload | None = None,
+) -> Payload: ...
+@overload
+def shuffle(group: GroupDescriptor, value: Any, /, *, mode: Literal["offset", "rotate"], distance: int = 1) -> Any: ...
 def reduce(
     group: GroupDescriptor,
     items: Payload,

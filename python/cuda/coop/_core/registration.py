@@ -49,8 +49,25 @@ BACKENDS = {"numba-cuda-mlir": Backend("numba_cuda_mlir", "cuda.coop.numba_mlir"
 
 
 def register(name: str, /) -> None:
-    """Activate the backend `name` (import its compiler, check its version, install
-    the planner). Safe to repeat."""
+    """Activate the backend `name`: import its kernel compiler, check its version
+    and install cuda.coop's planner in it. Safe to repeat.
+
+    Importing `cuda.coop` after ``numba_cuda_mlir`` (or importing ``numba_cuda_mlir``
+    later) does this by itself unless ``CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION=1``.
+
+    Args:
+        name: ``"numba-cuda-mlir"``.
+
+    Raises:
+        InvalidArgumentError: for another name.
+        IncompatibleCompilerError: the compiler is missing (the message names the
+            pip command that installs it) or of an unsupported version.
+
+    Example:
+        ::
+
+            coop.register("numba-cuda-mlir")
+    """
     backend = BACKENDS.get(name)
     if backend is None:
         raise InvalidArgumentError(
@@ -123,8 +140,50 @@ class _AfterImport(importlib.abc.MetaPathFinder):
 
 
 def explain(kernel, /, *args, grid, block):
-    """The plans and generated C++ for launching `kernel` with `args` on `grid` x
-    `block`, without running it."""
+    """What cuda.coop makes of `kernel` launched with `args` on `grid` x `block`,
+    without running it.
+
+    The kernel is compiled as that launch would compile it (for the current
+    GPU's architecture, or ``sm_90`` where no GPU answers), its providers are
+    compiled by NVRTC (or taken from the caches) and it is linked by nvJitLink;
+    nothing runs on a device, so this works on a machine without a GPU.
+
+    Args:
+        kernel: a ``@cuda.jit`` kernel of numba-cuda-mlir.
+        *args: its arguments, as for a launch (NumPy arrays stand for device arrays).
+        grid: the grid, an int or a tuple of 1 to 3 ints.
+        block: the block, an int or a tuple of 1 to 3 ints.
+
+    Returns:
+        An explanation whose ``str()`` is a readable report and whose
+        attributes are: ``kernel`` (its name), ``launch`` (grid and block),
+        ``arch`` (``"sm_90"``), ``plans`` (one per cooperative call, in source
+        order: the operation, group, payload, CUB class and method, template
+        arguments, each option as OMITTED / STATIC / RUNTIME, the ABI of the
+        generated wrapper, the scratch and the barrier; ``plan.describe()``
+        prints one), ``providers`` (the generated ``extern "C"`` symbol and the
+        scratch size and alignment of each call) and ``source`` (the generated
+        CUDA C++ of the kernel's bundle).
+
+    Raises:
+        CoopError: the error the launch would raise (an `InvalidArgumentError`
+            for a bad option, and so on).
+
+    Example:
+        ::
+
+            @cuda.jit
+            def copy_tile(source, destination):
+                block = coop.this_block()
+                items = coop.ThreadData(2)
+                coop.load(block, source, items, algorithm="transpose")
+                coop.store(block, destination, items, algorithm="transpose")
+
+            source = np.arange(256, dtype=np.int32)
+            explanation = coop.explain(copy_tile, source, np.zeros_like(source), grid=1, block=128)
+            print(explanation.plans[0].describe())
+            print(explanation.source[:300])
+    """
     for backend in BACKENDS.values():
         module = sys.modules.get(backend.integration)
         if module is not None and module.owns(kernel):

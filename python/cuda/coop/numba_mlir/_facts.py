@@ -9,6 +9,7 @@ import functools
 import inspect
 import operator
 
+import numpy as np
 from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import ir
 
@@ -24,16 +25,33 @@ from ._location import context, where
 # front end resolves it to a scratch region (_storage) before the engine plans.
 _TEMP_STORAGE = "temp_storage"
 
-# Operators written as Python objects, by the name the engine knows them by.
+# Operators written as Python objects, by the name the engine knows them by (the engine's
+# catalog holds the names and their string spellings: _engine.builtin_operators()).
 _OPERATORS = {
     operator.add: "sum",
+    operator.mul: "mul",
     builtins.min: "min",
     builtins.max: "max",
     operator.and_: "bit_and",
     operator.or_: "bit_or",
     operator.xor: "bit_xor",
+    np.add: "sum",
+    np.multiply: "mul",
+    np.minimum: "min",
+    np.maximum: "max",
+    np.bitwise_and: "bit_and",
+    np.bitwise_or: "bit_or",
+    np.bitwise_xor: "bit_xor",
 }
-_OPERATOR_NAMES = ("sum", "min", "max", "bit_and", "bit_or", "bit_xor")
+
+
+@functools.cache
+def _operator_spellings() -> dict:
+    """Every string an operator option may be, by the engine's name it stands for."""
+    spellings = {}
+    for spec in _engine.builtin_operators():
+        spellings.update({spelling: spec["name"] for spelling in (spec["name"], *spec["aliases"])})
+    return spellings
 
 
 @dataclasses.dataclass
@@ -45,12 +63,15 @@ class Call:
     temp_storage: str | None  # the TempStorage variable named, if any
     plan: object = None  # _engine.Plan
     provider: object = None  # _engine.Provider
-    links: list = dataclasses.field(default_factory=list)  # compiled Python operators to link
+    # symbol -> a thunk compiling that Python function (an operator, a prefix callback) to the
+    # link item the plan's external function of that symbol needs; run after planning.
+    link_requests: dict = dataclasses.field(default_factory=dict)
     prefix_callback: object = None  # _prefix_callbacks.PrefixCallback
     prefix_argument: object = None  # the IR variable the call passes its prefix callback in
 
 
 _INTEGER_OPTIONS = ("count", "offset")  # option kinds that take an integer
+_FLAG_OPTIONS = ("bool",)  # option kinds that take True or False
 _NAMED_OPTIONS = ("choice", "operator")  # option kinds a string names a value of
 _PAYLOAD_ROLES = ("payload_in", "payload_out", "payload_inout")
 _MEMORY_ROLES = ("source_array", "destination_array")
@@ -63,7 +84,9 @@ class Parameters:
     payload: str  # the operand holding this thread's items
     memory: str | None  # the array the group reads or writes, if any: it fixes the dtype
     values: tuple  # operands that cross the ABI as runtime values as they are (flags)
+    results: tuple  # fresh payloads the call returns (the front end allocates them)
     kinds: dict  # option name -> its kind ("choice", "count", "operator", ...)
+    elements: dict  # payload-array option -> the dtype its items must have
     prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
 
     def options_of(self, kind: str) -> list:
@@ -79,7 +102,9 @@ def parameters(operation: str) -> Parameters:
         payload=next(name for name, role in roles if role in _PAYLOAD_ROLES),
         memory=next((name for name, role in roles if role in _MEMORY_ROLES), None),
         values=tuple(name for name, role in roles if role == "flag"),
+        results=tuple(name for name, role in roles if role == "payload_result"),
         kinds={option["name"]: option["type"] for option in spec["options"]},
+        elements={option["name"]: option["element"] for option in spec["options"] if option["element"]},
         prefix_states={
             option["name"]: option["state_parameter"] for option in spec["options"] if option["state_parameter"]
         },
@@ -114,6 +139,8 @@ def _check_constant_kind(value, name: str, kind: str, where_text: str) -> None:
         expected = "a number of the payload's dtype"
     elif kind in _NAMED_OPTIONS and not isinstance(value, str):
         expected = "one of its names as a string"
+    elif kind in _FLAG_OPTIONS and not isinstance(value, bool):
+        expected = "True or False"
     else:
         return
     raise InvalidArgumentError(
@@ -171,22 +198,33 @@ def _memory_dtype(memory_type, operation, role, where_text):
 
 
 def _operator(state, name, var, dtype, oracle, where_text):
-    """The engine's name of the operator, and the link item of a Python one (or None)."""
+    """The engine's name of the operator, and for a Python one its link request
+    (symbol -> compile thunk; {} for a built-in)."""
     value = python_value(state.func_ir, var)
-    if isinstance(value, str) and value in _OPERATOR_NAMES:
-        return _engine.OptionBinding.fixed(value), None
-    if value in _OPERATORS:
-        return _engine.OptionBinding.fixed(_OPERATORS[value]), None
+    if isinstance(value, str) and value.strip().lower() in _operator_spellings():
+        return _engine.OptionBinding.fixed(_operator_spellings()[value.strip().lower()]), {}
+    if _is_hashable(value) and value in _OPERATORS:
+        return _engine.OptionBinding.fixed(_OPERATORS[value]), {}
     function = _operators.python_function(value)
     if function is None:
         raise InvalidArgumentError(
             f"{where_text}: argument '{name}' = {shown_value(state, var, oracle)} is not allowed; expected one of "
-            f"{', '.join(repr(name) for name in _OPERATOR_NAMES)}, operator.add, min, max, or a Python function "
-            "op(a, b)"
+            f"{', '.join(repr(spelling) for spelling in _operator_spellings())}, operator.add, operator.mul, min, "
+            "max, a NumPy ufunc (np.add, np.maximum, ...), or a Python function op(a, b)"
         )
+    _operators.check_binary(function, where_text)
     arch = state.metadata["targetoptions"]["chip"]
-    symbol, link = _operators.compile_operator(function, dtype, arch, where_text, state)
-    return _engine.OptionBinding.fixed(f"user:{symbol}"), link
+    symbol = _operators.operator_symbol(function, dtype)
+    compile_it = functools.partial(_operators.compile_operator, function, dtype, arch, where_text, state)
+    return _engine.OptionBinding.fixed(f"user:{symbol}"), {symbol: compile_it}
+
+
+def _is_hashable(value) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _check_value_type(value_type, dtype: str, name: str, where_text: str) -> None:
@@ -245,8 +283,9 @@ def _check_aggregate_array(array_type, dtype: str, name: str, where_text: str) -
     )
 
 
-def _payload(state, var, payloads, oracle, where_text):
-    """The call's payload: a ThreadData or local array (array), or one value per thread (scalar)."""
+def _payload(state, var, payloads, oracle, where_text, argument="items"):
+    """The call's payload: a ThreadData, a local array or a payload a primitive returned
+    (array), or one value per thread (scalar)."""
     _check_one_payload(state, var, payloads, where_text)
     found = definition(state.func_ir, var)
     for payload in payloads:
@@ -259,7 +298,7 @@ def _payload(state, var, payloads, oracle, where_text):
     dtype = _payloads.dtype_name(value_type) if value_type is not None else None
     if dtype is None:
         raise PayloadInferenceError(
-            f"{where_text}: argument 'items' is not a coop.ThreadData, a local array of compile-time length or a "
+            f"{where_text}: argument '{argument}' is not a coop.ThreadData, a local array of compile-time length or a "
             f"scalar of a supported dtype (it is {value_type or 'of unknown type'}); expected a payload made by "
             "coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined into it)"
         )
@@ -314,15 +353,22 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             if shape == "array":  # a scalar payload takes no output (the engine says so)
                 _check_same_extent(payload, output, arguments[payload_name].name, name, where_text)
 
-    options, links = {}, []
+    for name, element in declared.elements.items():
+        if _given(state, arguments, name):
+            array, _ = _payload(state, arguments[name], payloads, oracle, where_text, name)
+            _payloads.agree(array, element, f"argument '{name}' of {where_text}", where_text)
+            if shape == "array":
+                _check_same_extent(payload, array, arguments[payload_name].name, name, where_text)
+
+    options, link_requests = {}, {}
     not_options = (group_name, payload_name, memory, *declared.values, _TEMP_STORAGE, *declared.prefix_states)
     for name, var in arguments.items():
         if name in not_options:
             continue
         kind = declared.kinds.get(name, "")
         if kind == "operator":
-            options[name], link = _operator(state, name, var, dtype, oracle, where_text)
-            links += [link] if link is not None else []
+            options[name], request = _operator(state, name, var, dtype, oracle, where_text)
+            link_requests.update(request)
         else:
             options[name] = _binding(state, var, name, kind, where_text)
             if options[name].binding == "runtime":
@@ -335,9 +381,11 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             prefix_argument, prefix_state = arguments[name], state_parameter
             prefix_callback = _prefix_callbacks.describe(state, prefix_argument, oracle, where_text)
             arch = state.metadata["targetoptions"]["chip"]
-            symbol, link = _prefix_callbacks.compile_prefix_callback(prefix_callback, dtype, arch, where_text, state)
+            symbol = _prefix_callbacks.prefix_callback_symbol(prefix_callback, dtype)
             options[name] = _engine.OptionBinding.fixed(f"user:{symbol}")
-            links.append(link)
+            link_requests[symbol] = functools.partial(
+                _prefix_callbacks.compile_prefix_callback, prefix_callback, dtype, arch, where_text, state
+            )
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
     for name in declared.options_of("scalar_output"):
         if name in options:
@@ -349,6 +397,8 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     if memory is not None:
         operands[memory] = arguments[memory]
     operands.update({name: arguments[name] for name in declared.values})
+    if shape == "array":  # a scalar's result comes back through the call's result slot
+        operands.update({name: site.statement.target for name in declared.results})
     operands.update({name: arguments[name] for name, binding in options.items() if binding.binding == "runtime"})
     if prefix_callback is not None:
         operands[prefix_state] = prefix_callback.state_var
@@ -361,7 +411,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         operands,
         payload,
         temp_storage,
-        links=links,
+        link_requests=link_requests,
         prefix_callback=prefix_callback,
         prefix_argument=prefix_argument,
     )
@@ -370,6 +420,29 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
 def _given(state, arguments, name: str) -> bool:
     """Whether the call passes `name` a value other than None."""
     return name in arguments and _binding(state, arguments[name]).binding != "omitted"
+
+
+def result_payloads(state, sites, payloads, oracle) -> list:
+    """The fresh payloads primitives return (exchange, shuffle), in program order, each
+    shaped like the payload it was made from: later calls take them as payloads, and
+    the rewrite allocates each where its call was. A scalar result is not one."""
+    results = []
+    for site in sites:
+        if not (is_primitive(site) and site.marker.implemented and parameters(site.marker.name).results):
+            continue
+        signature = inspect.signature(python_value(state.func_ir, site.call.func))
+        try:
+            bound = signature.bind(*site.call.args, **dict(site.call.kws))
+        except TypeError:
+            continue  # analyze reports it, naming the call
+        var = bound.arguments.get(parameters(site.marker.name).payload)
+        if var is None:
+            continue
+        where_text = context(site.marker.name, state, site.statement.loc)
+        source, shape = _payload(state, var, [*payloads, *results], oracle, where_text)
+        if shape == "array":
+            results.append(_payloads.Result(site, source))
+    return results
 
 
 def needs_a_typed_payload(site: Site) -> bool:

@@ -25,8 +25,7 @@ def python_function(value):
     return function if inspect.isfunction(function) else None
 
 
-def compile_operator(function, dtype: str, arch: str, where_text: str, state):
-    """(symbol, link item) of `function` as a binary operator on `dtype`, for `arch` ("sm_90")."""
+def check_binary(function, where_text: str) -> None:
     parameters = inspect.signature(function).parameters
     if len(parameters) != 2:
         raise InvalidArgumentError(
@@ -34,12 +33,23 @@ def compile_operator(function, dtype: str, arch: str, where_text: str, state):
             "binary operator op(a, b)"
         )
 
+
+def operator_symbol(function, dtype: str) -> str:
+    """The extern "C" symbol `function` is compiled to as an operator on `dtype`: what the
+    facts name ("user:<symbol>") before anything is compiled."""
+    code = function.__code__
+    identity = (function.__module__, function.__qualname__, code.co_code, code.co_consts, dtype)
+    return symbol_for("op", function.__qualname__, dtype, identity)
+
+
+def compile_operator(function, dtype: str, arch: str, where_text: str, state):
+    """The link item of `function` as a binary operator on `dtype`, for `arch` ("sm_90");
+    compiled once per process, after planning, for the plans that link with it."""
+
     def build():
         from numba_cuda_mlir import cuda, types
 
-        code = function.__code__
-        identity = (function.__module__, function.__qualname__, code.co_code, code.co_consts, dtype)
-        symbol = symbol_for("op", function.__qualname__, dtype, identity)
+        symbol = operator_symbol(function, dtype)
         scalar = numba_scalar(dtype)
         ready = with_device_helpers(function)
         check_result_kind(state, ready, (scalar, scalar), dtype, where_text, "op", function.__qualname__)
@@ -56,4 +66,4 @@ def compile_operator(function, dtype: str, arch: str, where_text: str, state):
         name = function.__qualname__
         return symbol, compile_device_function(compiled, signature, symbol, arch, where_text, "op", name, dtype)
 
-    return compiled_once(("op", function, dtype, arch), build)
+    return compiled_once(("op", function, dtype, arch), build)[1]

@@ -35,6 +35,33 @@ class Payload:
         return self.label or self.site.statement.target.name
 
 
+class Result(Payload):
+    """The fresh payload a primitive returns (exchange, shuffle): as many items as the
+    payload it was made from, and the same dtype, which it shares: typing either types both."""
+
+    def __init__(self, site: Site, source: Payload):
+        super().__init__(site, source.extent, source.alignment)
+        self.source = source
+
+    @property
+    def dtype(self):
+        return self.source.dtype
+
+    @dtype.setter
+    def dtype(self, value):
+        if hasattr(self, "source"):
+            self.source.dtype = value
+
+    @property
+    def dtype_source(self):
+        return self.source.dtype_source
+
+    @dtype_source.setter
+    def dtype_source(self, value):
+        if hasattr(self, "source"):
+            self.source.dtype_source = value
+
+
 def dtype_name(numba_type) -> str | None:
     """The engine's dtype name of a Numba scalar type, or None if it has none."""
     name = str(numba_type)

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import os
 
-from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_config
+from numba_cuda_mlir.extending import WholeFunctionPlanner
 from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
 from .. import _engine
 from .._core import log
 from .._core.errors import UnsupportedOperationError, from_engine_error
 from .._engine_session import engine
-from . import _facts, _groups, _payloads, _prefix_callbacks, _provider_call, _rewrite, _storage
+from . import _dispatch, _facts, _groups, _payloads, _prefix_callbacks, _provider_call, _rewrite, _storage
 from ._divergence import warn_divergent_calls
 from ._find import find_sites
 from ._linked_functions import user_function_being_compiled
@@ -24,28 +24,38 @@ _links: dict[str, LTOIR] = {}  # one link object per bundle, so the linker sees 
 
 
 def _engine_call(function, *args, calls=()):
-    """Runs an engine function; its errors become cuda.coop's, and a bundle's compile
+    """Runs an engine function; its errors become cuda.coop's, named as the user wrote the
+    call ("coop.load (...)", where the engine says "load (...)"), and a bundle's compile
     error names the user's calls it was compiling."""
     try:
         return function(*args)
     except _engine.EngineError as error:
         public = from_engine_error(error)
+        for call in calls:
+            name = f"{call.facts.operation} ({call.facts.where})"
+            if str(error).startswith(name):
+                public = type(public)(f"coop.{error}")
         if calls and not any(call.facts.where and call.facts.where in str(error) for call in calls):
             sites = "; ".join(f"coop.{call.facts.operation} ({call.facts.where})" for call in calls)
             public = type(public)(f"compiling the providers of {sites}: {error}")
         raise public from None
 
 
-def _register_providers(bundle, calls):
+def _linked_functions(call, plan) -> tuple:
+    """The link items of the Python functions the plan calls (its external functions),
+    compiled now: which ones the provider needs is the plan's to say."""
+    return tuple(call.link_requests[function.symbol]() for function in plan.external_functions)
+
+
+def _register_providers(bundle, calls, linked):
     link = _links.setdefault(bundle.cache_key, LTOIR(bundle.ltoir, name=f"cuda_coop_{bundle.cache_key[:16]}.ltoir"))
-    for call, provider in zip(calls, bundle.providers):
+    for call, provider, functions in zip(calls, bundle.providers, linked):
         call.provider = provider
         operands = tuple(
             _provider_call.Operand(param.kind, param.value_dtype, param.dimension) for param in provider.abi
         )
         result = provider.result.value_dtype if provider.result is not None else None
-        links = (link, *call.links)
-        _provider_call.register(_provider_call.Provider(provider.symbol, operands, links, result))
+        _provider_call.register(_provider_call.Provider(provider.symbol, operands, (link, *functions), result))
 
 
 class CoopWholeFunctionPlanner(WholeFunctionPlanner):
@@ -79,10 +89,8 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         payloads = [_payloads.thread_data(state, site) for site in sites if site.marker.name == "ThreadData"]
         storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
         _groups.check_no_escape(state, sites)
-        launch = require_launch_config(state)
-        block_shape = _groups.launch_block(
-            launch["block"], context(sites[0].marker.name, state, sites[0].statement.loc)
-        )
+        # The declared block (coop.this_block(128)), else the launch's: only then is the kernel launch-specialized.
+        block_shape = _dispatch.block_shape(state, sites, context(sites[0].marker.name, state, sites[0].statement.loc))
         _bound_the_launch(state, block_shape)
         calls = _analyze(state, sites, block_shape, payloads, storages)
         _plan_and_bundle(state, calls)
@@ -112,6 +120,7 @@ def _bound_the_launch(state, block_shape) -> None:
 def _analyze(state, sites, block_shape, payloads, storages):
     """CallFacts for every primitive, in program order (barrier placement depends on it)."""
     oracle = TypeOracle(state)
+    payloads.extend(_facts.result_payloads(state, sites, payloads, oracle))
     primitives = [site for site in sites if _facts.is_primitive(site)]
     # Loads and stores type their payloads from memory; calls typed by their payload come after.
     calls = [
@@ -151,14 +160,15 @@ def _plan_and_bundle(state, calls) -> None:
         return
     session = engine()
     for call in calls:
-        call.plan = _engine_call(session.plan, call.facts)
+        call.plan = _engine_call(session.plan, call.facts, calls=[call])
+    linked = [_linked_functions(call, call.plan) for call in calls]
     arch = state.metadata["targetoptions"]["chip"]
     kernel, file = state.func_id.func_qualname, os.path.basename(state.func_id.filename)
     operations = [f"coop.{call.facts.operation}" for call in calls]
     log.compiling(kernel, file, operations, arch)
     bundle = _engine_call(session.compile, [call.plan for call in calls], arch, calls=calls)
     log.compiled(kernel, file, operations, bundle.cache, bundle.compile_seconds)
-    _register_providers(bundle, calls)
+    _register_providers(bundle, calls, linked)
     _explain_hook(state, calls, bundle)
 
 

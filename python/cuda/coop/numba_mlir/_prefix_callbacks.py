@@ -229,8 +229,18 @@ def _call_as_function(callback: PrefixCallback, where_text: str):
     return namespace[function.name]
 
 
+def prefix_callback_symbol(callback: PrefixCallback, dtype: str) -> str:
+    """The extern "C" symbol the callback is compiled to for a scan of `dtype`: what the
+    facts name ("user:<symbol>") before anything is compiled."""
+    code = callback.cls.__call__.__code__
+    identity = (callback.cls.__module__, callback.name, code.co_code, code.co_consts, callback.state_attribute)
+    identity += (callback.constants, callback.state_dtype, callback.state_extent, dtype)
+    return symbol_for("prefix", callback.name, dtype, identity)
+
+
 def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, where_text: str, state):
-    """(symbol, link item) of the callback for a scan of `dtype` on `arch` ("sm_90")."""
+    """The link item of the callback for a scan of `dtype` on `arch` ("sm_90"); compiled
+    once per process, after planning, for the plans that link with it."""
 
     planner_state = state
 
@@ -239,10 +249,7 @@ def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, whe
 
         from ._provider_call import numba_scalar
 
-        code = callback.cls.__call__.__code__
-        identity = (callback.cls.__module__, callback.name, code.co_code, code.co_consts, callback.state_attribute)
-        identity += (callback.constants, callback.state_dtype, callback.state_extent, dtype)
-        symbol = symbol_for("prefix", callback.name, dtype, identity)
+        symbol = prefix_callback_symbol(callback, dtype)
         function = with_device_helpers(_call_as_function(callback, where_text))
         extent, value, state = (callback.state_extent,), numba_scalar(dtype), numba_scalar(callback.state_dtype)
         state_array = types.Array(state, 1, "C")
@@ -264,4 +271,4 @@ def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, whe
         return symbol, ltoir
 
     key = (callback.cls, callback.state_attribute, callback.constants, callback.state_dtype, callback.state_extent)
-    return compiled_once(("prefix_op", *key, dtype, arch), build)
+    return compiled_once(("prefix_op", *key, dtype, arch), build)[1]

@@ -47,7 +47,7 @@ def _barrier(scope, kind, loc):
     return _ir.call(scope, ("syncthreads",) if kind == "block" else ("syncwarp",), (), loc)
 
 
-def _provider_call(scope, call, scratch, loc):
+def _provider_call(scope, call, scratch, loc, target):
     statements, symbol = [], None
     symbol_statement, symbol = _ir.constant(scope, call.provider.symbol, loc, "symbol")
     function = _ir.new_var(scope, "provider_call", loc)
@@ -56,7 +56,7 @@ def _provider_call(scope, call, scratch, loc):
         scratch if param.name == "temp_storage" else call.operands[param.array or param.name]
         for param in call.provider.abi
     ]
-    statements.append(ir.Assign(ir.Expr.call(function, (symbol, *operands), (), loc), call.site.statement.target, loc))
+    statements.append(ir.Assign(ir.Expr.call(function, (symbol, *operands), (), loc), target, loc))
     return statements
 
 
@@ -71,7 +71,7 @@ def rewrite(state, calls, payloads, removed_statements, layout):
         body = []
         for statement in block.body:
             key, loc = id(statement), statement.loc
-            if key in payload_by_statement:
+            if key in payload_by_statement:  # a ThreadData, or the fresh payload a call returns
                 payload = payload_by_statement[key]
                 body += _ir.array(
                     block.scope,
@@ -82,7 +82,7 @@ def rewrite(state, calls, payloads, removed_statements, layout):
                     target=statement.target,
                     alignment=payload.alignment,
                 )[0]
-            elif key in by_statement:
+            if key in by_statement:
                 call = by_statement[key]
                 if id(call) in layout.barriers:
                     body += _barrier(block.scope, layout.barriers[id(call)], loc)
@@ -91,8 +91,10 @@ def rewrite(state, calls, payloads, removed_statements, layout):
                     if id(call) in layout.offsets
                     else ([], None)
                 )
-                body += view_statements + _provider_call(block.scope, call, view, loc)
-            elif key not in removed:
+                # A call returning a fresh payload writes the array just made under its target.
+                target = _ir.new_var(block.scope, "status", loc) if key in payload_by_statement else statement.target
+                body += view_statements + _provider_call(block.scope, call, view, loc, target)
+            elif key not in removed and key not in payload_by_statement:
                 body.append(statement)
         block.body = body
     _drop_dead_bindings(func_ir)

@@ -1,16 +1,21 @@
 // Block and warp load/store: cub::BlockLoad, cub::BlockStore, cub::WarpLoad,
 // cub::WarpStore. The model every family file follows: operands, options, CUB
 // mapping and scratch, declared as data.
-#include "catalog/families.hpp"
+#include "catalog/family.hpp"
 
 namespace coop::catalog_families {
 namespace {
 
-const std::vector<TemplateArg> kBlockTemplate = {TemplateArg::DType,          TemplateArg::BlockDimX,
-                                                 TemplateArg::ItemsPerThread, TemplateArg::Algorithm,
-                                                 TemplateArg::BlockDimY,      TemplateArg::BlockDimZ};
-const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg::ItemsPerThread, TemplateArg::Algorithm,
-                                                TemplateArg::LogicalWarpThreads};
+const std::vector<TemplateSlot> kBlockTemplate = {{"T", TemplateArg::DType},
+                                                  {"BLOCK_DIM_X", TemplateArg::BlockDimX},
+                                                  {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread},
+                                                  {"ALGORITHM", TemplateArg::Algorithm},
+                                                  {"BLOCK_DIM_Y", TemplateArg::BlockDimY},
+                                                  {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
+const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType},
+                                                 {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread},
+                                                 {"ALGORITHM", TemplateArg::Algorithm},
+                                                 {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads}};
 
 // CUB's block and warp algorithms of one direction ("LOAD" or "STORE").
 std::string unaligned_fallback(const std::string& direction) {

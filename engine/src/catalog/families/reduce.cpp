@@ -1,22 +1,25 @@
 // Block and warp reductions: cub::BlockReduce and cub::WarpReduce, declared as
 // data in the shape of load_store.cpp. The reduced value is the call's result
 // (valid in thread 0 / lane 0 only, as CUB documents).
-#include "adapters/adapters.hpp"
-#include "catalog/families.hpp"
+#include "catalog/family.hpp"
 
 namespace coop::catalog_families {
 namespace {
 
-const std::vector<TemplateArg> kBlockTemplate = {TemplateArg::DType, TemplateArg::BlockDimX, TemplateArg::Algorithm,
-                                                 TemplateArg::BlockDimY, TemplateArg::BlockDimZ};
-const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg::LogicalWarpThreads};
+const std::vector<TemplateSlot> kBlockTemplate = {{"T", TemplateArg::DType},
+                                                  {"BLOCK_DIM_X", TemplateArg::BlockDimX},
+                                                  {"ALGORITHM", TemplateArg::Algorithm},
+                                                  {"BLOCK_DIM_Y", TemplateArg::BlockDimY},
+                                                  {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
+const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType},
+                                                 {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads}};
 
 // CUB's WarpReduce takes one value per lane. A ThreadData payload is reduced in
 // the thread first with cub::ThreadReduce, exactly as BlockReduce's own ThreadData
 // overloads do, and then across the warp.
 const ClassAdapter kWarpReduceItems{"::coop_adapt::WarpReduceItems",
                                     {"cub/thread/thread_reduce.cuh", "cuda/std/functional"},
-                                    adapters::warp_reduce_items};
+                                    adapters::source("warp_reduce_items")};
 
 std::vector<AlgorithmSpec> block_algorithms() {
   const std::string prefix = "::cub::BLOCK_REDUCE_";
@@ -37,7 +40,6 @@ OptionSpec flags_option() {
   option.choices = {"heads", "tails"};
   option.default_choice = "heads";
   option.allow_runtime = false;
-  option.selects_method = {{"heads", "HeadSegmentedReduce"}, {"tails", "TailSegmentedReduce"}};
   return option;
 }
 
@@ -105,6 +107,8 @@ std::vector<OperationSpec> reduce() {
       .options = {operator_option(), flags_option()},
       .method_arguments = {"value", "flag", "op"},
       .forms = warp_scalar_form(),
+      .methods = {{.when = {{"flags", "heads"}}, .method = "HeadSegmentedReduce"},
+                  {.when = {{"flags", "tails"}}, .method = "TailSegmentedReduce"}},
       .returns_value = true,
       .dtypes = arithmetic_dtypes(),
   };

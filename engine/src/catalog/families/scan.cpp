@@ -2,15 +2,18 @@
 // Broadcast), declared as data in the shape of load_store.cpp. A ThreadData
 // payload is scanned in place or into `output`; a scalar payload's scanned value
 // is the call's result.
-#include "adapters/adapters.hpp"
-#include "catalog/families.hpp"
+#include "catalog/family.hpp"
 
 namespace coop::catalog_families {
 namespace {
 
-const std::vector<TemplateArg> kBlockTemplate = {TemplateArg::DType, TemplateArg::BlockDimX, TemplateArg::Algorithm,
-                                                 TemplateArg::BlockDimY, TemplateArg::BlockDimZ};
-const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg::LogicalWarpThreads};
+const std::vector<TemplateSlot> kBlockTemplate = {{"T", TemplateArg::DType},
+                                                  {"BLOCK_DIM_X", TemplateArg::BlockDimX},
+                                                  {"ALGORITHM", TemplateArg::Algorithm},
+                                                  {"BLOCK_DIM_Y", TemplateArg::BlockDimY},
+                                                  {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
+const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType},
+                                                 {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads}};
 
 // CUB's WarpScan takes one value per lane. Its ThreadData overloads here are
 // BlockScan's, composed the same way: reduce the thread's items, scan the partials
@@ -19,7 +22,7 @@ const std::vector<TemplateArg> kWarpTemplate = {TemplateArg::DType, TemplateArg:
 const ClassAdapter kWarpScanItems{
     "::coop_adapt::WarpScanItems",
     {"cub/thread/thread_reduce.cuh", "cub/thread/thread_scan.cuh", "cuda/ptx", "cuda/std/functional"},
-    adapters::warp_scan_items};
+    adapters::source("warp_scan_items")};
 
 std::vector<AlgorithmSpec> block_algorithms() {
   const std::string prefix = "::cub::BLOCK_SCAN_";

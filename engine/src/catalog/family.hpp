@@ -1,15 +1,22 @@
-// One function per primitive family, each defined in its own file beside this one.
+// What a family file under families/ includes: each defines one function,
+// `std::vector<OperationSpec> coop::catalog_families::<its file's stem>()`, and the
+// build lists them all (engine/cmake/families.cmake). Helpers several families share.
 #pragma once
 
+#include <string>
 #include <vector>
 
+#include "adapters/adapters.hpp"
 #include "coop/catalog.hpp"
 
 namespace coop::catalog_families {
 
-std::vector<OperationSpec> load_store();
-std::vector<OperationSpec> reduce();
-std::vector<OperationSpec> scan();
+struct Family {
+  const char* name;  // the file's stem
+  std::vector<OperationSpec> (*operations)();
+};
+
+const std::vector<Family>& all();  // generated: every family file, by name
 
 // The compile-time `algorithm` option of a family whose block form has `algorithms`.
 inline OptionSpec algorithm_option(const std::vector<AlgorithmSpec>& algorithms, std::string default_choice) {

@@ -1,0 +1,18 @@
+"""Every example runs as a user runs it: without a GPU it plans, generates, compiles and
+links its kernels (coop.explain) and says it did not launch; on the GPU machine
+scripts/gpu-python.sh runs the same files and they check their results."""
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+EXAMPLES = sorted((pathlib.Path(__file__).parents[2] / "examples").glob("*.py"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.name)
+def test_example_runs(example):
+    done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "not launched" in done.stdout or "verified" in done.stdout
