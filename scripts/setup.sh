@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # chromium: the docs' rendering check (scripts/docs.sh) opens the built pages headless.
-packages=(cmake ninja-build g++ libssl-dev nlohmann-json3-dev libcli11-dev libgtest-dev clang-format chromium)
+packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libgtest-dev clang-format chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -23,6 +23,15 @@ if [[ ! -x "$CUDA_HOME/bin/nvcc" ]]; then
   exit 1
 fi
 
+# The newest CCCL headers from the nvidia-cuda-cccl wheel, which the compile tests also build
+# against (tests/install/test_trial_kernels.py, ctest's newest_cccl.compile_matrix_test.*), beside the
+# toolkit's own CCCL. COOP_REFRESH_CCCL=1 takes a newer release.
+if [[ ! -d .deps/cccl-newest/nvidia || "${COOP_REFRESH_CCCL:-0}" == 1 ]]; then
+  rm -rf .deps/cccl-newest
+  python3 -m pip install --quiet --no-deps --target .deps/cccl-newest "nvidia-cuda-cccl>=13,<14"
+fi
+echo "setup: newest CCCL wheel headers in $(ls -d .deps/cccl-newest/nvidia/cu*/include/cccl)"
+
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
 cmake --install build --prefix "${COOP_PREFIX:-/usr/local}" >/dev/null
@@ -34,3 +43,4 @@ python3 -m pip install --quiet "scikit-build-core>=0.11" "nanobind>=2.0" ruff
 python3 -m pip install --quiet --no-build-isolation --config-settings=build-dir=build/python-wheel \
   ".[numba-cuda-mlir,test,docs]"
 echo "setup: cuda.coop installed for $(python3 --version)"
+

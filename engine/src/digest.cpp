@@ -1,38 +1,77 @@
 #include "coop/digest.hpp"
 
-#include <openssl/evp.h>
-
-#include <array>
-#include <cstddef>
-#include <cstdint>
-#include <stdexcept>
+#include <algorithm>
 
 namespace coop {
 
 namespace {
 
-EVP_MD_CTX* as_context(void* context) { return static_cast<EVP_MD_CTX*>(context); }
+// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
+constexpr std::array<std::uint32_t, 64> kRound = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
 
-// OpenSSL only fails here on allocation failure or a broken provider; neither is recoverable.
-void check(int ok, const char* what) {
-  if (ok != 1) throw std::runtime_error(std::string("OpenSSL SHA-256: ") + what + " failed");
-}
+// The first 32 bits of the fractional parts of the square roots of the first 8 primes.
+constexpr std::array<std::uint32_t, 8> kInitial = {
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 }  // namespace
 
-Sha256::Sha256() : context_(EVP_MD_CTX_new()) {
-  if (context_ == nullptr) throw std::runtime_error("OpenSSL SHA-256: EVP_MD_CTX_new failed");
-  const int ok = EVP_DigestInit_ex(as_context(context_), EVP_sha256(), nullptr);
-  if (ok != 1) {
-    EVP_MD_CTX_free(as_context(context_));
-    check(ok, "EVP_DigestInit_ex");
+Sha256::Sha256() : state_(kInitial) {}
+
+void Sha256::compress(const unsigned char* block) {
+  std::array<std::uint32_t, 64> w{};
+  for (int i = 0; i < 16; ++i) {
+    w[i] = std::uint32_t{block[4 * i]} << 24 | std::uint32_t{block[4 * i + 1]} << 16 |
+           std::uint32_t{block[4 * i + 2]} << 8 | std::uint32_t{block[4 * i + 3]};
   }
+  for (int i = 16; i < 64; ++i) {
+    const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+    const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+  }
+  auto [a, b, c, d, e, f, g, h] = state_;
+  for (int i = 0; i < 64; ++i) {
+    const std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
+    const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+    h = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2;
+  }
+  const std::array<std::uint32_t, 8> mixed = {a, b, c, d, e, f, g, h};
+  for (int i = 0; i < 8; ++i) state_[i] += mixed[i];
 }
 
-Sha256::~Sha256() { EVP_MD_CTX_free(as_context(context_)); }
-
 Sha256& Sha256::update(std::string_view bytes) {
-  check(EVP_DigestUpdate(as_context(context_), bytes.data(), bytes.size()), "EVP_DigestUpdate");
+  total_bytes_ += bytes.size();
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  std::size_t size = bytes.size();
+  while (size > 0) {
+    const std::size_t taken = std::min(size, pending_.size() - pending_size_);
+    std::copy_n(data, taken, pending_.data() + pending_size_);
+    pending_size_ += taken;
+    data += taken;
+    size -= taken;
+    if (pending_size_ == pending_.size()) {
+      compress(pending_.data());
+      pending_size_ = 0;
+    }
+  }
   return *this;
 }
 
@@ -49,15 +88,18 @@ Sha256& Sha256::field(std::string_view bytes) {
 }
 
 std::string Sha256::hex() {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  check(EVP_DigestFinal_ex(as_context(context_), digest.data(), &size), "EVP_DigestFinal_ex");
+  // Padding: a one bit, zeros up to 56 bytes mod 64, then the message length in bits, big-endian.
+  const std::uint64_t bits = total_bytes_ * 8;
+  update(std::string_view("\x80", 1));
+  while (pending_size_ != 56) update(std::string_view("\0", 1));
+  std::array<char, 8> length{};
+  for (int i = 0; i < 8; ++i) length[i] = static_cast<char>(bits >> (56 - 8 * i));
+  update(std::string_view(length.data(), length.size()));
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string text;
-  text.reserve(2 * std::size_t{size});
-  for (unsigned int i = 0; i < size; ++i) {
-    text.push_back(kDigits[digest[i] >> 4]);
-    text.push_back(kDigits[digest[i] & 0x0f]);
+  text.reserve(64);
+  for (const std::uint32_t word : state_) {
+    for (int shift = 28; shift >= 0; shift -= 4) text.push_back(kDigits[(word >> shift) & 0xf]);
   }
   return text;
 }

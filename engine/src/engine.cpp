@@ -72,9 +72,13 @@ bool fits(const CachedCompile& compiled, const EmittedSource& source) {
 }  // namespace
 
 std::vector<std::string> log_stages() {
-  // traceback: the Python layer shows a cuda.coop error's internal frames too.
-  std::vector<std::string> stages = env::words("CUDA_COOP_LOG", {"plan", "compile", "cache", "traceback", "all"});
-  if (std::find(stages.begin(), stages.end(), "all") != stages.end()) return {"plan", "compile", "cache", "traceback"};
+  // traceback: the Python layer shows a cuda.coop error's internal frames too; progress: it says
+  // which kernel's calls a bundle compiles, and how long a slow compile took.
+  std::vector<std::string> stages =
+      env::words("CUDA_COOP_LOG", {"plan", "compile", "cache", "progress", "traceback", "all"});
+  if (std::find(stages.begin(), stages.end(), "all") != stages.end()) {
+    return {"plan", "compile", "cache", "progress", "traceback"};
+  }
   return stages;
 }
 
@@ -95,6 +99,7 @@ const char* to_string(CacheOutcome outcome) {
 EngineConfig EngineConfig::from_environment(std::string backend) {
   EngineConfig config;
   config.backend = std::move(backend);
+  env::warn_unknown_variables();
   config.toolkit = ToolkitSearch::from_environment();
   config.cache = CacheConfig::from_environment();
   config.pch = pch_from_environment();

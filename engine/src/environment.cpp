@@ -13,8 +13,34 @@
 
 #include "coop/warning.hpp"
 
+extern char** environ;  // POSIX: the process environment
+
 namespace coop::env {
+
+const std::initializer_list<std::string_view> kKnownVariables = {
+    "CUDA_COOP_CCCL_ROOT",     "CUDA_COOP_CUDA_INCLUDE", "CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION",
+    "CUDA_COOP_ENABLE_CACHE",  "CUDA_COOP_LOG",          "CUDA_COOP_NVJITLINK_LIBRARY",
+    "CUDA_COOP_NVRTC_LIBRARY", "CUDA_COOP_PCH",          "CUDA_COOP_SOURCE_DUMP_DIR",
+    "CUDA_COOP_WHEEL_ROOTS",
+};
+
 namespace {
+
+// Edits (insert, delete, substitute) between two names: the known name a typo most likely meant.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
 
 namespace fs = std::filesystem;
 
@@ -114,6 +140,20 @@ std::vector<std::string> words(const char* name, std::initializer_list<std::stri
     if (std::find(given.begin(), given.end(), word) != given.end()) ordered.emplace_back(word);
   }
   return ordered;
+}
+
+void warn_unknown_variables() {
+  constexpr std::string_view kPrefix = "CUDA_COOP_";
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view assignment(*entry);
+    const std::string_view name = assignment.substr(0, assignment.find('='));
+    if (name.substr(0, kPrefix.size()) != kPrefix || contains(kKnownVariables, name)) continue;
+    const auto closest = std::min_element(kKnownVariables.begin(), kKnownVariables.end(), [&](auto a, auto b) {
+      return edit_distance(name, a) < edit_distance(name, b);
+    });
+    warn_once(std::string(name), std::string(name) + " is not a variable cuda.coop reads (did you mean " +
+                                     std::string(*closest) + "?); it has no effect. Known: " + listed(kKnownVariables));
+  }
 }
 
 fs::path temp_directory(const fs::path& last_resort) {

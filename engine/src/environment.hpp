@@ -27,4 +27,12 @@ std::vector<std::string> words(const char* name, std::initializer_list<std::stri
 // whichever is a writable directory first; "" when none is. An unusable TMPDIR warns once.
 std::filesystem::path temp_directory(const std::filesystem::path& last_resort);
 
+// Every variable cuda.coop reads whose name starts with CUDA_COOP_ (the engine's and the Python
+// layer's, in one list so that both sides agree).
+extern const std::initializer_list<std::string_view> kKnownVariables;
+
+// Warns once per name about each CUDA_COOP_* variable in the environment that is not in
+// kKnownVariables (a misspelling, or one from another version), naming the closest known one.
+void warn_unknown_variables();
+
 }  // namespace coop::env

@@ -2,13 +2,16 @@
 
 #include <fcntl.h>
 #include <pwd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <random>
+#include <functional>
+#include <thread>
 #include <vector>
 
 namespace coop::files {
@@ -45,10 +48,15 @@ std::optional<struct stat> look(const Descriptor& directory, const fs::path& pat
 }
 
 // pid and 64 random bits keep writers apart across processes and threads; O_EXCL makes a
-// collision an error rather than two writers sharing one file.
+// collision an error rather than two writers sharing one file. getrandom(2), not
+// std::random_device, whose libstdc++ (linked statically into the wheels) needs glibc 2.36.
 std::string temp_name(const std::string& name) {
-  std::random_device random;
-  const std::uint64_t bits = (std::uint64_t{random()} << 32) ^ random();
+  std::uint64_t bits = 0;
+  if (::getrandom(&bits, sizeof bits, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof bits)) {
+    // No entropy yet (early boot): the clock and the thread still tell writers apart.
+    bits = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+           std::hash<std::thread::id>{}(std::this_thread::get_id());
+  }
   return name + "." + std::to_string(::getpid()) + "." + std::to_string(bits) + ".tmp";
 }
 

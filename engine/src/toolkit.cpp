@@ -154,7 +154,14 @@ std::string join(const std::vector<fs::path>& paths) {
 // the pip package that provides it on a machine with only the driver.
 class Lookup {
  public:
-  std::string library(const std::vector<fs::path>& dirs, const std::string& name, const std::string& wheel) {
+  std::string library(const std::vector<fs::path>& dirs, const std::string& name, const std::string& wheel,
+                      const std::string& given) {
+    std::error_code error;
+    if (!given.empty()) {
+      if (fs::is_regular_file(given, error)) return absolute_normal(given);
+      missing_.push_back("lib" + name + ".so.N (pip package " + wheel + "): given as " + given + ", which is no file");
+      return "";
+    }
     for (const fs::path& dir : dirs) {
       if (auto found = find_library(dir, name)) return absolute_normal(*found);
     }
@@ -163,8 +170,14 @@ class Lookup {
   }
 
   std::string directory_with(const std::vector<fs::path>& dirs, const std::string& marker, const std::string& what,
-                             const std::string& wheel) {
+                             const std::string& wheel, const std::string& given = "") {
     std::error_code error;
+    if (!given.empty()) {
+      if (fs::is_regular_file(fs::path(given) / marker, error)) return absolute_normal(given);
+      missing_.push_back(what + " (" + marker + ", pip package " + wheel + "): given as " + given +
+                         ", which does not hold " + marker);
+      return "";
+    }
     for (const fs::path& dir : dirs) {
       if (fs::is_regular_file(dir / marker, error)) return absolute_normal(dir);
     }
@@ -181,9 +194,10 @@ class Lookup {
                  "); it must hold " + kCcclMarker + ".\n";
     }
     message +=
-        "Set CUDA_HOME or CUDA_PATH to a CUDA toolkit, CUDA_COOP_CCCL_ROOT to a directory holding cub/,\n"
+        "Set CUDA_HOME or CUDA_PATH to a CUDA toolkit, CUDA_COOP_CCCL_ROOT to a directory holding cub/\n"
+        "(CUDA_COOP_NVRTC_LIBRARY, CUDA_COOP_NVJITLINK_LIBRARY and CUDA_COOP_CUDA_INCLUDE name the others),\n"
         "or install the NVIDIA CUDA wheels: pip install \"cuda-coop[cu13]\" brings every piece above (the Python\n"
-        "layer passes their site-packages/nvidia directories through CUDA_COOP_WHEEL_ROOTS).";
+        "layer finds them through cuda-pathfinder; CUDA_COOP_WHEEL_ROOTS names site-packages/nvidia directories).";
     throw Error(ErrorKind::Toolkit, message);
   }
 
@@ -274,6 +288,9 @@ std::string toolkit_identity(const Toolkit& toolkit) {
 ToolkitSearch ToolkitSearch::from_environment() {
   ToolkitSearch search;
   search.cccl_root = env::text("CUDA_COOP_CCCL_ROOT");
+  search.nvrtc_library = env::text("CUDA_COOP_NVRTC_LIBRARY");
+  search.nvjitlink_library = env::text("CUDA_COOP_NVJITLINK_LIBRARY");
+  search.cuda_include = env::text("CUDA_COOP_CUDA_INCLUDE");
   search.cuda_home = toolkit_root_from_environment();
   search.wheel_roots = split_paths(env::text("CUDA_COOP_WHEEL_ROOTS"));
   return search;
@@ -283,10 +300,11 @@ Toolkit Toolkit::locate(const ToolkitSearch& search) {
   const Places places = candidate_places(search);
   Lookup lookup;
   Toolkit toolkit;
-  toolkit.nvrtc_library = lookup.library(places.libraries, "nvrtc", "nvidia-cuda-nvrtc");
-  toolkit.nvjitlink_library = lookup.library(places.libraries, "nvJitLink", "nvidia-nvjitlink");
-  toolkit.cuda_include =
-      lookup.directory_with(places.cuda_includes, kCudaMarker, "CUDA headers", "nvidia-cuda-runtime");
+  toolkit.nvrtc_library = lookup.library(places.libraries, "nvrtc", "nvidia-cuda-nvrtc", search.nvrtc_library);
+  toolkit.nvjitlink_library =
+      lookup.library(places.libraries, "nvJitLink", "nvidia-nvjitlink", search.nvjitlink_library);
+  toolkit.cuda_include = lookup.directory_with(places.cuda_includes, kCudaMarker, "CUDA headers", "nvidia-cuda-runtime",
+                                               search.cuda_include);
   toolkit.cccl_include = lookup.directory_with(places.cccl_includes, kCcclMarker, "CCCL headers", "nvidia-cuda-cccl");
   lookup.throw_if_missing(search);
 

@@ -308,7 +308,7 @@ TEST(CliFaults, BadEnvironmentValuesWarnOnceEach) {
   for (const std::string& warning :
        {std::string("CUDA_COOP_PCH='sometimes' is not accepted; expected one of always, after_first, never"),
         std::string("CUDA_COOP_LOG='plan,chatty' is not accepted; expected a comma-separated list of plan, compile, "
-                    "cache, traceback, all"),
+                    "cache, progress, traceback, all"),
         std::string("CUDA_COOP_ENABLE_CACHE='maybe' is not accepted; expected 1, true, yes or on"),
         std::string("CUDA_HOME='/nowhere' is not usable"),
         "CUDA_PATH='" + file + "' is not usable (not a directory)"}) {

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 namespace coop {
 namespace {
@@ -18,6 +20,34 @@ TEST(Digest, IncrementalUpdatesEqualOneShot) {
   const std::string message = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
   EXPECT_EQ(Sha256().update(message.substr(0, 10)).update(message.substr(10)).hex(),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+// Messages whose padding lands on each side of a 64-byte block boundary (values from Python's
+// hashlib), and the FIPS one-million-'a' vector fed in uneven pieces.
+TEST(Digest, PaddingAtBlockBoundaries) {
+  const std::pair<std::size_t, const char*> cases[] = {
+      {55, "d5e285683cd4efc02d021a5c62014694958901005d6f71e89e0989fac77e4072"},
+      {56, "04c26261370ee7541549d16dee320c723e3fd14671e66a099afe0a377c16888e"},
+      {63, "75220b47218278e656f2013bb8f0c455a25eaf01e86c64924e9d48d89776d6f2"},
+      {64, "7ce100971f64e7001e8fe5a51973ecdfe1ced42befe7ee8d5fd6219506b5393c"},
+      {65, "9537c5fdf120482f7d58d25e9ed583f52c02b4e304ea814db1633ad565aed7e9"},
+      {119, "000b48d4edf0fa7bee3c6236ecd2785baa5db4eeb8bb54341b029e0d9fa5fb0c"},
+      {120, "13f05a0b594787f5ecd315edc96141bd3243203d1b7d4f0836f37308b276ba98"},
+      {128, "24da1b81d0b16df6428eee73c69fcb2a93c76bc6df706f0c6670fe6bfe800464"},
+  };
+  for (const auto& [size, expected] : cases) EXPECT_EQ(sha256_hex(std::string(size, 'x')), expected) << size;
+}
+
+TEST(Digest, OneMillionAInUnevenPieces) {
+  Sha256 digest;
+  const std::string piece(997, 'a');
+  std::size_t left = 1000000;
+  while (left > 0) {
+    const std::size_t taken = std::min(left, piece.size());
+    digest.update(std::string_view(piece).substr(0, taken));
+    left -= taken;
+  }
+  EXPECT_EQ(digest.hex(), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST(Digest, FieldFramingSeparatesBoundaries) {

@@ -284,14 +284,14 @@ TEST(EngineEnvironment, LogStagesComeFromOneParser) {
   EXPECT_EQ(stages(""), Stages{});
   EXPECT_EQ(stages("cache,plan"), (Stages{"plan", "cache"}));
   EXPECT_EQ(stages(" Plan , COMPILE "), (Stages{"plan", "compile"}));
-  EXPECT_EQ(stages("all"), (Stages{"plan", "compile", "cache", "traceback"}));
+  EXPECT_EQ(stages("all"), (Stages{"plan", "compile", "cache", "progress", "traceback"}));
   EXPECT_EQ(stages("traceback"), Stages{"traceback"});
   const testing::CapturedWarnings warnings;
   EXPECT_EQ(stages("plan,verbose-from-engine-test"), Stages{"plan"});
   EXPECT_EQ(stages("plan,verbose-from-engine-test"), Stages{"plan"});
   ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
   EXPECT_TRUE(has(warnings.joined(), "CUDA_COOP_LOG='plan,verbose-from-engine-test'")) << warnings.joined();
-  EXPECT_TRUE(has(warnings.joined(), "plan, compile, cache, traceback, all")) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "plan, compile, cache, progress, traceback, all")) << warnings.joined();
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <optional>
 #include <regex>
 
+#include "coop/engine.hpp"
 #include "coop/error.hpp"
 #include "test_support.hpp"
 
@@ -236,6 +237,59 @@ TEST(Toolkit, PrefersTheHighestLibraryMajorNumerically) {
   const Toolkit toolkit = Toolkit::locate(search);
   EXPECT_EQ(toolkit.nvrtc_library, normal(lib / "libnvrtc.so.13"));
   EXPECT_EQ(toolkit.nvjitlink_library, installed().nvjitlink_library);
+}
+
+// A piece named by path (a CUDA_COOP_* variable, or what the Python layer's cuda-pathfinder found)
+// is used as given, ahead of every searched place.
+TEST(Toolkit, PiecesGivenByPathAreUsedAsGiven) {
+  const TempDir scratch;
+  const fs::path lib = scratch.path() / "elsewhere";
+  fs::create_directories(lib);
+  fs::create_symlink(installed().nvrtc_library, lib / "libnvrtc.so.13");
+  const ScopedEnvironment nvrtc("CUDA_COOP_NVRTC_LIBRARY", (lib / "libnvrtc.so.13").string());
+  const ScopedEnvironment include("CUDA_COOP_CUDA_INCLUDE", installed().cuda_include);
+  const ToolkitSearch search = ToolkitSearch::from_environment();
+  EXPECT_EQ(search.nvrtc_library, (lib / "libnvrtc.so.13").string());
+  const Toolkit toolkit = Toolkit::locate(search);
+  EXPECT_EQ(toolkit.nvrtc_library, normal(lib / "libnvrtc.so.13"));
+  EXPECT_EQ(toolkit.cuda_include, installed().cuda_include);
+  EXPECT_EQ(toolkit.nvjitlink_library, installed().nvjitlink_library);  // not given: searched
+}
+
+TEST(Toolkit, PiecesGivenByPathThatAreNotThereNameThePipPackage) {
+  const TempDir scratch;
+  ToolkitSearch search;
+  search.nvjitlink_library = (scratch.path() / "libnvJitLink.so.13").string();
+  search.cuda_include = scratch.path().string();
+  try {
+    Toolkit::locate(search);
+    FAIL() << "a missing nvJitLink given by path was accepted";
+  } catch (const Error& error) {
+    const std::string text = error.what();
+    EXPECT_EQ(error.kind(), ErrorKind::Toolkit);
+    EXPECT_NE(text.find("libnvJitLink.so.N (pip package nvidia-nvjitlink): given as " + search.nvjitlink_library +
+                        ", which is no file"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("CUDA headers (cuda_fp16.h, pip package nvidia-cuda-runtime): given as " + search.cuda_include +
+                        ", which does not hold cuda_fp16.h"),
+              std::string::npos)
+        << text;
+  }
+}
+
+// A misspelt CUDA_COOP_* variable would otherwise do nothing, unnoticed.
+TEST(Toolkit, UnknownCoopVariablesWarnOnceNamingTheClosest) {
+  const ScopedEnvironment typo("CUDA_COOP_CCCL_RO0T", "/opt/cccl");
+  const ScopedEnvironment known("CUDA_COOP_PCH", "always");
+  const testing::CapturedWarnings warnings;
+  EngineConfig::from_environment("test");
+  EngineConfig::from_environment("test");
+  ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+  EXPECT_NE(warnings.joined().find("CUDA_COOP_CCCL_RO0T is not a variable cuda.coop reads (did you mean "
+                                   "CUDA_COOP_CCCL_ROOT?)"),
+            std::string::npos)
+      << warnings.joined();
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <map>
+#include <utility>
+
 #include "bindings.hpp"
 
 namespace coop::python {
@@ -105,15 +108,27 @@ void bind_engine(nb::module_& module) {
                      "located on first use: planning needs none.")
       .def(
           "__init__",
-          [](Engine* self, std::string backend, const std::vector<std::string>& wheel_roots) {
+          [](Engine* self, std::string backend, const std::vector<std::string>& wheel_roots,
+             const std::map<std::string, std::string>& located) {
             EngineConfig config = EngineConfig::from_environment(std::move(backend));
             auto& roots = config.toolkit.wheel_roots;  // CUDA_COOP_WHEEL_ROOTS stays first: it is explicit
             roots.insert(roots.end(), wheel_roots.begin(), wheel_roots.end());
+            ToolkitSearch& search = config.toolkit;
+            // A CUDA_COOP_* variable naming a piece is more explicit than what the Python layer found.
+            for (auto [field, key] : {std::pair{&search.nvrtc_library, "nvrtc_library"},
+                                      {&search.nvjitlink_library, "nvjitlink_library"},
+                                      {&search.cuda_include, "cuda_include"},
+                                      {&search.cccl_root, "cccl_include"}}) {
+              if (const auto it = located.find(key); field->empty() && it != located.end()) *field = it->second;
+            }
             new (self) Engine(std::move(config));
           },
           "backend"_a = "numba_mlir", "wheel_roots"_a = std::vector<std::string>{},
+          "located"_a = std::map<std::string, std::string>{},
           "`backend` names dumped sources (cuda_coop_<backend>_<hash>.cu); `wheel_roots` are site-packages/nvidia "
-          "directories searched for NVRTC, nvJitLink and the CUDA and CCCL headers before /usr/local/cuda.")
+          "directories searched for NVRTC, nvJitLink and the CUDA and CCCL headers before /usr/local/cuda; "
+          "`located` maps nvrtc_library, nvjitlink_library, cuda_include and cccl_include to the paths to use "
+          "(cuda-pathfinder's answers), unless a CUDA_COOP_* variable names that piece.")
       .def_prop_ro("backend", [](const Engine& engine) { return engine.config().backend; })
       .def("plan", &Engine::plan, "facts"_a,
            "Validate one call against the catalog; raises EngineError naming the argument that is not allowed.")

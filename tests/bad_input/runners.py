@@ -14,7 +14,20 @@ from pathlib import Path
 
 import pytest
 
-COOP = shutil.which("coop")
+
+def cpp_coop() -> str | None:
+    """The C++ coop tool on PATH, which these cases are about: pip's `coop` console script may
+    come first (a pyenv shim, say), and a test run as another user cannot start its interpreter."""
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = os.path.join(directory or ".", "coop")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            with open(candidate, "rb") as executable:
+                if executable.read(4) == b"\x7fELF":
+                    return candidate
+    return None
+
+
+COOP = cpp_coop()
 CALL = ["compile", "load", "--items", "1", "--arch", "sm_90"]  # small: one provider, one NVRTC call
 WARNING = "cuda.coop: warning: "
 TIMEOUT = 120  # seconds; a read that blocks (a FIFO) must fail the case, not hang the run

@@ -6,13 +6,13 @@ the few that reach NVRTC share one cache directory, so a repeated bundle compile
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 
 import pytest
 from catalogue import Case, ids
+from runners import cpp_coop
 
-COOP = shutil.which("coop")
+COOP = cpp_coop()
 if COOP is None:
     pytest.skip("coop is not on PATH", allow_module_level=True)
 

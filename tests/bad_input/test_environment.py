@@ -47,7 +47,7 @@ CASES = [
         "CoopWarning",
         (
             "CUDA_COOP_LOG='chatty'",
-            "a comma-separated list of plan, compile, cache, traceback, all",
+            "a comma-separated list of plan, compile, cache, progress, traceback, all",
             "ignored 'chatty'",
         ),
         Setting({"CUDA_COOP_LOG": "chatty"}),

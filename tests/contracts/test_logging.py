@@ -2,6 +2,7 @@
 compile at INFO; CUDA_COOP_LOG prints the stages it names on stderr with no configuration."""
 
 import logging
+import time
 
 import pytest
 
@@ -53,3 +54,43 @@ def test_without_coop_log_nothing_reaches_stderr(capsys, monkeypatch, restored_l
     log.stage("compile", "one bundle")
     log.compiled("copy_tile", "kernel.py", ["coop.load"], "miss", 2.0)  # INFO: below logging's default WARNING
     assert capsys.readouterr().err == ""
+
+
+def test_a_compile_still_running_after_the_threshold_says_what_it_compiles_at_info(caplog, monkeypatch):
+    monkeypatch.delenv("CUDA_COOP_LOG", raising=False)
+    monkeypatch.setattr(log, "SLOW_COMPILE_SECONDS", 0.05)
+    with caplog.at_level(logging.INFO, logger="cuda.coop"):
+        log.compiling("copy_tile", "kernel.py", ["coop.load"], "sm_90")
+        time.sleep(0.5)  # the engine compiles without the GIL: the timer's thread speaks meanwhile
+        log.compiled("copy_tile", "kernel.py", ["coop.load"], "miss", 0.5)
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
+        (
+            logging.INFO,
+            (
+                "compiling 1 cooperative call(s) of copy_tile (kernel.py): coop.load for sm_90 "
+                "(running for over 0.05 s: not in any cache, NVRTC compiles it)"
+            ),
+        ),
+        (logging.INFO, "compiled 1 cooperative call(s) of copy_tile (kernel.py): coop.load in 0.50 s (cache miss)"),
+    ]
+
+
+def test_a_compile_over_before_the_threshold_never_announces_itself(caplog, monkeypatch):
+    monkeypatch.delenv("CUDA_COOP_LOG", raising=False)
+    monkeypatch.setattr(log, "SLOW_COMPILE_SECONDS", 0.2)
+    with caplog.at_level(logging.INFO, logger="cuda.coop"):
+        log.compiling("copy_tile", "kernel.py", ["coop.load"], "sm_90")
+        log.compiled("copy_tile", "kernel.py", ["coop.load"], "memory", 0.0)
+        time.sleep(0.4)
+    assert caplog.records == []
+
+
+def test_coop_log_progress_prints_the_announcement_without_logging_configuration(capfd, monkeypatch, restored_logger):
+    monkeypatch.setenv("CUDA_COOP_LOG", "progress")
+    monkeypatch.setattr(log, "SLOW_COMPILE_SECONDS", 0.0)
+    log.compiling("copy_tile", "kernel.py", ["coop.load"], "sm_90")
+    time.sleep(0.3)
+    log.compiled("copy_tile", "kernel.py", ["coop.load"], "miss", 0.3)
+    err = capfd.readouterr().err
+    assert "[cuda.coop progress] compiling 1 cooperative call(s) of copy_tile (kernel.py): coop.load for sm_90 (" in err
+    assert "[cuda.coop progress] compiled 1 cooperative call(s) of copy_tile (kernel.py): coop.load in 0.30 s" in err

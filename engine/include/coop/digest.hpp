@@ -1,6 +1,10 @@
-// SHA-256 (OpenSSL EVP) for cache keys, symbols and checksums.
+// SHA-256 (FIPS 180-4) for cache keys, symbols and checksums. Self-contained, so the engine and
+// the wheels built from it link no crypto library.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -9,9 +13,6 @@ namespace coop {
 class Sha256 {
  public:
   Sha256();
-  ~Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
 
   Sha256& update(std::string_view bytes);
   // Length-prefixed, so ("ab","c") and ("a","bc") differ.
@@ -19,7 +20,12 @@ class Sha256 {
   std::string hex();  // finalizes
 
  private:
-  void* context_;
+  void compress(const unsigned char* block);
+
+  std::array<std::uint32_t, 8> state_;
+  std::array<unsigned char, 64> pending_{};
+  std::size_t pending_size_ = 0;
+  std::uint64_t total_bytes_ = 0;
 };
 
 std::string sha256_hex(std::string_view bytes);

@@ -7,8 +7,14 @@
 
 namespace coop {
 
+// Where to look, most explicit first. A piece given by path (the CUDA_COOP_* variables, or the
+// Python layer, which resolves each piece through cuda-pathfinder) is used as given or reported
+// missing; the others are searched for in cuda_home, the wheel roots and /usr/local/cuda.
 struct ToolkitSearch {
   std::string cccl_root;                 // explicit header root holding cub/ (else CUDA_COOP_CCCL_ROOT)
+  std::string nvrtc_library;             // explicit libnvrtc.so.N (else CUDA_COOP_NVRTC_LIBRARY)
+  std::string nvjitlink_library;         // explicit libnvJitLink.so.N (else CUDA_COOP_NVJITLINK_LIBRARY)
+  std::string cuda_include;              // explicit directory holding cuda_fp16.h (else CUDA_COOP_CUDA_INCLUDE)
   std::string cuda_home;                 // explicit toolkit root (else CUDA_HOME, CUDA_PATH)
   std::vector<std::string> wheel_roots;  // site-packages/nvidia dirs from the Python layer
 

@@ -1,3 +1,15 @@
+// CCCL 3.0 has the thread-level scans in cub::internal, later releases in cub::detail: the
+// using-directives let one qualified name find them in whichever namespace the headers have.
+// (Declared inside CUB's own, ABI-versioned inline namespace, so that ::cub::internal stays one.)
+CUB_NAMESPACE_BEGIN
+namespace internal {}
+namespace detail {}
+CUB_NAMESPACE_END
+namespace coop_adapt::thread_scan {
+using namespace ::cub::internal;
+using namespace ::cub::detail;
+}  // namespace coop_adapt::thread_scan
+
 namespace coop_adapt {
 // cub::WarpScan with the ThreadData overloads of cub::BlockScan (no prefix callback).
 template <typename T, int LOGICAL_WARP_THREADS>
@@ -23,9 +35,9 @@ class WarpScanItems : public ::cub::WarpScan<T, LOGICAL_WARP_THREADS> {
     }
     const bool apply_prefix = seeded || !first_lane();
     if constexpr (INCLUSIVE) {
-      ::cub::internal::ThreadScanInclusive(input, output, scan_op, prefix, apply_prefix);
+      thread_scan::ThreadScanInclusive(input, output, scan_op, prefix, apply_prefix);
     } else {
-      ::cub::internal::ThreadScanExclusive(input, output, scan_op, prefix, apply_prefix);
+      thread_scan::ThreadScanExclusive(input, output, scan_op, prefix, apply_prefix);
     }
   }
 

@@ -1,5 +1,7 @@
-"""The `coop` command that comes with the Python package (also `python -m cuda.coop`):
-doctor, cache stats|clear and explain, over the same engine the kernels use.
+"""`python -m cuda.coop`: doctor, cache stats|clear and explain, over the same engine the
+kernels use. The `coop` console script (console() below) runs the C++ tool shipped in the
+wheel (cuda/coop/bin/coop), which also compiles and links, with the toolkit pieces
+cuda-pathfinder found named to it; and this module where the wheel has no C++ tool.
 
 As the C++ tool does, bad input exits with status 2 and one line
 `coop: <ErrorClass>: message`; a toolkit or cache fault exits with 1."""
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from ._core.errors import (
@@ -32,7 +35,11 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     from . import _cli_explain
 
-    parser = _Parser(prog="coop", description="cuda.coop: CUB's cooperative primitives inside Python GPU kernels.")
+    parser = _Parser(
+        prog="coop",
+        description="cuda.coop: CUB's cooperative primitives inside Python GPU kernels.",
+        epilog="compile and link: the `coop` command of a wheel that ships the C++ tool.",
+    )
     parser.add_argument("--version", action="version", version=f"cuda.coop {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     doctor = commands.add_parser("doctor", help="which NVRTC, nvJitLink, headers, cache and compiler are in use")
@@ -126,3 +133,38 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(public, CoopError):
             raise
         return _report(public, as_json=getattr(arguments, "json", False))
+
+
+def tool_path() -> str | None:
+    """The C++ coop tool inside the installed package, or None (a source tree, or a wheel built
+    without CLI11)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "coop")
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
+def tool_environment() -> dict[str, str]:
+    """The environment for the C++ tool: this one, plus a CUDA_COOP_* variable naming each piece
+    cuda-pathfinder found (one the user set stays as it is), so that the tool compiles with what
+    the kernels compile with."""
+    from ._toolkit_locate import PIECES, locate
+
+    environment = dict(os.environ)
+    for field, piece in locate().items():
+        environment.setdefault(PIECES[field][1], piece.path)
+    return environment
+
+
+def _python_doctor(argv: list[str]) -> bool:
+    # Python's doctor also says where each piece came from (a wheel, conda, CUDA_HOME, ...).
+    return bool(argv) and argv[0] == "doctor" and set(argv[1:]) <= {"--json"}
+
+
+def console() -> None:
+    """The `coop` console script. With the C++ tool in the wheel, it runs every command but a
+    well-formed `coop doctor` (Python's, which names each piece's origin): explain, compile, link,
+    cache and their errors are then the C++ tool's, word for word. Without it, Python's commands."""
+    argv = sys.argv[1:]
+    tool = tool_path()
+    if tool is not None and not _python_doctor(argv):
+        os.execve(tool, [tool, *argv], tool_environment())
+    sys.exit(main(argv))

@@ -10,7 +10,7 @@ import json
 from . import _engine
 from ._core.errors import from_engine_error
 from ._core.version import package_version
-from ._engine_session import engine, wheel_roots
+from ._engine_session import engine, located, wheel_roots
 from ._toolkit_origin import PIECES, origin
 
 
@@ -35,9 +35,26 @@ def _toolkit() -> dict:
     except _engine.EngineError as error:
         return {"error": str(from_engine_error(error))}
     roots = wheel_roots()
+    by_pathfinder = located()
     found = dict(toolkit)
-    found["origins"] = {field: origin(field, toolkit[field], roots) for field in PIECES}
+    found["origins"] = {
+        field: origin(field, toolkit[field], roots, _found_via(by_pathfinder, field, toolkit[field]))
+        for field in PIECES
+    }
+    found["cuda_pathfinder"] = {field: piece.found_via for field, piece in by_pathfinder.items()}
     return found
+
+
+def _found_via(by_pathfinder: dict, field: str, used: str) -> str:
+    piece = by_pathfinder.get(field)
+    return piece.found_via if piece is not None and piece.path == used else ""
+
+
+def _pathfinder_version() -> str:
+    try:
+        return importlib.metadata.version("cuda-pathfinder")
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed (pip install cuda-pathfinder); the engine searched on its own"
 
 
 def report() -> dict:
@@ -45,13 +62,15 @@ def report() -> dict:
         "cuda.coop": package_version(),
         "engine": _engine.engine_version(),
         "numba-cuda-mlir": _compiler_version(),
+        "cuda-pathfinder": _pathfinder_version(),
         "toolkit": _toolkit(),
         "cache": _cache(),
     }
 
 
 def _text(found: dict) -> str:
-    lines = [f"{name + ':':<17}{found[name]}" for name in ("cuda.coop", "engine", "numba-cuda-mlir")]
+    names = ("cuda.coop", "engine", "numba-cuda-mlir", "cuda-pathfinder")
+    lines = [f"{name + ':':<17}{found[name]}" for name in names]
     toolkit = found["toolkit"]
     if "error" in toolkit:
         lines.append(f"{'toolkit:':<17}not usable: {toolkit['error']}")

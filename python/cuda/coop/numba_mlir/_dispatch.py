@@ -213,8 +213,9 @@ def toolkit_fingerprint(files) -> str:
     toolkit_identity (an edit inside a header tree that leaves these files alone is
     seen by the provider cache, not here)."""
     from .._engine_session import wheel_roots
+    from .._toolkit_locate import cuda_cccl_headers
 
-    parts = [repr([os.environ.get(name, "") for name in _TOOLKIT_ENVIRONMENT])]
+    parts = [repr([os.environ.get(name, "") for name in _TOOLKIT_ENVIRONMENT]), repr(cuda_cccl_headers())]
     for root in wheel_roots():
         try:
             parts.append(repr((root, sorted(os.listdir(root)))))
@@ -229,7 +230,19 @@ def toolkit_fingerprint(files) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
-_TOOLKIT_ENVIRONMENT = ("CUDA_COOP_CCCL_ROOT", "CUDA_COOP_WHEEL_ROOTS", "CUDA_HOME", "CUDA_PATH")
+# What the toolkit search reads (python/cuda/coop/_toolkit_locate.py: cuda-pathfinder also reads
+# CONDA_PREFIX and the loader's path, and the cuda-cccl package's headers count).
+_TOOLKIT_ENVIRONMENT = (
+    "CUDA_COOP_CCCL_ROOT",
+    "CUDA_COOP_CUDA_INCLUDE",
+    "CUDA_COOP_NVJITLINK_LIBRARY",
+    "CUDA_COOP_NVRTC_LIBRARY",
+    "CUDA_COOP_WHEEL_ROOTS",
+    "CUDA_HOME",
+    "CUDA_PATH",
+    "CONDA_PREFIX",
+    "LD_LIBRARY_PATH",
+)
 
 
 # -- the compiler's side -------------------------------------------------------------------

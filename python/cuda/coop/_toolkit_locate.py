@@ -1,0 +1,156 @@
+"""Where cuda.coop's compiles take NVRTC, nvJitLink, the CUDA headers and the CCCL headers from.
+
+For each piece the first of these that has it wins:
+
+1. a CUDA_COOP_* variable naming that piece: CUDA_COOP_NVRTC_LIBRARY, CUDA_COOP_NVJITLINK_LIBRARY,
+   CUDA_COOP_CUDA_INCLUDE, CUDA_COOP_CCCL_ROOT (read by the engine; used as given or an error);
+2. cuda-pathfinder, as cuda-python, numba-cuda and CuPy use it. For the libraries: one this
+   process already loaded (numba-cuda-mlir's NVRTC), the NVIDIA wheels in site-packages
+   (nvidia-cuda-nvrtc, nvidia-nvjitlink), conda ($CONDA_PREFIX), the dynamic loader's path
+   (LD_LIBRARY_PATH, ldconfig), then CUDA_PATH or CUDA_HOME. For the headers: the wheels
+   (nvidia-cuda-runtime, nvidia-cuda-cccl), conda, CUDA_PATH or CUDA_HOME, then the system's
+   toolkit (found from where its runtime library is, or /usr/local/cuda). The CCCL headers of
+   the `cuda-cccl` package count as a wheel, after nvidia-cuda-cccl;
+3. the engine's own search (CUDA_HOME, CUDA_PATH, site-packages/nvidia, /usr/local/cuda) for a
+   piece cuda-pathfinder did not find, whose error names the pip package of each missing piece.
+
+A CUDA_HOME or CUDA_PATH that is set but lacks a piece is a warning naming the variable and the
+piece, once per process, rather than a silent fallback to another place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob
+import os
+import sys
+import warnings
+
+CCCL_MARKER = os.path.join("cub", "block", "block_load.cuh")
+CUDA_MARKER = "cuda_fp16.h"
+
+# The engine's field for each piece, its label, the variable that names it and its pip package.
+PIECES = {
+    "nvrtc_library": ("NVRTC", "CUDA_COOP_NVRTC_LIBRARY", "nvidia-cuda-nvrtc"),
+    "nvjitlink_library": ("nvJitLink", "CUDA_COOP_NVJITLINK_LIBRARY", "nvidia-nvjitlink"),
+    "cuda_include": ("CUDA headers", "CUDA_COOP_CUDA_INCLUDE", "nvidia-cuda-runtime"),
+    "cccl_include": ("CCCL headers", "CUDA_COOP_CCCL_ROOT", "nvidia-cuda-cccl"),
+}
+
+_warned: set[tuple[str, str, str]] = set()
+
+
+@dataclasses.dataclass(frozen=True)
+class Found:
+    """One piece: its path and how cuda-pathfinder (or the cuda-cccl lookup) found it."""
+
+    path: str
+    found_via: str  # "site-packages", "cuda-cccl", "conda", "CUDA_PATH", "CUDA_HOME", "system-search", ...
+
+
+def _pathfinder():
+    try:
+        from cuda import pathfinder
+    except ImportError:  # declared as a dependency; a source tree on sys.path may still lack it
+        return None
+    return pathfinder
+
+
+def _library(libname: str) -> Found | None:
+    pathfinder = _pathfinder()
+    if pathfinder is None:
+        return None
+    failures = (pathfinder.DynamicLibNotFoundError, pathfinder.DynamicLibNotAvailableError, RuntimeError, OSError)
+    try:
+        loaded = pathfinder.load_nvidia_dynamic_lib(libname)
+    except failures:  # not found or not loadable: the engine's own search reports it, naming the package
+        return None
+    if not loaded.abs_path:
+        return None
+    return Found(os.path.abspath(loaded.abs_path), str(loaded.found_via))
+
+
+def _headers(libname: str, marker: str) -> Found | None:
+    pathfinder = _pathfinder()
+    if pathfinder is None:
+        return None
+    locate = getattr(pathfinder, "locate_nvidia_header_directory", None)
+    try:
+        if locate is not None:
+            located = locate(libname)
+            found = Found(located.abs_path, str(located.found_via)) if located else None
+        else:  # cuda-pathfinder before locate_*: the path only
+            path = pathfinder.find_nvidia_header_directory(libname)
+            found = Found(path, "cuda-pathfinder") if path else None
+    except (RuntimeError, OSError):  # an unknown name in an old cuda-pathfinder, an unreadable directory
+        return None
+    if found is None or not os.path.isfile(os.path.join(found.path, marker)):
+        return None
+    return found
+
+
+def cuda_cccl_headers() -> str | None:
+    """The CCCL headers of the `cuda-cccl` package (cuda/cccl/headers/include), found on sys.path
+    without importing cuda.cccl."""
+    for entry in sys.path:
+        include = os.path.join(entry or ".", "cuda", "cccl", "headers", "include")
+        if os.path.isfile(os.path.join(include, CCCL_MARKER)):
+            return os.path.abspath(include)
+    return None
+
+
+def _cccl() -> Found | None:
+    found = _headers("cccl", CCCL_MARKER)
+    if found is not None and found.found_via == "site-packages":
+        return found
+    cuda_cccl = cuda_cccl_headers()
+    if cuda_cccl is not None:
+        return Found(cuda_cccl, "cuda-cccl")
+    return found
+
+
+def locate() -> dict[str, Found]:
+    """What cuda-pathfinder finds for each piece that no CUDA_COOP_* variable names."""
+    searches = {
+        "nvrtc_library": lambda: _library("nvrtc"),
+        "nvjitlink_library": lambda: _library("nvJitLink"),
+        "cuda_include": lambda: _headers("cudart", CUDA_MARKER),
+        "cccl_include": _cccl,
+    }
+    found = {}
+    for field, search in searches.items():
+        if os.environ.get(PIECES[field][1], "").strip():
+            continue  # named explicitly: the engine takes it as given
+        piece = search()
+        if piece is not None:
+            found[field] = piece
+    return found
+
+
+def _root_holds(root: str, field: str) -> bool:
+    if field in ("nvrtc_library", "nvjitlink_library"):
+        name = "nvrtc" if field == "nvrtc_library" else "nvJitLink"
+        return any(glob.glob(os.path.join(root, sub, f"lib{name}.so*")) for sub in ("lib64", "lib"))
+    if field == "cuda_include":
+        return os.path.isfile(os.path.join(root, "include", CUDA_MARKER))
+    return any(os.path.isfile(os.path.join(root, *sub, CCCL_MARKER)) for sub in (("include", "cccl"), ("include",)))
+
+
+def warn_about_toolkit_roots(found: dict[str, str]) -> list[str]:
+    """Warns once per variable and piece when CUDA_HOME or CUDA_PATH names a directory that lacks a
+    piece; `found` maps each field to the path used instead ("" when none). Returns the messages."""
+    messages = []
+    for name in ("CUDA_HOME", "CUDA_PATH"):
+        root = os.environ.get(name, "").strip()
+        if not root or not os.path.isdir(root):  # no directory at all: the engine says so
+            continue
+        for field, (label, _, package) in PIECES.items():
+            if _root_holds(root, field) or (name, root, field) in _warned:
+                continue
+            _warned.add((name, root, field))
+            used = found.get(field, "")
+            instead = f"using {used} instead" if used else f"not found elsewhere either: pip install {package}"
+            message = f"{name}='{root}' does not hold the {label} cuda.coop needs; {instead}"
+            warnings.warn(message, RuntimeWarning, stacklevel=3)
+            messages.append(message)
+    return messages
