@@ -88,17 +88,23 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         # (ForceLiteralArg): find that out before anything expensive runs.
         payloads = [_payloads.thread_data(state, site) for site in sites if site.marker.name == "ThreadData"]
         storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
-        _groups.check_no_escape(state, sites)
+        _payloads.fold_attributes(state, payloads)
+        _storage.fold_attributes(state, storages)
         launch = require_launch_config(state)
         block_shape = _groups.launch_block(
             launch["block"], context(sites[0].marker.name, state, sites[0].statement.loc)
         )
+        _groups.lower_members(state, sites, block_shape)
+        sites = _groups.lower_thread_reductions(state, sites, block_shape)
+        _groups.check_no_escape(state, sites)
         _bound_the_launch(state, block_shape)
         calls = _analyze(state, sites, block_shape, payloads, storages)
+        _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
         _plan_and_bundle(state, calls)
         warn_divergent_calls(state, calls, block_shape)
-        layout = _storage.plan_layout(state.func_ir, calls, storages)
+        layout = _storage.plan_layout(state, calls, storages)
         _storage.check_fits(state, calls, layout)
+        _storage.insert_trailing_barriers(state, calls, layout)
         removed = [
             site.statement
             for site in sites
