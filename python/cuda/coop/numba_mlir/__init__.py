@@ -1,9 +1,43 @@
-"""cuda.coop's Numba-CUDA-MLIR backend. Importing it activates the planner (after
-checking the compiler's version); `coop.register("numba-cuda-mlir")` does the same."""
+"""cuda.coop's Numba-CUDA-MLIR backend, and the qualified namespace of the API.
 
+Importing it activates the planner (after checking the compiler's version);
+`coop.register("numba-cuda-mlir")` does the same. It holds every kernel name of
+`cuda.coop` and what belongs to this compiler: its memory namespaces `local` and
+`shared` (a fixed 1-D ``local.array`` is a payload wherever a `ThreadData` is),
+`StatefulFunction`, and the algorithm IntEnums, which selector options take as
+they take their names."""
+
+from numba_cuda_mlir.cuda import local, shared
+
+from .. import __all__ as _root_names
+from .. import *  # noqa: F403 (the root's kernel names, re-exported)
 from ._activation import activate
+from ._enums import (
+    BlockHistogramAlgorithm,
+    BlockLoadAlgorithm,
+    BlockReduceAlgorithm,
+    BlockScanAlgorithm,
+    BlockStoreAlgorithm,
+    WarpLoadAlgorithm,
+    WarpStoreAlgorithm,
+)
 from ._explain import explain, owns
+from ._stateful import StatefulFunction
 
 activate()
 
-__all__ = ["activate", "explain", "owns"]
+__all__ = [
+    *(name for name in _root_names if name != "register"),
+    "BlockHistogramAlgorithm",
+    "BlockLoadAlgorithm",
+    "BlockReduceAlgorithm",
+    "BlockScanAlgorithm",
+    "BlockStoreAlgorithm",
+    "StatefulFunction",
+    "WarpLoadAlgorithm",
+    "WarpStoreAlgorithm",
+    "activate",
+    "local",
+    "owns",
+    "shared",
+]

@@ -13,7 +13,7 @@ from .. import _engine
 from .._core import log
 from .._core.errors import UnsupportedOperationError, from_engine_error
 from .._engine_session import engine
-from . import _facts, _groups, _payloads, _prefix_callbacks, _provider_call, _rewrite, _storage
+from . import _facts, _groups, _payloads, _prefix_callbacks, _provider_call, _rewrite, _selectors, _storage
 from ._divergence import warn_divergent_calls
 from ._find import find_sites
 from ._linked_functions import user_function_being_compiled
@@ -97,6 +97,7 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         _groups.lower_members(state, sites, block_shape)
         sites = _groups.lower_thread_reductions(state, sites, block_shape)
         _groups.check_no_escape(state, sites)
+        _selectors.normalize(state, sites)
         _bound_the_launch(state, block_shape)
         calls = _analyze(state, sites, block_shape, payloads, storages)
         _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
