@@ -420,7 +420,13 @@ def zero_sized_temp_storage(source, destination):
     coop.load(block, source, items, temp_storage=storage)
 
 
-@expect(coop.InvalidArgumentError, "coop.TempStorage", "'size_in_bytes'", "compile-time constant", argtypes=(I32, I32, types.int32))
+@expect(
+    coop.InvalidArgumentError,
+    "coop.TempStorage",
+    "'size_in_bytes'",
+    "compile-time constant",
+    argtypes=(I32, I32, types.int32),
+)
 @cuda.jit
 def runtime_sized_temp_storage(source, destination, size):
     block = coop.this_block()

@@ -49,10 +49,11 @@ SIGNATURES = {
     "run_length_decode": "(group, run_values, run_lengths, items, /, *, window_offset=0, relative_offsets=None)",
     "this_block": "(block_shape=None, /)",
     "this_warp": "()",
+    "this_thread": "()",
 }
 
 IMPLEMENTED = {
-    *("this_block", "this_warp", "ThreadData", "TempStorage", "load", "store"),
+    *("this_block", "this_warp", "this_thread", "ThreadData", "TempStorage", "load", "store"),
     *("reduce", "sum", "segmented_reduce", "inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"),
     *("broadcast", "exchange", "shuffle"),
 }
@@ -76,7 +77,9 @@ def test_signature_matches_the_api(name):
 
 def test_storage_constructors():
     assert str(inspect.signature(coop.ThreadData)) == "(items_per_thread, dtype=None, *, alignment=None)"
-    assert str(inspect.signature(coop.TempStorage)) == "(*, sharing='reuse')"
+    assert str(inspect.signature(coop.TempStorage)) == (
+        "(size_in_bytes=None, *, alignment=None, auto_sync=None, sharing='shared')"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(SIGNATURES))
@@ -174,3 +177,13 @@ except coop.IncompatibleCompilerError as error:
     assert done.stdout.startswith("True coop.register('numba-cuda-mlir'): the compiler cannot be imported")
     assert missing in done.stdout
     assert 'pip install "cuda-coop[cu13]"' in done.stdout
+
+
+def test_the_qualified_stub_declares_its_own_names():
+    import cuda.coop.numba_mlir as qualified
+
+    stub = ast.parse((pathlib.Path(qualified.__file__).parent / "__init__.pyi").read_text())
+    declared = {node.name for node in stub.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
+    declared |= {node.target.id for node in stub.body if isinstance(node, ast.AnnAssign)}
+    own = set(qualified.__all__) - set(coop.__all__)
+    assert own <= declared

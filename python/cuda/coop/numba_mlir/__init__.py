@@ -9,8 +9,8 @@ they take their names."""
 
 from numba_cuda_mlir.cuda import local, shared
 
+from .. import *
 from .. import __all__ as _root_names
-from .. import *  # noqa: F403 (the root's kernel names, re-exported)
 from ._activation import activate
 from ._enums import (
     BlockHistogramAlgorithm,
@@ -26,7 +26,8 @@ from ._stateful import StatefulFunction
 
 activate()
 
-__all__ = [
+# The root's names follow it (all of them but `register`), so the two cannot drift apart.
+__all__ = [  # noqa: PLE0604
     *(name for name in _root_names if name != "register"),
     "BlockHistogramAlgorithm",
     "BlockLoadAlgorithm",

@@ -132,7 +132,9 @@ def _describe_definition(state, found, block_shape, context: str) -> Descriptor:
     block_shape = tuple(block_shape)
     if marker is not None and marker.name == "this_block":
         _check_declared_block(state, found, block_shape, context)
-        return Descriptor("block", block_shape, block_shape[0] * block_shape[1] * block_shape[2], True, "coop.this_block()")
+        return Descriptor(
+            "block", block_shape, block_shape[0] * block_shape[1] * block_shape[2], True, "coop.this_block()"
+        )
     if marker is not None and marker.name in ("this_warp", "this_thread"):
         if found.args or found.kws:
             raise InvalidGroupError(f"{context}: coop.{marker.name}() takes no arguments")

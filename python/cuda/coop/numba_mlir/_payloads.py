@@ -148,7 +148,10 @@ def thread_data(state, site: Site) -> Payload:
     if "alignment" in bound.arguments:
         alignment = _alignment(state, bound.arguments["alignment"])
         if alignment is not None and (
-            isinstance(alignment, bool) or not isinstance(alignment, int) or alignment < 1 or alignment & (alignment - 1)
+            isinstance(alignment, bool)
+            or not isinstance(alignment, int)
+            or alignment < 1
+            or alignment & (alignment - 1)
         ):
             raise PayloadInferenceError(
                 f"{context}: argument 'alignment' = {alignment!r} is not allowed; expected a constant power of two"

@@ -22,7 +22,7 @@ from .._core.api.storage import TempStorage
 from .._core.errors import InvalidArgumentError, UnsupportedOperationError
 from . import _ir
 from ._find import Site
-from ._ir import from_literal_unroll, literal_unroll_message, python_value
+from ._ir import from_literal_unroll, literal_unroll_message
 from ._location import context
 
 IMPLICIT = ""  # the region of calls that name no TempStorage
@@ -202,7 +202,9 @@ def plan_layout(state, calls, storages) -> Layout:
                 layout.barriers_after[id(call)] = _scope(call)
         if not users:
             continue
-        alignment = max([storage.alignment or 1 if storage else 1] + [call.provider.scratch_alignment for call in users])
+        alignment = max(
+            [storage.alignment or 1 if storage else 1] + [call.provider.scratch_alignment for call in users]
+        )
         layout.alignment = max(layout.alignment, alignment)
         offset = _align(offset, alignment)
         exclusive = storage is not None and storage.sharing == "exclusive"
