@@ -21,7 +21,8 @@ from ._enums import (
     WarpLoadAlgorithm,
     WarpStoreAlgorithm,
 )
-from ._explain import explain, owns
+from ._explain import explain as explain  # the backend's own, which coop.explain calls
+from ._explain import owns
 from ._stateful import StatefulFunction
 
 activate()
