@@ -104,6 +104,9 @@ class GroupDescriptor:
                     warp = coop.this_warp()
                     if warp.rank() == 0:
                         flags[warp.rank("block")] = 1
+
+                flags = np.zeros(4, dtype=np.int32)
+                warp_leaders[1, 128](flags)
         """
         raise host_call_error("rank")
 
@@ -125,8 +128,11 @@ class GroupDescriptor:
                 @cuda.jit
                 def shape(out):
                     block = coop.this_block()
-                    out[0] = block.count()  # threads in the block
-                    out[1] = block.count("warp")
+                    out[0] = block.count()  # threads in the block: 96
+                    out[1] = block.count("warp")  # 3
+
+                out = np.zeros(2, dtype=np.uint32)
+                shape[1, 96](out)
         """
         raise host_call_error("count")
 
@@ -177,6 +183,9 @@ class GroupDescriptor:
                 def members(flags):
                     groups = coop.this_warp().group_by(12, exhaustive=False)
                     flags[cuda.threadIdx.x] = groups.is_member()  # 0 for lanes 24-31
+
+                flags = np.zeros(32, dtype=np.uint8)
+                members[1, 32](flags)
         """
         raise host_call_error("is_member")
 
