@@ -577,6 +577,15 @@ def reads_a_groups_parent(source, destination):
     destination[0] = block.parent  # <- error
 
 
+BLOCK_OF_64 = coop.this_block(64)
+
+
+@expect(coop.InvalidGroupError, "coop.sum", "coop.this_block((64, 1, 1))", "launched with a block of (128, 1, 1)")
+@cuda.jit
+def module_level_block_of_another_shape(source, destination):
+    destination[0] = coop.sum(BLOCK_OF_64, source[cuda.threadIdx.x])  # <- error
+
+
 @cuda.jit(device=True)
 def running_total(state, block_aggregate):
     prefix = state[0]

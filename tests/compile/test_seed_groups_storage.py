@@ -186,6 +186,31 @@ def test_a_non_exhaustive_partition_queries_membership_at_run_time():
     assert "12" in mlir(non_exhaustive_members, (U32,))
 
 
+BLOCK = coop.this_block()
+LOGICAL_WARPS = coop.this_warp().group_by(8)
+PAIRS_OF_WARPS = coop.this_block().group_by(2)
+WARP = coop.this_warp()
+
+
+@cuda.jit
+def uses_module_level_descriptors(values, out):
+    total = coop.sum(LOGICAL_WARPS, values[cuda.threadIdx.x])
+    quarter = WARP.group_by(4)
+    part = coop.sum(quarter, values[cuda.threadIdx.x])
+    everything = coop.sum(BLOCK, values[cuda.threadIdx.x])
+    out[cuda.threadIdx.x] = total + part + everything + LOGICAL_WARPS.rank() + PAIRS_OF_WARPS.rank("block")
+
+
+def test_descriptors_made_at_module_level_are_kernel_globals():
+    values = np.ones(128, np.int32)
+    explanation = coop.explain(uses_module_level_descriptors, values, values, grid=1, block=128)
+    assert [plan.describe().splitlines()[1] for plan in explanation.plans] == [
+        "group: warp(8 lanes) in block(128,1,1)",
+        "group: warp(4 lanes) in block(128,1,1)",
+        "group: block(128,1,1)",
+    ]
+
+
 # -- the qualified namespace
 
 

@@ -82,7 +82,10 @@ def test_storage_constructors():
     )
 
 
-@pytest.mark.parametrize("name", sorted(SIGNATURES))
+GROUP_FACTORIES = ("this_block", "this_warp", "this_thread")
+
+
+@pytest.mark.parametrize("name", sorted(set(SIGNATURES) - set(GROUP_FACTORIES)))
 def test_host_calls_are_refused(name):
     function = getattr(coop, name)
     arguments = [None] * sum(
@@ -187,3 +190,26 @@ def test_the_qualified_stub_declares_its_own_names():
     declared |= {node.target.id for node in stub.body if isinstance(node, ast.AnnAssign)}
     own = set(qualified.__all__) - set(coop.__all__)
     assert own <= declared
+
+
+def test_group_descriptors_are_host_values_whose_members_need_a_kernel():
+    warp, block = coop.this_warp(), coop.this_block((32, 4))
+    assert (warp.kind, warp.static_size, block.static_size, block.block_dim) == ("warp", 32, 128, (32, 4, 1))
+    assert coop.this_block().static_size is None and not coop.this_block().is_static
+    eight = warp.group_by(8)
+    assert (eight.kind, eight.static_size, eight.parent) == ("threads_within_warp", 8, warp)
+    assert eight == coop.this_warp().group_by(8) and hash(eight) == hash(coop.this_warp().group_by(8))
+    assert coop.this_block().group_by(2).kind == "warps_within_block"
+    assert coop.this_thread().group_thread_count == 1
+    assert repr(coop.this_warp().group_by(12, exhaustive=False)) == "coop.this_warp().group_by(12, exhaustive=False)"
+    with pytest.raises(ValueError):
+        coop.this_block().group_thread_count  # noqa: B018 (unknown before a launch)
+    with pytest.raises(ValueError):
+        warp.group_by(12)
+    with pytest.raises(NotImplementedError):
+        eight.group_by(2)
+    for member in ("rank", "count", "rank_as", "count_as", "is_member", "sync", "sync_aligned"):
+        with pytest.raises(coop.CoopCompilerContextRequiredError):
+            getattr(warp, member)()
+    with pytest.raises(coop.CoopCompilerContextRequiredError):
+        coop.GroupDescriptor()

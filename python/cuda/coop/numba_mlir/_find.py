@@ -6,6 +6,7 @@ import dataclasses
 
 from numba_cuda_mlir.numba_cuda.core import ir
 
+from .._core.api.groups import GroupDescriptor
 from .._core.markers import Marker, marker_of
 from ._ir import definition, python_value
 
@@ -30,6 +31,8 @@ def _group_by_site(func_ir, expr) -> bool:
     if not (isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == "group_by"):
         return False
     receiver = definition(func_ir, method.value)
+    if isinstance(receiver, (ir.Global, ir.FreeVar)):  # a descriptor made at module level
+        return isinstance(receiver.value, GroupDescriptor)
     if not (isinstance(receiver, ir.Expr) and receiver.op == "call"):
         return False
     marker = marker_of(python_value(func_ir, receiver.func))

@@ -10,6 +10,7 @@ import numpy as np
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .. import _engine
+from .._core.api.groups import GroupDescriptor
 from .._core.errors import (
     EscapingGroupDescriptorError,
     InvalidArgumentError,
@@ -121,8 +122,8 @@ def resolve(state, var, block_shape, context: str):
 
 def _describe_definition(state, found, block_shape, context: str) -> Descriptor:
     func_ir = state.func_ir
-    if isinstance(found, (ir.Global, ir.FreeVar)) and isinstance(found.value, Descriptor):
-        return found.value
+    if isinstance(found, (ir.Global, ir.FreeVar)) and isinstance(found.value, GroupDescriptor):
+        return _from_host(state, found.value, tuple(block_shape), context)
     if not (isinstance(found, ir.Expr) and found.op == "call"):
         raise InvalidGroupError(
             f"{context}: argument 'group' is not a group descriptor; expected coop.this_block(), "
@@ -147,6 +148,25 @@ def _describe_definition(state, found, block_shape, context: str) -> Descriptor:
     raise InvalidGroupError(f"{context}: argument 'group' is not a group descriptor")
 
 
+def _from_host(state, value: GroupDescriptor, block_shape: tuple, context: str) -> Descriptor:
+    """A descriptor made on the host (a kernel global), resolved against the launch."""
+    if value.parent is not None:
+        return _partition_of(
+            _from_host(state, value.parent, block_shape, context), _units(value), value.exhaustive, context
+        )
+    if value.kind == "block" and value.block_dim is not None and tuple(value.block_dim) != block_shape:
+        raise InvalidGroupError(
+            f"{context}: {value!r} declares a block of {tuple(value.block_dim)}, but the kernel is launched with a "
+            f"block of {block_shape}; launch it with the block it declares"
+        )
+    size = {"block": block_shape[0] * block_shape[1] * block_shape[2], "warp": WARP, "thread": 1}[value.kind]
+    return Descriptor(value.kind, block_shape, size, True, repr(value))
+
+
+def _units(value: GroupDescriptor) -> int:
+    return value.static_size if value.kind == "threads_within_warp" else value.static_size // WARP
+
+
 def _partition(state, found, receiver: Descriptor, context: str) -> Descriptor:
     """`warp.group_by(n)`: logical warps of n lanes; `block.group_by(n)`: groups of n whole warps."""
     func_ir = state.func_ir
@@ -161,6 +181,11 @@ def _partition(state, found, receiver: Descriptor, context: str) -> Descriptor:
     if len(found.args) == 1 and from_literal_unroll(func_ir, found.args[0]):
         raise UnsupportedOperationError(literal_unroll_message(context, "n"))
     count = python_value(func_ir, found.args[0]) if found.args else None
+    exhaustive = python_value(func_ir, arguments["exhaustive"]) if "exhaustive" in arguments else True
+    return _partition_of(receiver, count, exhaustive, context)
+
+
+def _partition_of(receiver: Descriptor, count, exhaustive, context: str) -> Descriptor:
     units, unit_name = (WARP, "lanes of a warp") if receiver.kind == "warp" else (None, "warps of the block")
     if receiver.kind == "block":
         if receiver.block_threads % WARP:
@@ -174,7 +199,6 @@ def _partition(state, found, receiver: Descriptor, context: str) -> Descriptor:
             f"{context}: argument 'n' of group_by is not a compile-time integer; expected a count of {unit_name} "
             f"from 1 to {units} written as a constant (for a warp, a power of two)"
         )
-    exhaustive = python_value(func_ir, arguments["exhaustive"]) if "exhaustive" in arguments else True
     if not isinstance(exhaustive, bool):
         raise InvalidGroupError(f"{context}: argument 'exhaustive' of group_by is not True or False as a constant")
     call = f"{receiver.text}.group_by({count}{'' if exhaustive else ', exhaustive=False'})"
@@ -284,6 +308,11 @@ def descriptor_variables(state, sites) -> dict:
         for site in sites
         if site.marker.family == "groups" or site.marker is GROUP_BY
     }
+    for block in state.func_ir.blocks.values():  # descriptors made on the host, used as globals
+        for statement in block.body:
+            value = getattr(statement, "value", None)
+            if isinstance(value, (ir.Global, ir.FreeVar)) and isinstance(value.value, GroupDescriptor):
+                group_vars[statement.target.name] = f"'{value.name}'"
     close_over_aliases(state.func_ir, group_vars, _descriptor_source)
     return group_vars
 

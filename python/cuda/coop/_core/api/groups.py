@@ -9,9 +9,13 @@ class GroupDescriptor:
     """What `this_block()`, `this_warp()`, `this_thread()` and their `group_by`
     partitions stand for inside a kernel: the threads that cooperate in a call. It
     never exists at run time: the planner resolves it against the launch and
-    removes it. Make it in the kernel (or in a device function inlined into it);
-    it may not be returned, stored in an array or passed to a call that is not a
-    cooperative primitive (`EscapingGroupDescriptorError`).
+    removes it. Make it in the kernel (or in a device function inlined into it),
+    or at module level, where the factories return a plain, immutable value a
+    kernel uses as a global (equal descriptors compare equal); in a kernel it may
+    not be returned, stored in an array or passed to a call that is not a
+    cooperative primitive (`EscapingGroupDescriptorError`). On the host its
+    properties read what is known without a launch (a block's size is not) and
+    its methods raise `CoopCompilerContextRequiredError`.
 
     Its members, in a kernel:
 
@@ -35,8 +39,68 @@ class GroupDescriptor:
     uint32, uint64 at the grid level.
     """
 
+    __slots__ = ("_block", "_exhaustive", "_kind", "_parent", "_size")
+
     def __new__(cls, *args, **kwargs):
         raise host_call_error(cls.__name__)
+
+    @classmethod
+    def _make(cls, kind, size=None, block=None, exhaustive=True, parent=None) -> GroupDescriptor:
+        descriptor = object.__new__(cls)
+        values = {"_kind": kind, "_size": size, "_block": block, "_exhaustive": exhaustive, "_parent": parent}
+        for name, value in values.items():
+            object.__setattr__(descriptor, name, value)
+        return descriptor
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a group descriptor is immutable; {name!r} cannot be set")
+
+    def _identity(self) -> tuple:
+        return (self._kind, self._size, self._block, self._exhaustive, self._parent)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, GroupDescriptor) and self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
+    def __repr__(self) -> str:
+        if self._parent is None:
+            shape = "" if self._kind != "block" or self._block is None else repr(self._block)
+            return f"coop.this_{self._kind}({shape})"
+        units = self._size if self._kind == "threads_within_warp" else self._size // 32
+        flag = "" if self._exhaustive else ", exhaustive=False"
+        return f"{self._parent!r}.group_by({units}{flag})"
+
+    @property
+    def kind(self) -> str:
+        return self._kind
+
+    @property
+    def static_size(self) -> int | None:
+        return self._size
+
+    @property
+    def group_thread_count(self) -> int:
+        if self._size is None:
+            raise ValueError(f"{self!r} has no size before a launch gives the block")
+        return self._size
+
+    @property
+    def block_dim(self) -> tuple | None:
+        return self._block
+
+    @property
+    def exhaustive(self) -> bool:
+        return self._exhaustive
+
+    @property
+    def parent(self) -> GroupDescriptor | None:
+        return self._parent
+
+    @property
+    def is_static(self) -> bool:
+        return self._size is not None
 
     def group_by(self, n: int, /, *, exhaustive: bool = True) -> GroupDescriptor:
         """A partition of this group into groups of `n` of its units.
@@ -82,7 +146,17 @@ class GroupDescriptor:
                 sums = np.zeros(8, dtype=np.int32)
                 sums_of_eight[1, 64](values, sums)
         """
-        raise host_call_error("group_by")
+        if self._kind not in ("warp", "block") or self._parent is not None:
+            raise NotImplementedError(f"group_by of {self!r}: group_by applies to this_warp() or this_block(), once")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1 or (self._kind == "warp" and n > 32):
+            raise ValueError(f"{self!r}.group_by: n = {n!r}; expected a positive int (at most 32 lanes of a warp)")
+        if not isinstance(exhaustive, bool):
+            raise TypeError(f"{self!r}.group_by: exhaustive = {exhaustive!r}; expected True or False")
+        if self._kind == "warp":
+            if exhaustive and 32 % n:
+                raise ValueError(f"{self!r}.group_by({n}): exhaustive partitions of a warp need a divisor of 32")
+            return GroupDescriptor._make("threads_within_warp", n, None, exhaustive, self)
+        return GroupDescriptor._make("warps_within_block", 32 * n, self._block, exhaustive, self)
 
     def rank(self, level: str = "thread"):
         """The caller's rank at `level` (see the class's levels).
@@ -216,7 +290,7 @@ class GroupDescriptor:
         raise host_call_error("sync_aligned")
 
 
-@marker("groups", implemented=True)
+@marker("groups", implemented=True, host_value=True)
 def this_thread() -> GroupDescriptor:
     """The calling thread alone: a group of kind ``"thread"`` and size 1.
 
@@ -241,9 +315,10 @@ def this_thread() -> GroupDescriptor:
             out = np.zeros(32, dtype=np.int32)
             own_value[1, 32](values, out)
     """
+    return GroupDescriptor._make("thread", 1)
 
 
-@marker("groups", implemented=True)
+@marker("groups", implemented=True, host_value=True)
 def this_block(block_shape=None, /) -> GroupDescriptor:
     """The launching thread block, of any (x, y, z) shape; threads ranked x-major.
 
@@ -276,9 +351,17 @@ def this_block(block_shape=None, /) -> GroupDescriptor:
             sums = np.zeros(1, dtype=np.float32)
             tile_sum[1, (16, 16)](image, sums)
     """
+    if block_shape is None:
+        return GroupDescriptor._make("block")
+    shape = (block_shape,) if isinstance(block_shape, int) else tuple(block_shape)
+    valid = 1 <= len(shape) <= 3 and all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape)
+    if not valid:
+        raise ValueError(f"coop.this_block: block_shape = {block_shape!r}; expected 1 to 3 positive ints")
+    shape = shape + (1,) * (3 - len(shape))
+    return GroupDescriptor._make("block", shape[0] * shape[1] * shape[2], shape)
 
 
-@marker("groups", implemented=True)
+@marker("groups", implemented=True, host_value=True)
 def this_warp() -> GroupDescriptor:
     """The calling thread's warp: 32 lanes, CUB's warp primitives.
 
@@ -305,3 +388,4 @@ def this_warp() -> GroupDescriptor:
             maxima = np.zeros(4, dtype=np.int32)
             warp_max[1, 128](values, maxima)
     """
+    return GroupDescriptor._make("warp", 32)
