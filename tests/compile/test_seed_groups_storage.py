@@ -58,6 +58,20 @@ def test_temp_storage_barriers_follow_sharing_and_auto_sync(storage, barriers):
     assert mlir(transpose_copy(**storage)).count(BLOCK_BARRIER) == barriers
 
 
+@cuda.jit
+def direct_copy_with_auto_sync(source, destination):
+    block = coop.this_block()
+    scratch = coop.TempStorage(auto_sync=True)
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, temp_storage=scratch)
+    coop.store(block, destination, items, temp_storage=scratch)
+
+
+def test_storage_free_algorithms_ignore_the_descriptor():
+    """Direct loads and stores use no scratch, may run in some threads only: no barrier after them."""
+    assert mlir(direct_copy_with_auto_sync).count(BLOCK_BARRIER) == 0
+
+
 def test_an_explicit_capacity_is_the_regions_size():
     source = np.zeros(512, np.int32)
     providers = coop.explain(transpose_copy(), source, source, grid=1, block=128).providers

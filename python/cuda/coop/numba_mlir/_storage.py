@@ -188,20 +188,19 @@ def plan_layout(state, calls, storages) -> Layout:
     layout = Layout()
     by_name = {storage.name: storage for storage in storages}
     regions: dict[str, list] = {}
-    for call in calls:  # every user of a TempStorage, and the implicit scratch's users
-        if call.temp_storage or call.provider.scratch_bytes_per_block > 0:
-            regions.setdefault(call.temp_storage or IMPLICIT, []).append(call)
+    for call in calls:
+        regions.setdefault(call.temp_storage or IMPLICIT, []).append(call)
     order = {id(call): index for index, call in enumerate(calls)}
     reach = _reachable(state.func_ir)
     offset = 0
     for name, members in regions.items():
         storage = by_name.get(name)
         users = [call for call in members if call.provider.scratch_bytes_per_block > 0]
-        if storage is not None and storage.auto_sync:
-            for call in members:  # a barrier after every use, scratch or not: the caller asked for it
-                layout.barriers_after[id(call)] = _scope(call)
         if not users:
-            continue
+            continue  # storage-free algorithms ignore the descriptor (and may run in some threads only)
+        if storage is not None and storage.auto_sync:
+            for call in users:
+                layout.barriers_after[id(call)] = _scope(call)
         alignment = max(
             [storage.alignment or 1 if storage else 1] + [call.provider.scratch_alignment for call in users]
         )

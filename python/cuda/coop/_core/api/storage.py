@@ -75,8 +75,9 @@ class TempStorage:
             default): the planner places a barrier only before a call whose
             scratch an earlier call (or the same call, in a loop) may still be
             using. ``True``: a barrier of the call's group (``__syncthreads``,
-            or ``__syncwarp`` for a warp) follows every call that names it.
-            ``False``: none; the caller places its own barriers
+            or ``__syncwarp`` for a warp) follows every call that names it
+            and uses scratch (storage-free algorithms such as a ``direct``
+            load ignore the descriptor). ``False``: none; the caller places its own barriers
             (``cuda.syncthreads()``) between users that overlap.
         sharing: ``"shared"`` (the default): every call naming it uses the same
             region, overlapping (its size is the largest user's);
