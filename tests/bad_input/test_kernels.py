@@ -586,6 +586,12 @@ def module_level_block_of_another_shape(source, destination):
     destination[0] = coop.sum(BLOCK_OF_64, source[cuda.threadIdx.x])  # <- error
 
 
+@expect(coop.EscapingGroupDescriptorError, "escapes", "'BLOCK_OF_64'")
+@cuda.jit
+def passes_a_module_level_descriptor_to_a_device_call(source, destination):
+    opaque(BLOCK_OF_64)  # <- error
+
+
 @cuda.jit(device=True)
 def running_total(state, block_aggregate):
     prefix = state[0]

@@ -225,6 +225,15 @@ def test_descriptors_made_at_module_level_are_kernel_globals():
     ]
 
 
+@cuda.jit
+def only_queries_a_module_level_descriptor(out):
+    out[cuda.threadIdx.x] = LOGICAL_WARPS.rank() + WARP.count("block")
+
+
+def test_a_kernel_may_only_query_a_module_level_descriptor():
+    assert coop.explain(only_queries_a_module_level_descriptor, np.zeros(64, np.uint32), grid=1, block=64).plans == []
+
+
 # -- the qualified namespace
 
 

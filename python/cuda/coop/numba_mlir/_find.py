@@ -23,6 +23,7 @@ class Site:
 
 
 GROUP_BY = Marker("group_by", "groups", True)
+HOST_DESCRIPTOR = Marker("group_descriptor", "groups", True)  # a descriptor made at module level, read as a global
 
 
 def _group_by_site(func_ir, expr) -> bool:
@@ -43,7 +44,13 @@ def find_sites(func_ir) -> list[Site]:
     sites = []
     for label, block in func_ir.blocks.items():
         for statement in block.body:
-            if not (isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Expr)):
+            if not isinstance(statement, ir.Assign):
+                continue
+            if isinstance(statement.value, (ir.Global, ir.FreeVar)):
+                if isinstance(statement.value.value, GroupDescriptor):
+                    sites.append(Site(label, statement, HOST_DESCRIPTOR))
+                continue
+            if not isinstance(statement.value, ir.Expr):
                 continue
             if statement.value.op != "call":
                 continue

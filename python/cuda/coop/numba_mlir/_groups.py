@@ -19,7 +19,7 @@ from .._core.errors import (
 )
 from .._core.markers import marker_of
 from . import _ir, _location
-from ._find import GROUP_BY, Site
+from ._find import GROUP_BY, HOST_DESCRIPTOR, Site
 from ._ir import close_over_aliases, definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
 
@@ -237,6 +237,8 @@ def _check_declared_block(state, found, block_shape, context: str) -> None:
 def _constructor_text(site: Site) -> str:
     """How a message names a descriptor held only by a compiler temporary."""
     name = site.statement.target.name
+    if site.marker is HOST_DESCRIPTOR:
+        return f"'{site.statement.value.name}'"
     if not name.startswith("$"):
         return f"'{name.split('.')[0]}'"
     return "coop.this_warp().group_by(n)" if site.marker is GROUP_BY else f"coop.{site.marker.name}()"
@@ -308,11 +310,6 @@ def descriptor_variables(state, sites) -> dict:
         for site in sites
         if site.marker.family == "groups" or site.marker is GROUP_BY
     }
-    for block in state.func_ir.blocks.values():  # descriptors made on the host, used as globals
-        for statement in block.body:
-            value = getattr(statement, "value", None)
-            if isinstance(value, (ir.Global, ir.FreeVar)) and isinstance(value.value, GroupDescriptor):
-                group_vars[statement.target.name] = f"'{value.name}'"
     close_over_aliases(state.func_ir, group_vars, _descriptor_source)
     return group_vars
 
