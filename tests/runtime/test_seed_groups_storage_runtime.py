@@ -144,3 +144,26 @@ def test_intenum_and_spelled_selectors_run():
     destination = cuda.to_device(np.zeros(512, np.float32))
     qualified_copy[1, 128](cuda.to_device(source), destination)
     np.testing.assert_array_equal(destination.copy_to_host(), source)
+
+
+LOGICAL_WARPS = coop.this_warp().group_by(8)
+WHOLE_BLOCK = coop.this_block()
+
+
+@cuda.jit
+def module_level_sums(values, out):
+    per_eight = coop.sum(LOGICAL_WARPS, values[cuda.threadIdx.x])
+    total = coop.sum(WHOLE_BLOCK, values[cuda.threadIdx.x])
+    if LOGICAL_WARPS.rank() == 0:
+        out[cuda.threadIdx.x // 8] = per_eight
+    if WHOLE_BLOCK.rank() == 0:
+        out[16] = total
+
+
+def test_module_level_descriptors_run_as_kernel_globals():
+    values = np.arange(128, dtype=np.int32)
+    out = cuda.to_device(np.zeros(17, np.int32))
+    module_level_sums[1, 128](cuda.to_device(values), out)
+    got = out.copy_to_host()
+    np.testing.assert_array_equal(got[:16], values.reshape(16, 8).sum(axis=1))
+    assert got[16] == values.sum()
