@@ -234,6 +234,22 @@ def test_a_kernel_may_only_query_a_module_level_descriptor():
     assert coop.explain(only_queries_a_module_level_descriptor, np.zeros(64, np.uint32), grid=1, block=64).plans == []
 
 
+@cuda.jit(device=True)
+def rank_plus(group, value):
+    group.sync()
+    return group.rank() + value + group.static_size
+
+
+@cuda.jit
+def queries_in_an_inlined_helper(values, out):
+    sixteen = coop.this_warp().group_by(16)
+    out[cuda.threadIdx.x] = rank_plus(sixteen, values[cuda.threadIdx.x]) + rank_plus(WARP, 0)
+
+
+def test_members_of_a_descriptor_passed_to_an_inlined_helper():
+    assert WARP_BARRIER in mlir(queries_in_an_inlined_helper, (I32, I64), block=64)
+
+
 # -- the qualified namespace
 
 
