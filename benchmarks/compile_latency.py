@@ -12,10 +12,19 @@ without coop primitives (shared memory and barriers by hand):
   4. repeated launches of a compiled configuration: host time per launch, and
      whether anything was planned or compiled again; also of the kernel without
      coop specialized on its launch configuration (what the kernel compiler's
-     dispatch of such a kernel costs by itself)
+     dispatch of such a kernel costs by itself), and of the coop kernel written
+     with coop.this_block() (no declared block: launch-specialized)
+  5. the same kernel launched with a second grid size (the declared block: nothing
+     compiles; the undeclared kernel's numbers beside it)
+  6. a fresh process with warm provider and kernel disk caches (cache=True): the
+     coop kernel's first launch, against the plain kernel's with cache=True
+  7. a kernel without coop calls, cache=True, in a second process with cuda.coop
+     imported: loaded from the disk cache
+and `import cuda.coop` alone (no compiler) in a fresh process.
 
-Every scenario runs in a fresh Python process (subprocess) with its own
-XDG_CACHE_HOME.
+The coop kernel declares its block (coop.this_block(THREADS)), which is what lets it
+compile once per block and cache to disk. Every scenario runs in a fresh Python
+process (subprocess) with its own XDG_CACHE_HOME and NUMBA_CACHE_DIR.
 
     python3 benchmarks/compile_latency.py --json OUT.json
 """
@@ -38,15 +47,15 @@ BLOCKS = 8
 ALGORITHM = "transpose"
 
 
-def coop_kernel():
-    """Each block scans its tile in place (inclusive sum) and writes the tile's sum."""
+def coop_kernel(declared: bool = True):
+    """Each block scans its tile in place (inclusive sum) and writes the tile's sum.
+    `declared`: the kernel declares its block (coop.this_block(THREADS)); without, it
+    is specialized on every launch configuration."""
     from numba_cuda_mlir import cuda
 
     from cuda import coop
 
-    @cuda.jit
-    def scan_tile(source, destination, totals):
-        block = coop.this_block()
+    def tile(block, source, destination, totals):
         items = coop.ThreadData(ITEMS)
         start = cuda.blockIdx.x * TILE
         coop.load(block, source, items, algorithm=ALGORITHM, offset=start)
@@ -55,6 +64,19 @@ def coop_kernel():
         coop.store(block, destination, items, algorithm=ALGORITHM, offset=start)
         if cuda.threadIdx.x == 0:
             totals[cuda.blockIdx.x] = total
+
+    tile = cuda.jit(device=True)(tile)  # inlines: it receives the group
+    if declared:
+
+        @cuda.jit
+        def scan_tile(source, destination, totals):
+            tile(coop.this_block(THREADS), source, destination, totals)
+
+    else:
+
+        @cuda.jit
+        def scan_tile(source, destination, totals):
+            tile(coop.this_block(), source, destination, totals)
 
     return scan_tile
 
@@ -180,7 +202,31 @@ class PlannerClock:
         self.seconds, self.runs, self.bundles, self.engine_s, self.engine_calls_s = 0.0, 0, [], 0.0, 0.0
 
 
-def first_launch(kernel, problem, clock) -> dict:
+class KernelCompilerClock:
+    """Seconds and runs of numba-cuda-mlir's compiler entry (front end, the planners,
+    MLIR, NVVM, the link): what a launch that compiles spends compiling."""
+
+    def __init__(self):
+        from numba_cuda_mlir import mlir_compiler
+
+        self.seconds, self.runs = 0.0, 0
+        original = mlir_compiler.mlir_compiler_entry
+
+        def timed_entry(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.runs += 1
+
+        mlir_compiler.mlir_compiler_entry = timed_entry
+
+    def reset(self) -> None:
+        self.seconds, self.runs = 0.0, 0
+
+
+def first_launch(kernel, problem, clock, grid: int = BLOCKS) -> dict:
     """Wall time of a launch that compiles, to the end of the kernel, split."""
     from numba_cuda_mlir import cuda
 
@@ -188,10 +234,14 @@ def first_launch(kernel, problem, clock) -> dict:
     if clock:
         clock.reset()
     start = time.perf_counter()
-    kernel[BLOCKS, THREADS](*arrays)
+    kernel[grid, THREADS](*arrays)
     cuda.synchronize()
     wall = time.perf_counter() - start
-    if not all((array.copy_to_host() == value).all() for array, value in zip(arrays[1:], expected)):
+    got = [array.copy_to_host() for array in arrays[1:]]
+    if (
+        not (got[0][: grid * TILE] == expected[0][: grid * TILE]).all()
+        or not (got[1][:grid] == expected[1][:grid]).all()
+    ):
         raise SystemExit("wrong output")
     result = {"wall_s": wall}
     if clock:
@@ -220,26 +270,49 @@ def per_launch(kernels: dict, arrays, launches: int = 200, batches: int = 15) ->
 
 
 def child(mode: str) -> dict:
-    """One fresh process: 'coop' (scenarios 1, 2 and 4), 'coop-warm' (3) or 'plain'."""
+    """One fresh process: 'coop' (scenarios 1, 2, 4 and 5), 'coop-warm' (3), 'plain',
+    'coop-cache' and 'plain-cache' (6 and 7: cache=True kernels, run twice on one
+    kernel cache) or 'import-only'."""
     import numpy  # noqa: F401 -- before the clock of numba-cuda-mlir's import
 
     result = {"mode": mode}
+    if mode == "import-only":
+        start = time.perf_counter()
+        from cuda import coop
+
+        result["import_coop_only_s"] = time.perf_counter() - start
+        return result
     start = time.perf_counter()
     from numba_cuda_mlir import cuda
 
     result["import_numba_cuda_mlir_s"] = time.perf_counter() - start
     clock = None
-    if mode != "plain":
+    if mode not in ("plain", "plain-cache"):
         start = time.perf_counter()
         from cuda import coop  # noqa: F401  (activates the backend)
 
         result["import_coop_s"] = time.perf_counter() - start
         clock = PlannerClock()
+    compiler = KernelCompilerClock()
 
     start = time.perf_counter()
     problems = {dtype: problem(dtype) for dtype in ("int32", "float32")}
     cuda.synchronize()
     result["context_s"] = time.perf_counter() - start
+
+    if mode in ("coop-cache", "plain-cache"):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import cached_kernels
+
+        names = ["coop_scan", "plain_scan"] if mode == "coop-cache" else ["plain_scan"]
+        for name in names:
+            kernel = getattr(cached_kernels, name)
+            compiler.reset()
+            result[name] = first_launch(kernel, problems["int32"], clock if name == "coop_scan" else None)
+            result[name]["kernel_compiler_s"] = compiler.seconds
+            result[name]["kernel_compiles"] = compiler.runs
+            result[name]["cache_hit"] = sum(kernel.stats.cache_hits.values()) > 0
+        return result
 
     def make(dtype: str):
         # the plain process never imports cuda.coop
@@ -250,21 +323,37 @@ def child(mode: str) -> dict:
     if mode == "coop-warm":
         return result
     result["second"] = first_launch(make("float32"), problems["float32"], clock)
+    if mode == "plain":  # the plain kernel's launches in a process that never imported cuda.coop
+        result["per_launch_s"] = per_launch({"plain": first}, problems["int32"][0])
     if mode == "coop":
+        # 5: the same kernel with another grid; the undeclared kernel beside it
+        undeclared = coop_kernel(declared=False)
+        first_launch(undeclared, problems["int32"], clock)
+        for name, kernel in (("new_grid", first), ("new_grid_undeclared", undeclared)):
+            compiler.reset()
+            result[name] = first_launch(kernel, problems["int32"], clock, grid=BLOCKS // 2)
+            result[name]["kernel_compiler_s"] = compiler.seconds - result[name]["coop_s"]
+            result[name]["kernel_compiles"] = compiler.runs
         plain = plain_kernel("int32")
         result["plain_in_process"] = first_launch(plain, problems["int32"], None)
         clock.reset()
         specialized = plain_kernel("int32", specialized_on_launch=True)
         first_launch(specialized, problems["int32"], None)
         clock.reset()
-        kernels = {"coop": first, "plain": plain, "plain_specialized_on_launch": specialized}
+        kernels = {
+            "coop": first,
+            "plain": plain,
+            "plain_specialized_on_launch": specialized,
+            "coop_undeclared": undeclared,
+        }
         result["per_launch_s"] = per_launch(kernels, problems["int32"][0])
         result["repeat_planner"] = clock.reading()
     return result
 
 
 def run_child(mode: str, cache: pathlib.Path) -> dict:
-    environment = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    environment = dict(os.environ, XDG_CACHE_HOME=str(cache), NUMBA_CACHE_DIR=str(cache / "kernels"))
+    environment["COOP_BENCH_WITH_COOP"] = "1" if mode == "coop-cache" else "0"
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         command = [sys.executable, os.path.abspath(__file__), "--child", mode, "--json", out.name]
         start = time.perf_counter()
@@ -285,6 +374,7 @@ def median_of(runs: list[dict]) -> dict:
 
 def scenarios(repetition: dict) -> dict:
     cold, warm, plain = repetition["cold"], repetition["warm"], repetition["plain"]
+    cached, plain_cached = repetition["coop_cache"], repetition["plain_cache"]
     per_launch_s = cold["per_launch_s"]
     return {
         "1_fresh_empty_cache": {
@@ -305,9 +395,37 @@ def scenarios(repetition: dict) -> dict:
             # the kernel compiler's dispatch of a launch-specialized kernel, with no coop in it
             "specialized_plain_us": per_launch_s["plain_specialized_on_launch"] * 1e6,
             "specialization_overhead": per_launch_s["plain_specialized_on_launch"] / per_launch_s["plain"] - 1,
+            # the coop kernel without a declared block (launch-specialized)
+            "undeclared_coop_us": per_launch_s["coop_undeclared"] * 1e6,
+            "undeclared_overhead": per_launch_s["coop_undeclared"] / per_launch_s["plain"] - 1,
+            # the plain kernel in a process without cuda.coop (no planner registered: no readiness check per launch)
+            "plain_without_coop_imported_us": plain["per_launch_s"]["plain"] * 1e6,
             "planner_runs": cold["repeat_planner"]["planner_runs"],
             "nvrtc_s": cold["repeat_planner"]["nvrtc_s"],
         },
+        "5_new_grid_size": {
+            **{key: cold["new_grid"][key] for key in ("wall_s", "planner_runs", "kernel_compiler_s", "nvrtc_s")},
+            "kernel_compiles": cold["new_grid"]["kernel_compiles"],
+            "undeclared_wall_s": cold["new_grid_undeclared"]["wall_s"],
+            "undeclared_planner_runs": cold["new_grid_undeclared"]["planner_runs"],
+            "undeclared_kernel_compiler_s": cold["new_grid_undeclared"]["kernel_compiler_s"],
+        },
+        "6_fresh_warm_kernel_cache": {
+            "wall_s": cached["coop_scan"]["wall_s"],
+            "kernel_compiler_s": cached["coop_scan"]["kernel_compiler_s"],
+            "planner_runs": cached["coop_scan"]["planner_runs"],
+            "nvrtc_s": cached["coop_scan"]["nvrtc_s"],
+            "cache_hit": cached["coop_scan"]["cache_hit"],
+            "plain_cached_wall_s": plain_cached["plain_scan"]["wall_s"],
+            "ratio_to_plain": cached["coop_scan"]["wall_s"] / plain_cached["plain_scan"]["wall_s"],
+        },
+        "7_plain_kernel_cache_with_coop_imported": {
+            "cache_hit": cached["plain_scan"]["cache_hit"],
+            "wall_s": cached["plain_scan"]["wall_s"],
+            "kernel_compiler_s": cached["plain_scan"]["kernel_compiler_s"],
+        },
+        "import_coop_only_s": repetition["import_only"]["import_coop_only_s"],
+        "import_coop_after_compiler_s": cold["import_coop_s"],
     }
 
 
@@ -315,7 +433,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", type=pathlib.Path, required=True)
     parser.add_argument("--repeat", type=int, default=2, help="repetitions of every process (medians reported)")
-    parser.add_argument("--child", choices=["coop", "coop-warm", "plain"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child",
+        choices=["coop", "coop-warm", "plain", "coop-cache", "plain-cache", "import-only"],
+        help=argparse.SUPPRESS,
+    )
     args = parser.parse_args()
     if args.child:
         args.json.write_text(json.dumps(child(args.child)))
@@ -327,9 +449,31 @@ def main() -> None:
             cold = run_child("coop", cache)
             warm = run_child("coop-warm", cache)
             plain = run_child("plain", pathlib.Path(work) / f"plain-cache{index}")
-            repetitions.append({"cold": cold, "warm": warm, "plain": plain})
+            # 6 and 7: the first process fills the kernel cache, the second is measured
+            kernel_cache = pathlib.Path(work) / f"kernel-cache{index}"
+            run_child("coop-cache", kernel_cache)
+            coop_cache = run_child("coop-cache", kernel_cache)
+            plain_kernel_cache = pathlib.Path(work) / f"plain-kernel-cache{index}"
+            run_child("plain-cache", plain_kernel_cache)
+            plain_cache = run_child("plain-cache", plain_kernel_cache)
+            import_only = run_child("import-only", pathlib.Path(work) / f"import{index}")
+            repetitions.append(
+                {
+                    "cold": cold,
+                    "warm": warm,
+                    "plain": plain,
+                    "coop_cache": coop_cache,
+                    "plain_cache": plain_cache,
+                    "import_only": import_only,
+                }
+            )
     per_repetition = [scenarios(repetition) for repetition in repetitions]
-    summary = {name: median_of([each[name] for each in per_repetition]) for name in per_repetition[0]}
+    summary = {
+        name: median_of([each[name] for each in per_repetition])
+        if isinstance(per_repetition[0][name], dict)
+        else statistics.median(each[name] for each in per_repetition)
+        for name in per_repetition[0]
+    }
     document = {
         "kernel": (
             f"block load + sum + inclusive_sum + store, {ALGORITHM}, {THREADS} threads x {ITEMS} items, {BLOCKS} blocks"
@@ -343,7 +487,12 @@ def main() -> None:
         f"compile latency: (1) {summary['1_fresh_empty_cache']['coop_s']:.2f} s coop, "
         f"(2) {summary['2_second_kernel']['coop_s']:.3f} s coop, "
         f"(3) {summary['3_fresh_warm_cache']['coop_s'] * 1e3:.1f} ms coop, "
-        f"(4) {summary['4_repeated_launch']['overhead']:+.1%} per launch -> {args.json}"
+        f"(4) {summary['4_repeated_launch']['overhead']:+.1%} per launch, "
+        f"(5) {summary['5_new_grid_size']['kernel_compiler_s'] * 1e3:.1f} ms compiling for a new grid, "
+        f"(6) {summary['6_fresh_warm_kernel_cache']['wall_s'] * 1e3:.0f} ms from the kernel cache "
+        f"({summary['6_fresh_warm_kernel_cache']['ratio_to_plain']:.2f}x plain), "
+        f"(7) plain cache hit {summary['7_plain_kernel_cache_with_coop_imported']['cache_hit']}, "
+        f"import cuda.coop {summary['import_coop_only_s'] * 1e3:.0f} ms -> {args.json}"
     )
 
 

@@ -1,6 +1,7 @@
 """The Python kernels with cuda.coop, one per row of configs.py: each block (block
 families) or each warp of 32 lanes (warp families) loads its tile with coop.load
-at a runtime `offset=` (pointer arithmetic in the provider, as in the twin), then
+at a runtime `offset=`, the block's origin (pointer arithmetic in the provider, as
+in the twin; a warp's own tile within the block is the provider's to add), then
 stores it back with the same algorithm (copies), sums it (reductions: the
 group's first thread writes the sum), scans it in place and stores it direct
 (scans), exchanges it blocked-to-striped and stores it striped (exchanges) or
@@ -44,14 +45,13 @@ def warp_in_grid(warps_per_block):
 
 
 def warp_copy(algorithm: str, items_per_thread: int, threads: int):
-    warp_tile = configs.WARP_THREADS * items_per_thread
-    warps = threads // configs.WARP_THREADS
+    block_tile = threads * items_per_thread
 
     @cuda.jit
     def copy_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        start = warp_in_grid(warps) * warp_tile
+        start = cuda.blockIdx.x * block_tile  # the block's origin: each warp addresses its own tile of it
         coop.load(warp, source, items, algorithm=algorithm, offset=start)
         coop.store(warp, destination, items, algorithm=algorithm, offset=start)
 
@@ -72,7 +72,7 @@ def block_reduce(algorithm: str, items_per_thread: int, tile: int):
 
 
 def warp_reduce(items_per_thread: int, threads: int):
-    warp_tile = configs.WARP_THREADS * items_per_thread
+    block_tile = threads * items_per_thread
     warps = threads // configs.WARP_THREADS
 
     @cuda.jit
@@ -80,7 +80,7 @@ def warp_reduce(items_per_thread: int, threads: int):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
         index = warp_in_grid(warps)
-        coop.load(warp, source, items, algorithm="direct", offset=index * warp_tile)
+        coop.load(warp, source, items, algorithm="direct", offset=cuda.blockIdx.x * block_tile)
         total = coop.sum(warp, items)
         if cuda.laneid == 0:
             destination[index] = total
@@ -105,14 +105,13 @@ def block_scan(algorithm: str, operation: str, items_per_thread: int, tile: int)
 
 def warp_scan(operation: str, items_per_thread: int, threads: int):
     scan = getattr(coop, operation)
-    warp_tile = configs.WARP_THREADS * items_per_thread
-    warps = threads // configs.WARP_THREADS
+    block_tile = threads * items_per_thread
 
     @cuda.jit
     def scan_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        start = warp_in_grid(warps) * warp_tile
+        start = cuda.blockIdx.x * block_tile
         coop.load(warp, source, items, algorithm="direct", offset=start)
         scan(warp, items)
         coop.store(warp, destination, items, algorithm="direct", offset=start)
@@ -134,14 +133,13 @@ def block_exchange(time_sliced: bool, items_per_thread: int, tile: int):
 
 
 def warp_exchange(items_per_thread: int, threads: int):
-    warp_tile = configs.WARP_THREADS * items_per_thread
-    warps = threads // configs.WARP_THREADS
+    block_tile = threads * items_per_thread
 
     @cuda.jit
     def exchange_tile(source, destination):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        start = warp_in_grid(warps) * warp_tile
+        start = cuda.blockIdx.x * block_tile
         coop.load(warp, source, items, algorithm="direct", offset=start)
         striped = coop.exchange(warp, items, mode="blocked_to_striped")
         coop.store(warp, destination, striped, algorithm="striped", offset=start)

@@ -113,6 +113,26 @@ bool is_result_local(const Plan& plan, const OperandSpec& operand) {
   return operand.role == OperandRole::PayloadResult && plan.facts.payload == PayloadKind::Scalar;
 }
 
+bool is_memory_operand(const Plan& plan, const std::string& name) {
+  for (const auto& operand : plan.operation->operands) {
+    if (operand.name == name)
+      return operand.role == OperandRole::SourceArray || operand.role == OperandRole::DestinationArray;
+  }
+  return false;
+}
+
+std::string block_rank(const Plan& plan);
+
+// Where the calling group's tile starts in the memory the kernel passed: each warp
+// (logical or physical) of the block addresses its own tile, group g (x-major rank in
+// the block / its width) at g x (width x items); the kernel passes the block's origin.
+std::string group_tile_origin(const Plan& plan) {
+  if (plan.facts.group.kind != GroupKind::Warp) return "";
+  const int width = plan.facts.group.width;
+  return " + static_cast<long long>(" + block_rank(plan) + " / " + std::to_string(width) + "u) * " +
+         std::to_string(1LL * width * plan.facts.items_per_thread) + "LL";
+}
+
 // The expression passed to CUB for one method argument; "" when OMITTED.
 std::string method_argument(const Plan& plan, const std::string& name) {
   for (const auto& option : plan.operation->options) {
@@ -134,6 +154,7 @@ std::string method_argument(const Plan& plan, const std::string& name) {
     if (bound.binding == Binding::Runtime) operand += " + " + option.name;
     if (bound.binding == Binding::Static) operand += " + " + static_literal(plan, option, bound.value);
   }
+  if (is_memory_operand(plan, name)) operand += group_tile_origin(plan);
   return operand;
 }
 

@@ -115,21 +115,19 @@ def warp_kernel(algorithm, width):
     def copy_physical_warps(source, destination, held, items_per_thread):
         warp = coop.this_warp()
         items = coop.ThreadData(items_per_thread)
-        tile = (rank() // 32) * 32 * items_per_thread
-        coop.load(warp, source[tile:], items, algorithm=algorithm)
+        coop.load(warp, source, items, algorithm=algorithm)  # each warp reads its own tile of the block's
         for i in range(items_per_thread):
             held[rank() * items_per_thread + i] = items[i]
-        coop.store(warp, destination[tile:], items, algorithm=algorithm)
+        coop.store(warp, destination, items, algorithm=algorithm)
 
     @cuda.jit
     def copy_logical_warps(source, destination, held, items_per_thread):
         warp = coop.this_warp().group_by(width)
         items = coop.ThreadData(items_per_thread)
-        tile = (rank() // width) * width * items_per_thread
-        coop.load(warp, source[tile:], items, algorithm=algorithm)
+        coop.load(warp, source, items, algorithm=algorithm)
         for i in range(items_per_thread):
             held[rank() * items_per_thread + i] = items[i]
-        coop.store(warp, destination[tile:], items, algorithm=algorithm)
+        coop.store(warp, destination, items, algorithm=algorithm)
 
     return copy_physical_warps if width == 32 else copy_logical_warps
 

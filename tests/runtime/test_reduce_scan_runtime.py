@@ -427,13 +427,12 @@ def complex_warp_kernel(width):
     def warp_products(source, products, scanned):
         warp = coop.this_warp().group_by(width) if width < 32 else coop.this_warp()
         values = coop.ThreadData(4)
-        offset = (rank() // width) * width * 4
-        coop.load(warp, source, values, offset=offset)
+        coop.load(warp, source, values)  # each logical warp reads its own tile
         product = coop.reduce(warp, values, complex_multiply)
         if rank() % width == 0:
             products[rank() // width] = product
         coop.inclusive_sum(warp, values)
-        coop.store(warp, scanned, values, offset=offset)
+        coop.store(warp, scanned, values)
 
     return warp_products
 

@@ -218,9 +218,8 @@ def warp_view_copy(algorithm):
     def copy_warps(base, copy):
         warp = coop.this_warp()
         items = coop.ThreadData(2)
-        tile = (rank() // 32) * 64
-        coop.load(warp, base[tile:], items, algorithm=algorithm)
-        coop.store(warp, copy[tile:], items, algorithm=algorithm)
+        coop.load(warp, base, items, algorithm=algorithm)  # each warp: its own tile of the view
+        coop.store(warp, copy, items, algorithm=algorithm)
 
     return copy_warps
 

@@ -12,7 +12,8 @@ import pytest
 from cuda import coop
 from cuda.coop.numba_mlir import _compat
 
-PLANNER = "cuda.coop.numba_mlir._planner.CoopWholeFunctionPlanner"
+# The helper inliner runs first (helpers taking a group inline before the planner reads the kernel).
+PLANNERS = ["cuda.coop.numba_mlir._inline.CoopHelperInliner", "cuda.coop.numba_mlir._planner.CoopWholeFunctionPlanner"]
 
 # Prepended to every scenario: `planners()` lists what numba-cuda-mlir will run.
 PRELUDE = """
@@ -41,7 +42,7 @@ def test_importing_coop_after_the_compiler_registers_the_planner():
         from cuda import coop
         print(json.dumps(planners()))
     """)
-    assert seen == [PLANNER]
+    assert seen == PLANNERS
 
 
 def test_importing_coop_first_registers_once_the_compiler_is_imported():
@@ -54,7 +55,7 @@ def test_importing_coop_first_registers_once_the_compiler_is_imported():
         coop.register("numba-cuda-mlir")
         print(json.dumps({"before": before, "after_import": after_import, "after": planners()}))
     """)
-    assert seen == {"before": "not imported", "after_import": [PLANNER], "after": [PLANNER]}
+    assert seen == {"before": "not imported", "after_import": PLANNERS, "after": PLANNERS}
 
 
 def test_disabled_automatic_registration_waits_in_either_import_order():
@@ -68,7 +69,7 @@ def test_disabled_automatic_registration_waits_in_either_import_order():
         """,
         CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION="true",
     )
-    assert seen == {"before": [], "after": [PLANNER]}
+    assert seen == {"before": [], "after": PLANNERS}
 
 
 def test_automatic_registration_can_be_disabled():
@@ -82,14 +83,14 @@ def test_automatic_registration_can_be_disabled():
         """,
         CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION="1",
     )
-    assert seen == {"before": [], "after": [PLANNER]}
+    assert seen == {"before": [], "after": PLANNERS}
 
 
 def test_an_unsupported_compiler_version_is_refused_and_registers_nothing():
     seen = run_scenario("""
         import importlib.metadata, warnings
         installed = importlib.metadata.version
-        importlib.metadata.version = lambda name: "0.6.1" if name == "numba-cuda-mlir" else installed(name)
+        importlib.metadata.version = lambda name: "0.7.1" if name == "numba-cuda-mlir" else installed(name)
 
         import numba_cuda_mlir
         with warnings.catch_warnings(record=True) as caught:
@@ -103,7 +104,7 @@ def test_an_unsupported_compiler_version_is_refused_and_registers_nothing():
         print(json.dumps({"warnings": [str(w.message) for w in caught], "error": error, "planners": planners()}))
     """)
     assert seen["planners"] == []
-    assert seen["error"] == "cuda.coop supports numba-cuda-mlir>=0.5,<0.6; numba-cuda-mlir 0.6.1 is installed"
+    assert seen["error"] == "cuda.coop supports numba-cuda-mlir>=0.5,<0.7; numba-cuda-mlir 0.7.1 is installed"
     assert seen["warnings"] == [f"cuda.coop did not register with numba-cuda-mlir: {seen['error']}"]
 
 
@@ -115,15 +116,15 @@ def test_importing_coop_alone_loads_no_compiler():
     assert seen == []
 
 
-@pytest.mark.parametrize("version", ["0.4.9", "0.6.0", "1.5.0"])
+@pytest.mark.parametrize("version", ["0.4.9", "0.7.0", "1.5.0"])
 def test_check_version_names_the_installed_and_supported_versions(version):
     with pytest.raises(coop.IncompatibleCompilerError) as refused:
         _compat.check_version(version)
     assert f"numba-cuda-mlir {version} is installed" in str(refused.value)
-    assert "numba-cuda-mlir>=0.5,<0.6" in str(refused.value)
+    assert "numba-cuda-mlir>=0.5,<0.7" in str(refused.value)
 
 
-@pytest.mark.parametrize("version", ["0.5.0", "0.5.4", "0.5.10rc1"])
+@pytest.mark.parametrize("version", ["0.5.0", "0.5.4", "0.5.10rc1", "0.6.0", "0.6.3"])
 def test_check_version_accepts_the_supported_series(version):
     assert _compat.check_version(version) == version
 

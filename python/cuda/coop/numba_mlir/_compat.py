@@ -13,7 +13,8 @@ import re
 
 from .._core.errors import IncompatibleCompilerError
 
-SUPPORTED = ((0, 5), (0, 6))  # [low, high)
+SUPPORTED = ((0, 5), (0, 7))  # [low, high): 0.5.4 and 0.6.x
+REQUIREMENT = "numba-cuda-mlir>=0.5.4,<0.7"  # as the packaging extras pin it
 
 
 def _series(version: str) -> tuple[int, int]:
@@ -28,7 +29,7 @@ def check_version(installed: str | None = None) -> str:
             installed = importlib.metadata.version("numba-cuda-mlir")
         except importlib.metadata.PackageNotFoundError as missing:
             raise IncompatibleCompilerError(
-                "cuda.coop's numba-cuda-mlir backend needs numba-cuda-mlir>=0.5,<0.6, which is not installed "
+                f"cuda.coop's numba-cuda-mlir backend needs {REQUIREMENT}, which is not installed "
                 '(pip install "cuda-coop[cu13]", or "cuda-coop[numba-cuda-mlir]" with your own CUDA toolkit)'
             ) from missing
     low, high = SUPPORTED

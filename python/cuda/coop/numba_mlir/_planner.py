@@ -6,14 +6,24 @@ from __future__ import annotations
 
 import os
 
-from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_config
+from numba_cuda_mlir.extending import WholeFunctionPlanner
 from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
 from .. import _engine
 from .._core import log
 from .._core.errors import UnsupportedOperationError, from_engine_error
 from .._engine_session import engine
-from . import _facts, _groups, _payloads, _prefix_callbacks, _provider_call, _rewrite, _selectors, _storage
+from . import (
+    _dispatch,
+    _facts,
+    _groups,
+    _payloads,
+    _prefix_callbacks,
+    _provider_call,
+    _rewrite,
+    _selectors,
+    _storage,
+)
 from ._divergence import warn_divergent_calls
 from ._find import find_sites
 from ._linked_functions import user_function_being_compiled
@@ -90,10 +100,8 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
         _payloads.fold_attributes(state, payloads)
         _storage.fold_attributes(state, storages)
-        launch = require_launch_config(state)
-        block_shape = _groups.launch_block(
-            launch["block"], context(sites[0].marker.name, state, sites[0].statement.loc)
-        )
+        # The declared block (coop.this_block(128)), else the launch's: only then is the kernel launch-specialized.
+        block_shape = _dispatch.block_shape(state, sites, context(sites[0].marker.name, state, sites[0].statement.loc))
         _groups.lower_members(state, sites, block_shape)
         sites = _groups.lower_thread_reductions(state, sites, block_shape)
         _groups.check_no_escape(state, sites)

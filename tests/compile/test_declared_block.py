@@ -1,0 +1,100 @@
+"""A kernel that declares its block (coop.this_block(128), (32, 4)) compiles once per
+argument types, not per launch: the planner plans for the declared block, so the
+kernel is not specialized on its launch (a new grid or dynamic shared memory size
+compiles nothing, and launches take the plain path); a launch with another block is
+refused with an error naming both. Without a GPU: compiles target sm_90 and
+launches are only configured."""
+
+import pytest
+from numba_cuda_mlir import cuda, types
+
+from cuda import coop
+from cuda.coop.numba_mlir._explain import _capability, compile_for_launch
+
+ARRAY = types.Array(types.float32, 1, "C")
+
+
+@pytest.fixture(autouse=True)
+def sm_90():
+    _capability()
+
+
+def declared_kernel(shape):
+    @cuda.jit
+    def scan(source, destination):
+        block = coop.this_block(shape)
+        items = coop.ThreadData(2)
+        coop.load(block, source, items)
+        coop.inclusive_sum(block, items)
+        coop.store(block, destination, items)
+
+    return scan
+
+
+def test_a_declared_block_compiles_a_generic_overload_once():
+    kernel = declared_kernel((32, 4))
+    result = kernel.compile((ARRAY, ARRAY))
+    assert result.metadata["cubin"][:4] == b"\x7fELF"
+    assert not kernel._requires_launch_config  # no launch specialization: any grid reuses this overload
+    assert kernel._coop_declared_block == (32, 4, 1)
+    assert len(kernel.overloads) == 1
+    # Configuring launches with other grids and shared memory compiles nothing.
+    for grid, sharedmem in [(1, 0), (1000, 0), ((7, 3), 4096)]:
+        kernel[grid, (32, 4), 0, sharedmem]
+    assert len(kernel.overloads) == 1 and not kernel._launch_config_overloads
+
+
+@pytest.mark.parametrize("block", [128, (4, 32), (32, 4, 2)])
+def test_a_launch_with_another_block_is_refused_when_configured(block):
+    kernel = declared_kernel((32, 4))
+    kernel.compile((ARRAY, ARRAY))
+    kernel[1, (32, 4)]  # the declared block: fine
+    with pytest.raises(coop.InvalidGroupError) as refused:
+        kernel[1, block]
+    message = str(refused.value)
+    assert "declares coop.this_block((32, 4)), a block of (32, 4, 1)" in message
+    assert "launch it with the block it declares" in message
+
+
+def test_a_launch_with_another_block_is_refused_when_it_compiles():
+    with pytest.raises(
+        coop.InvalidGroupError, match=r"coop.this_block\(128\) declares a block of \(128,\).*\(64, 1, 1\)"
+    ):
+        compile_for_launch(declared_kernel(128), [ARRAY, ARRAY], 1, 64)
+
+
+def test_the_declared_block_plans_the_kernel():
+    explained = coop.explain(declared_kernel(64), *[__import__("numpy").zeros(128, "float32")] * 2, grid=1, block=64)
+    assert all("64" in plan.describe() for plan in explained.plans)
+
+
+def test_an_undeclared_kernel_compiles_once_per_block_not_per_grid(monkeypatch):
+    """Without a declared block the kernel is specialized on its launch, but the plan
+    depends on the block alone: another grid or dynamic shared memory size reuses the
+    compile (filed under the new launch), another block compiles. Through the
+    dispatcher's launch-keyed compile, as a launch reaches it."""
+    from numba_cuda_mlir import mlir_compiler
+    from numba_cuda_mlir._launch_config import _launch_config_key
+
+    compiles = []
+    entry = mlir_compiler.mlir_compiler_entry
+    monkeypatch.setattr(mlir_compiler, "mlir_compiler_entry", lambda *a, **k: compiles.append(1) or entry(*a, **k))
+
+    @cuda.jit
+    def copy(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(2)
+        coop.load(block, source, items)
+        coop.store(block, destination, items)
+
+    def launch(grid, block, sharedmem=0):
+        key = _launch_config_key({"grid": grid, "block": block, "sharedmem": sharedmem, "cluster": None})
+        return copy._compile_launch_config_signature((ARRAY, ARRAY), key)
+
+    first = launch((1, 1, 1), (128, 1, 1))
+    assert len(compiles) == 1
+    assert launch((50, 1, 1), (128, 1, 1)) is first
+    assert launch((7, 2, 1), (128, 1, 1), 4096) is first
+    assert len(compiles) == 1, "a new grid or shared memory size compiled the kernel again"
+    assert launch((1, 1, 1), (64, 1, 1)) is not first
+    assert len(compiles) == 2
