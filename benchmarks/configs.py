@@ -3,7 +3,9 @@ dtype, block size and items per thread. The families:
 
   block, warp                a tile copy: load, then store with the same algorithm
   block_reduce, warp_reduce  a direct load, then coop.sum; the group's first thread
-                             writes the sum (one value per tile)
+                             writes the sum (one value per tile); "broadcast" rows
+                             give the sum to every thread (coop.sum's default) and
+                             the group's last thread writes it
   block_scan, warp_scan      a direct load, coop.inclusive_sum or exclusive_sum in
                              place, a direct store
   block_exchange,            a direct load, coop.exchange blocked_to_striped (block:
@@ -51,11 +53,19 @@ class Config:
     threads: int  # per block
     items: int  # per thread
     operation: str = "copy"  # "copy", "sum", a key of SCANS, "exchange" or "shuffle"
+    broadcast: bool = False  # reductions: the result in every thread (else CUB's first thread only)
 
     @property
     def name(self) -> str:
         """The twin kernel's symbol and the row's key."""
-        parts = (self.family, self.algorithm, SCANS.get(self.operation), self.dtype, f"{self.threads}x{self.items}")
+        parts = (
+            self.family,
+            self.algorithm,
+            SCANS.get(self.operation),
+            "broadcast" if self.broadcast else "",
+            self.dtype,
+            f"{self.threads}x{self.items}",
+        )
         return "_".join(part for part in parts if part)
 
     @property
@@ -133,6 +143,13 @@ def all_configs() -> list[Config]:
     rows += _block_rows("block_reduce", REDUCE_ALGORITHMS, ("sum",))
     rows += _block_rows("block_scan", SCAN_ALGORITHMS, tuple(SCANS))
     rows += [Config("warp_reduce", "", d, DEFAULT_THREADS, i, "sum") for d in DTYPES for i in ITEMS]
+    # The broadcast's cost: the default algorithm's rows again, the sum in every thread.
+    rows += [
+        Config("block_reduce", REDUCE_ALGORITHMS[0], d, DEFAULT_THREADS, i, "sum", broadcast=True)
+        for d in DTYPES
+        for i in ITEMS
+    ]
+    rows += [Config("warp_reduce", "", d, DEFAULT_THREADS, i, "sum", broadcast=True) for d in DTYPES for i in ITEMS]
     rows += [Config("warp_scan", "", d, DEFAULT_THREADS, i, scan) for scan in SCANS for d in DTYPES for i in ITEMS]
     for algorithm in EXCHANGE_ALGORITHMS:
         rows += [Config("block_exchange", algorithm, d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]

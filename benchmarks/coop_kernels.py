@@ -58,22 +58,25 @@ def warp_copy(algorithm: str, items_per_thread: int, threads: int):
     return copy_tile
 
 
-def block_reduce(algorithm: str, items_per_thread: int, tile: int):
+def block_reduce(algorithm: str, items_per_thread: int, tile: int, broadcast: bool, threads: int):
+    writer = threads - 1 if broadcast else 0  # with a broadcast, a thread other than the first can write
+
     @cuda.jit
     def reduce_tile(source, destination):
         block = coop.this_block()
         items = coop.ThreadData(items_per_thread)
         coop.load(block, source, items, algorithm="direct", offset=cuda.blockIdx.x * tile)
-        total = coop.sum(block, items, algorithm=algorithm)
-        if cuda.threadIdx.x == 0:
+        total = coop.sum(block, items, algorithm=algorithm, broadcast=broadcast)
+        if cuda.threadIdx.x == writer:
             destination[cuda.blockIdx.x] = total
 
     return reduce_tile
 
 
-def warp_reduce(items_per_thread: int, threads: int):
+def warp_reduce(items_per_thread: int, threads: int, broadcast: bool):
     block_tile = threads * items_per_thread
     warps = threads // configs.WARP_THREADS
+    writer = configs.WARP_THREADS - 1 if broadcast else 0
 
     @cuda.jit
     def reduce_tile(source, destination):
@@ -81,8 +84,8 @@ def warp_reduce(items_per_thread: int, threads: int):
         items = coop.ThreadData(items_per_thread)
         index = warp_in_grid(warps)
         coop.load(warp, source, items, algorithm="direct", offset=cuda.blockIdx.x * block_tile)
-        total = coop.sum(warp, items)
-        if cuda.laneid == 0:
+        total = coop.sum(warp, items, broadcast=broadcast)
+        if cuda.laneid == writer:
             destination[index] = total
 
     return reduce_tile
@@ -167,9 +170,9 @@ def kernel_for(config: configs.Config):
     if config.family == "warp":
         return warp_copy(config.algorithm, config.items, config.threads)
     if config.family == "block_reduce":
-        return block_reduce(config.algorithm, config.items, config.block_tile)
+        return block_reduce(config.algorithm, config.items, config.block_tile, config.broadcast, config.threads)
     if config.family == "warp_reduce":
-        return warp_reduce(config.items, config.threads)
+        return warp_reduce(config.items, config.threads, config.broadcast)
     if config.family == "block_scan":
         return block_scan(config.algorithm, config.operation, config.items, config.block_tile)
     if config.family == "block_exchange":

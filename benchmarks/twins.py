@@ -32,6 +32,8 @@ def instantiation(config: configs.Config) -> str:
         arguments.append(config.cub_algorithm)
     if config.primitive == "scan":
         arguments.append(str(config.operation == "inclusive_sum").lower())
+    if config.primitive == "reduce":
+        arguments.append(str(config.broadcast).lower())
     if config.family == "block_exchange":
         arguments.append(str(config.algorithm == "timesliced").lower())
     template = f"{config.group}_copy" if config.primitive == "copy" else config.family

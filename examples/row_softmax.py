@@ -1,5 +1,6 @@
 """Softmax of each row of a matrix, one block per row: a block max, then a block
-sum of the exponentials (coop.reduce and coop.sum), checked against NumPy."""
+sum of the exponentials (coop.reduce and coop.sum, whose results every thread
+gets), checked against NumPy."""
 
 import math
 
@@ -18,21 +19,10 @@ def row_softmax(matrix, result):
     row = cuda.blockIdx.x * COLUMNS
     values = coop.ThreadData(ITEMS)
     coop.load(block, matrix, values, algorithm="transpose", offset=row)
-    # Reductions are valid in thread 0 only: it shares them through shared memory.
-    shared = cuda.shared.array(1, np.float32)
-    largest = coop.reduce(block, values, "max")
-    if cuda.threadIdx.x == 0:
-        shared[0] = largest
-    cuda.syncthreads()
-    largest = shared[0]
+    largest = coop.reduce(block, values, "max")  # in every thread of the block
     for i in range(ITEMS):
         values[i] = math.exp(values[i] - largest)
     total = coop.sum(block, values)
-    cuda.syncthreads()  # every thread has read shared[0] before thread 0 overwrites it
-    if cuda.threadIdx.x == 0:
-        shared[0] = total
-    cuda.syncthreads()
-    total = shared[0]
     for i in range(ITEMS):
         values[i] = values[i] / total
     coop.store(block, result, values, algorithm="transpose", offset=row)

@@ -266,6 +266,34 @@ void emit_fresh_array_start(std::ostream& out, const Plan& plan) {
       << "[i] = " << result->starts_as << "[i];\n";
 }
 
+// A block result broadcast through scratch needs a slot beside CUB's TempStorage.
+bool broadcasts_through_scratch(const Plan& plan) {
+  return plan.result && plan.broadcasts() && plan.facts.group.kind == GroupKind::Block;
+}
+
+// The type of the call's scratch: CUB's TempStorage, or it with the broadcast slot beside.
+std::string scratch_type(const Plan& plan, const std::string& alias) {
+  if (!broadcasts_through_scratch(plan)) return alias + "::TempStorage";
+  return "::coop_adapt::WithResult<" + alias + "::TempStorage, " + element_type(plan) + ">";
+}
+
+// The CUB collective's own scratch within it.
+std::string cub_scratch(const Plan& plan) {
+  return broadcasts_through_scratch(plan) ? "temp_storage.storage" : "temp_storage";
+}
+
+// Returns the value CUB gives the group's first thread to every thread of the group.
+void emit_broadcast_return(std::ostream& out, const Plan& plan, const std::string& value) {
+  if (plan.facts.group.kind == GroupKind::Block) {
+    out << "  if (" << block_rank(plan) << " == 0u) temp_storage.result = " << value
+        << ";\n  __syncthreads();\n  return temp_storage.result;\n";
+    return;
+  }
+  const std::string width = std::to_string(plan.facts.group.width);
+  out << "  return ::cub::ShuffleIndex<" << width << ">(" << value << ", 0, ::cub::WarpMask<" << width << ">(("
+      << block_rank(plan) << " % 32u) / " << width << "u));\n";
+}
+
 void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   std::vector<std::string> params;
   for (const auto& operand : plan.operation->operands) {
@@ -273,7 +301,7 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   }
   for (const OptionSpec* option : runtime_options(plan)) params.push_back(option_parameter(plan, *option));
   for (const OptionSpec* option : prefix_callbacks(plan)) params.push_back("void* " + prefix_state_parameter(*option));
-  if (plan.needs_scratch) params.push_back(names.alias + "::TempStorage& temp_storage");
+  if (plan.needs_scratch) params.push_back(scratch_type(plan, names.alias) + "& temp_storage");
 
   std::vector<std::string> arguments;
   for (const auto& name : plan.operation->method_arguments) {
@@ -294,17 +322,23 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
     const std::string symbol = plan.facts.option(option->name).value.substr(kUserOperatorPrefix.size());
     out << "  " << prefix_functor(symbol) << " " << option->name << "{" << prefix_state_parameter(*option) << "};\n";
   }
-  out << "  " << (plan.operation->returns_value ? "return " : "") << names.alias
-      << (plan.needs_scratch ? "(temp_storage)" : "()") << "." << plan.method << "(";
+  const bool broadcast = plan.operation->returns_value && plan.broadcasts();
+  constexpr const char* kFirstThreads = "first_thread_result";  // valid in the group's first thread
+  out << "  "
+      << (broadcast                       ? type + " " + kFirstThreads + " = "
+          : plan.operation->returns_value ? "return "
+                                          : "")
+      << names.alias << (plan.needs_scratch ? "(" + cub_scratch(plan) + ")" : "()") << "." << plan.method << "(";
   for (std::size_t i = 0; i < arguments.size(); ++i) out << (i ? ", " : "") << arguments[i];
   out << ");\n";
+  if (broadcast) emit_broadcast_return(out, plan, kFirstThreads);
   if (result_argument) out << "  return " << kResultLocal << ";\n";
   out << "}\n\n";
 }
 
 // The scratch instance of the calling thread's group: logical warps each own one.
 std::string scratch_instance(const Plan& plan, const Names& names) {
-  const std::string storage = "static_cast<" + names.alias + "::TempStorage*>(temp_storage)";
+  const std::string storage = "static_cast<" + scratch_type(plan, names.alias) + "*>(temp_storage)";
   if (plan.facts.group.kind == GroupKind::Block) return "*" + storage;
   return storage + "[" + block_rank(plan) + " / " + std::to_string(plan.facts.group.width) + "u]";
 }
@@ -396,6 +430,8 @@ void emit_adapters(std::ostream& out, const std::vector<Plan>& plans) {
   const bool views =
       std::any_of(plans.begin(), plans.end(), [](const Plan& plan) { return !plan.facts.strided_views.empty(); });
   if (views) out << adapters::source("strided_view") << "\n";
+  if (std::any_of(plans.begin(), plans.end(), broadcasts_through_scratch))
+    out << adapters::source("with_result") << "\n";
   std::set<const ClassAdapter*> emitted;
   for (const auto& plan : plans) {
     if (plan.adapter != nullptr && emitted.insert(plan.adapter).second) out << plan.adapter->source << "\n";
@@ -422,10 +458,9 @@ std::string summary(const Plan& plan) {
   return text;
 }
 
-// The index of the layout probe of a specialization's TempStorage, added on first use.
-int probe_index(std::vector<std::string>& probes, const std::string& alias) {
-  const std::string probe =
-      "&coop_probe::layout<sizeof(" + alias + "::TempStorage), alignof(" + alias + "::TempStorage)>";
+// The index of the layout probe of a call's scratch type, added on first use.
+int probe_index(std::vector<std::string>& probes, const std::string& scratch) {
+  const std::string probe = "&coop_probe::layout<sizeof(" + scratch + "), alignof(" + scratch + ")>";
   const auto found = std::find(probes.begin(), probes.end(), probe);
   if (found != probes.end()) return static_cast<int>(found - probes.begin());
   probes.push_back(probe);
@@ -477,7 +512,8 @@ EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context) {
       emit_wrapper(out, plan, names->second);
     }
     result.symbols.push_back(names->second.symbol);
-    result.probe_of_plan.push_back(plan.needs_scratch ? probe_index(result.layout_probes, alias->second) : -1);
+    result.probe_of_plan.push_back(
+        plan.needs_scratch ? probe_index(result.layout_probes, scratch_type(plan, alias->second)) : -1);
   }
   result.text = out.str();
   return result;

@@ -269,6 +269,7 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
       check_user_symbol(facts, option, text);
       break;
     case OptionType::Bool:
+    case OptionType::Broadcast:
       if (text != "true" && text != "false") {
         reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "true or false");
       }
@@ -598,6 +599,13 @@ const char* to_string(Barrier barrier) {
 
 long long Plan::tile_capacity() const { return 1LL * facts.items_per_thread * facts.group.threads(); }
 
+bool Plan::broadcasts() const {
+  for (const auto& option : operation->options) {
+    if (option.type == OptionType::Broadcast) return static_value(facts, option) == "true";
+  }
+  return false;
+}
+
 CountRange Plan::range_of(const OptionSpec& option) const {
   if (rule != nullptr) {
     for (const auto& [name, range] : rule->ranges) {
@@ -697,12 +705,18 @@ std::string Plan::describe() const {
     text += ", " + (param.kind == AbiKind::Pointer ? param.cpp_type + "* " + param.name : c_parameter(param));
   }
   text += ")\n";
-  text += "result: " + (result ? result->cpp_type + " written through ret" : std::string("none (ret unused)")) + "\n";
+  text += "result: " + (result ? result->cpp_type + " written through ret" : std::string("none (ret unused)"));
+  if (result && broadcasts())
+    text += facts.group.kind == GroupKind::Block ? ", in every thread (through scratch and a barrier)"
+                                                 : ", in every lane (by shuffle)";
+  text += "\n";
   for (const auto& function : external_functions) {
     text += "links with: " + function.symbol + " (LTO-IR from the kernel compiler): " + function.declaration + "\n";
   }
+  const bool result_slot = result && broadcasts() && facts.group.kind == GroupKind::Block;
   text += "scratch: " +
-          (needs_scratch ? std::to_string(scratch_instances) + " x sizeof(" + cub_type + "::TempStorage)"
+          (needs_scratch ? std::to_string(scratch_instances) + " x sizeof(" + cub_type + "::TempStorage)" +
+                               (result_slot ? " + the broadcast result" : "")
                          : std::string("none")) +
           "\n";
   text += "reuse barrier: " + std::string(to_string(reuse_barrier)) + "\n";

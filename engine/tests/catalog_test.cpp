@@ -66,7 +66,9 @@ TEST(Catalog, OperatorsAreCubAndLibcuxxFunctors) {
   EXPECT_EQ(find_operator("max")->functor, "::cuda::maximum<>");
   for (const char* bitwise : {"bit_and", "bit_or", "bit_xor"}) EXPECT_TRUE(find_operator(bitwise)->integers_only);
   EXPECT_FALSE(find_operator("max")->integers_only);
-  EXPECT_EQ(find_operator("add"), nullptr);
+  EXPECT_EQ(find_operator("add"), find_operator("sum"));  // an alias finds its operator
+  EXPECT_EQ(find_operator("*")->functor, "::cuda::std::multiplies<>");
+  EXPECT_EQ(find_operator("median"), nullptr);
   for (const char* operation : {"reduce", "segmented_reduce", "inclusive_scan", "exclusive_scan"}) {
     const OptionSpec* op = find_operation(operation)->option("op");
     ASSERT_NE(op, nullptr) << operation;

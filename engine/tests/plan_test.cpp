@@ -441,7 +441,7 @@ TEST(Plan, RejectsOperatorsThatDoNotApply) {
                                 {{"op", OptionBinding::fixed("bit_and")}});
   expect_rejected(facts, ErrorKind::UnsupportedOperation, "op", "an integer dtype for bit_and");
   facts.options["op"] = OptionBinding::fixed("median");
-  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "one of: sum, min, max, bit_and, bit_or, bit_xor");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "one of: sum, mul, min, max, bit_and, bit_or, bit_xor");
   facts.options["op"] = OptionBinding::fixed("user:3d-op");
   expect_rejected(facts, ErrorKind::InvalidArgument, "op", "a C identifier");
   facts.options["op"] = OptionBinding::runtime();

@@ -31,6 +31,8 @@ const char* option_type_name(OptionType type) {
       return "scalar_output";
     case OptionType::Bool:
       return "bool";
+    case OptionType::Broadcast:
+      return "broadcast";
     case OptionType::PayloadArray:
       return "payload_array";
   }

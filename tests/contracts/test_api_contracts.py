@@ -23,8 +23,8 @@ SIGNATURES = {
         "temp_storage=None)"
     ),
     "shuffle": "(group, value, /, *, mode='down', distance=1, block_suffix_output=None, block_prefix_output=None)",
-    "reduce": "(group, items, op, /, *, valid_items=None, algorithm='warp_reductions', temp_storage=None)",
-    "sum": "(group, items, /, *, valid_items=None, algorithm='warp_reductions', temp_storage=None)",
+    "reduce": "(group, items, op, /, *, valid_items=None, algorithm='warp_reductions', broadcast=True, temp_storage=None)",
+    "sum": "(group, items, /, *, valid_items=None, algorithm='warp_reductions', broadcast=True, temp_storage=None)",
     "segmented_reduce": "(warp, value, flag, op, /, *, flags='heads')",
     "inclusive_sum": "(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm='raking', "
     "temp_storage=None)",

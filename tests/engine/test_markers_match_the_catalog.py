@@ -51,3 +51,17 @@ def test_choice_defaults_are_the_catalogs(name):
             continue
         assert parameter.default in (None, option["default"]), (parameter.name, parameter.default)
         assert option["default"] in option["choices"]
+
+
+@pytest.mark.parametrize("name", PRIMITIVES)
+def test_the_reference_documents_every_parameter_and_choice(name):
+    """The API reference (the docs site renders these docstrings) names every parameter the
+    catalog gives the call and every value a choice takes, so it cannot fall behind the catalog."""
+    doc = getattr(coop, name).__doc__
+    for parameter in parameters_after_the_group(name):
+        assert f"{parameter.name}:" in doc, f"coop.{name}'s docstring does not describe '{parameter.name}'"
+    for option in _engine.operation(name)["options"]:
+        if option["type"] != "choice":
+            continue
+        missing = [choice for choice in option["choices"] if f'"{choice}"' not in doc]
+        assert not missing, f"coop.{name}'s docstring does not name {option['name']} values {missing}"

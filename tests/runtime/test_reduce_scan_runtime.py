@@ -449,3 +449,37 @@ def test_complex_warp_product_with_a_python_operator_and_sum(dtype, width):
     groups = source.astype(np.complex128).reshape(128 // width, -1)
     check_complex(products, np.prod(groups, axis=1), dtype)
     check_complex(scanned, np.cumsum(groups, axis=1).ravel(), dtype)
+
+
+def broadcast_kernel(group_width, broadcast):
+    """Every thread writes the reduction it got: the group's total in every thread (broadcast,
+    the default), or in the group's first thread only (broadcast=False)."""
+
+    @cuda.jit
+    def totals(source, got_sum, got_max):
+        group = coop.this_block() if group_width == 0 else coop.this_warp().group_by(group_width)
+        items = coop.ThreadData(3)
+        coop.load(group, source, items)
+        got_sum[rank()] = coop.sum(group, items, broadcast=broadcast)
+        got_max[rank()] = coop.reduce(group, items, "max", broadcast=broadcast)
+
+    return totals
+
+
+@pytest.mark.parametrize("broadcast", [True, False])
+@pytest.mark.parametrize("group_width", [0, 8, 32], ids=["block", "warp8", "warp32"])
+@pytest.mark.parametrize("shape", [(128, 1, 1), (32, 2, 2)], ids=lambda s: "x".join(map(str, s)))
+def test_reductions_reach_every_thread_of_the_group(shape, group_width, broadcast):
+    threads = shape[0] * shape[1] * shape[2]
+    source = np.random.default_rng(9).integers(-50, 50, size=threads * 3).astype(np.int32)
+    got_sum, got_max = np.zeros(threads, np.int32), np.zeros(threads, np.int32)
+    broadcast_kernel(group_width, broadcast)[1, shape](source, got_sum, got_max)
+    cuda.synchronize()
+    width = threads if group_width == 0 else group_width
+    tiles = source.reshape(threads // width, width * 3)  # each group's own tile of the block's
+    expected_sum = np.repeat(tiles.sum(axis=1), width)
+    expected_max = np.repeat(tiles.max(axis=1), width)
+    first = np.arange(threads) % width == 0
+    checked = np.ones(threads, bool) if broadcast else first
+    np.testing.assert_array_equal(got_sum[checked], expected_sum[checked])
+    np.testing.assert_array_equal(got_max[checked], expected_max[checked])

@@ -61,6 +61,10 @@ enum class OptionType {
   PayloadOutput,
   ScalarOutput,  // one T the method writes (an aggregate), RUNTIME only: a pointer
   Bool,          // true or false, STATIC only (a template flag such as WARP_TIME_SLICING)
+  // Whether the call's result reaches every thread of the group ("true", `default_choice`)
+  // or, as CUB returns it, its first thread only ("false"), STATIC only: a warp's by
+  // shuffle, a block's through a slot beside the scratch and a barrier.
+  Broadcast,
   // An array shaped like the payload whose element type is `element` (exchange's
   // int32 ranks, bool valid_flags), RUNTIME only: read by the method.
   PayloadArray,

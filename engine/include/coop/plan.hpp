@@ -56,8 +56,10 @@ struct Plan {
   std::string key;     // canonical text of everything that shapes the generated code
   std::string digest;  // SHA-256 of `key`, hex
 
-  long long tile_capacity() const;                      // items one group instance holds
-  CountRange range_of(const OptionSpec& option) const;  // the option's, or what the method rule narrows it to
+  long long tile_capacity() const;  // items one group instance holds
+  CountRange range_of(const OptionSpec& option) const;
+  bool broadcasts() const;  // the result reaches every thread of the group (OptionType::Broadcast)  // the option's, or
+                            // what the method rule narrows it to
   std::string describe() const;
 };
 

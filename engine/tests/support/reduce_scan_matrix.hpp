@@ -115,6 +115,7 @@ class ReduceScanBundleBuilder {
     for (const auto& operation : kReductions) {
       add(operation, group, scalar, reduce_algorithm, {{"valid_items", runtime}});
       add(operation, group, scalar, reduce_algorithm, {{"valid_items", OptionBinding::fixed(last_valid)}});
+      add(operation, group, four, reduce_algorithm, {{"broadcast", OptionBinding::fixed("false")}});  // CUB's own
     }
     add("reduce", group, four, reduce_algorithm, {{"op", user}});
     add("reduce", group, scalar, reduce_algorithm, {{"op", user}, {"valid_items", runtime}});

@@ -66,6 +66,9 @@ std::string help_for(const OptionSpec& spec) {
     case OptionType::Bool:
       return "Compile-time, true or false (default " +
              (spec.default_choice.empty() ? std::string("false") : spec.default_choice) + ")";
+    case OptionType::Broadcast:
+      return "Compile-time: true (default) gives the result to every thread of the group, false to its first "
+             "thread only (CUB's own)";
     case OptionType::PayloadArray:
       return "An array of " + std::string(info(spec.element).name) + " shaped like the payload (a RUNTIME operand)";
   }
@@ -98,6 +101,7 @@ FlagValue flag_value(OptionType type) {
     case OptionType::PayloadArray:
       return FlagValue::None;
     case OptionType::Bool:
+    case OptionType::Broadcast:
     case OptionType::Choice:
     case OptionType::Operator:
     case OptionType::PrefixCallback:

@@ -139,6 +139,7 @@ def reduce(
     *,
     valid_items: int | None = None,
     algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
+    broadcast: bool = True,
     temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def sum(
@@ -148,6 +149,7 @@ def sum(
     *,
     valid_items: int | None = None,
     algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
+    broadcast: bool = True,
     temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def segmented_reduce(

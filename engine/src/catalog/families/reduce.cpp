@@ -1,6 +1,7 @@
 // Block and warp reductions: cub::BlockReduce and cub::WarpReduce, declared as
-// data in the shape of load_store.cpp. The reduced value is the call's result
-// (valid in thread 0 / lane 0 only, as CUB documents).
+// data in the shape of load_store.cpp. The reduced value is the call's result, in
+// every thread of the group (broadcast, the default) or, as CUB documents, in its
+// first thread only (broadcast=false).
 #include "catalog/family.hpp"
 
 namespace coop::catalog_families {
@@ -28,6 +29,11 @@ std::vector<AlgorithmSpec> block_algorithms() {
       {"raking", prefix + "RAKING"},
       {"raking_commutative_only", prefix + "RAKING_COMMUTATIVE_ONLY"},
   };
+}
+
+// The result in every thread of the group, or (false) in its first thread only, as CUB gives it.
+OptionSpec broadcast_option() {
+  return {.name = "broadcast", .type = OptionType::Broadcast, .default_choice = "true", .allow_runtime = false};
 }
 
 // The first valid_items threads (lanes) contribute their value.
@@ -82,7 +88,8 @@ std::vector<OperationSpec> reduce() {
       .family = "reduce",
       .method = "Reduce",
       .operands = {{"items", OperandRole::PayloadIn}},
-      .options = {operator_option(), algorithm_option(block_algorithms(), "warp_reductions"), valid_items_option()},
+      .options = {operator_option(), algorithm_option(block_algorithms(), "warp_reductions"), valid_items_option(),
+                  broadcast_option()},
       .method_arguments = {"items", "op", "valid_items"},
       .forms = forms(),
       .returns_value = true,
@@ -93,7 +100,7 @@ std::vector<OperationSpec> reduce() {
       .family = "reduce",
       .method = "Sum",
       .operands = {{"items", OperandRole::PayloadIn}},
-      .options = {algorithm_option(block_algorithms(), "warp_reductions"), valid_items_option()},
+      .options = {algorithm_option(block_algorithms(), "warp_reductions"), valid_items_option(), broadcast_option()},
       .method_arguments = {"items", "valid_items"},
       .forms = forms(),
       .returns_value = true,

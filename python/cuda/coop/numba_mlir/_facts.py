@@ -71,7 +71,7 @@ class Call:
 
 
 _INTEGER_OPTIONS = ("count", "offset")  # option kinds that take an integer
-_FLAG_OPTIONS = ("bool",)  # option kinds that take True or False
+_FLAG_OPTIONS = ("bool", "broadcast")  # option kinds that take True or False
 _NAMED_OPTIONS = ("choice", "operator")  # option kinds a string names a value of
 _PAYLOAD_ROLES = ("payload_in", "payload_out", "payload_inout")
 _MEMORY_ROLES = ("source_array", "destination_array")

@@ -11,7 +11,7 @@ from ..markers import marker
 
 
 @marker("reduce", implemented=True)
-def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions", temp_storage=None):
+def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions", broadcast=True, temp_storage=None):
     """The reduction of the group's items with `op` (cub::BlockReduce / cub::WarpReduce).
 
     Args:
@@ -28,13 +28,17 @@ def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions"
             threads.
         algorithm: blocks only, ``"warp_reductions"`` (default), ``"raking"`` or
             ``"raking_commutative_only"`` (for a commutative `op`); compile-time.
+        broadcast: ``True`` (the default): every thread of the group gets the
+            result (a warp's by a shuffle, a block's through a slot beside the
+            scratch and one barrier). ``False``: only the group's first thread
+            (thread 0 of a block, lane 0 of each warp) gets it, as CUB gives it,
+            and the broadcast's cost is saved; other threads get an unspecified
+            value. Compile-time.
         temp_storage: a `TempStorage` for the scratch (blocks and warps).
 
     Returns:
-        The reduction, of the payload's dtype, **valid in thread 0 of a block or
-        lane 0 of each warp only** (CUB's contract); other threads get an
-        unspecified value. Share it through shared memory when every thread
-        needs it.
+        The reduction, of the payload's dtype, in every thread of the group (in
+        its first thread only with ``broadcast=False``).
 
     CUB: ``cub::BlockReduce<T, BLOCK_DIM_X, ALGORITHM, BLOCK_DIM_Y,
     BLOCK_DIM_Z>::Reduce``; ``cub::WarpReduce<T, LOGICAL_WARP_THREADS>::Reduce``
@@ -59,7 +63,7 @@ def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions"
 
 
 @marker("reduce", implemented=True)
-def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions", temp_storage=None):
+def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions", broadcast=True, temp_storage=None):
     """The sum of the group's items (cub::BlockReduce::Sum / cub::WarpReduce::Sum).
 
     `reduce` with ``"sum"``: same arguments, less the operator.
@@ -72,11 +76,13 @@ def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions", temp_
             compile-time or runtime.
         algorithm: blocks only: ``"warp_reductions"`` (default), ``"raking"``,
             ``"raking_commutative_only"``.
+        broadcast: ``True`` (default): the sum in every thread of the group;
+            ``False``: in its first thread only (CUB's own, no broadcast).
         temp_storage: a `TempStorage` for the scratch.
 
     Returns:
-        The sum, of the payload's dtype (integers wrap as in C++), valid in
-        thread 0 of a block or lane 0 of each warp only.
+        The sum, of the payload's dtype (integers wrap as in C++), in every
+        thread of the group (in its first thread only with ``broadcast=False``).
 
     CUB: ``cub::BlockReduce<...>::Sum``, ``cub::WarpReduce<...>::Sum``.
 

@@ -1,4 +1,5 @@
-"""The exchange and shuffle kernels of the GPU runtime tests, compiled for sm_90 without a GPU:
+"""Kernels of the GPU runtime tests (exchange, shuffle, reduction broadcasts), compiled for sm_90
+without a GPU:
 each reaches a cubin through the planner, calls the CUB member function its mode names, and
 gets its fresh payload allocated where the call was."""
 
@@ -10,10 +11,17 @@ import pytest
 
 from cuda import coop
 
-_RUNTIME = pathlib.Path(__file__).parents[1] / "runtime" / "test_exchange_shuffle_runtime.py"
-_spec = importlib.util.spec_from_file_location("exchange_shuffle_kernels", _RUNTIME)
-kernels = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(kernels)
+
+def _load(file_name, module_name):
+    """A GPU runtime test module, for its kernel factories (its tests are not collected here)."""
+    path = pathlib.Path(__file__).parents[1] / "runtime" / file_name
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+kernels = _load("test_exchange_shuffle_runtime.py", "exchange_shuffle_kernels")
 
 METHODS = {
     "striped_to_blocked": "StripedToBlocked",
@@ -76,3 +84,19 @@ def test_move_kernels(mode, distance):
     source = np.zeros(128, np.int64)
     explanation = coop.explain(kernels.move_kernel(mode), source, source, distance, grid=1, block=(16, 4, 2))
     assert cub_calls(explanation) == [f"::cub::BlockShuffle<::cuda::std::int64_t, 16, 4, 2>::{mode.capitalize()}"]
+
+
+@pytest.mark.parametrize("broadcast", [True, False])
+@pytest.mark.parametrize("group_width", [0, 8], ids=["block", "warp8"])
+def test_reduction_broadcast_is_planned(group_width, broadcast):
+    """The runtime test's kernels: a broadcast result reaches every thread (block: through
+    scratch, warp: by shuffle); broadcast=False keeps CUB's own first-thread result."""
+    reductions = _load("test_reduce_scan_runtime.py", "reduce_scan_kernels")
+    source = np.zeros(128 * 3, np.int32)
+    totals = np.zeros(128, np.int32)
+    kernel = reductions.broadcast_kernel(group_width, broadcast)
+    plans = coop.explain(kernel, source, totals, totals, grid=1, block=128).plans
+    results = [line for plan in plans[1:] for line in plan.describe().splitlines() if line.startswith("result:")]
+    assert len(results) == 2
+    for line in results:
+        assert ("in every" in line) == broadcast
