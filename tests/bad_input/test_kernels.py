@@ -19,6 +19,7 @@ from numba_cuda_mlir import cuda, types
 from numba_cuda_mlir.numba_cuda.misc.special import literal_unroll
 
 from cuda import coop
+from cuda.coop.numba_mlir import StatefulFunction
 from cuda.coop.numba_mlir._explain import compile_for_launch
 
 I32 = types.Array(types.int32, 1, "C")
@@ -382,13 +383,233 @@ def static_valid_items_beyond_the_tile(source, destination):
     coop.load(block, source, items, valid_items=513)  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.TempStorage", "'private'", "'reuse' or 'exclusive'")
+@expect(coop.InvalidArgumentError, "coop.TempStorage", "'private'", "'shared' or 'exclusive'")
 @cuda.jit
 def unknown_sharing(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     storage = coop.TempStorage(sharing="private")  # <- error
     coop.load(block, source, items, algorithm="transpose", temp_storage=storage)
+
+
+@expect(coop.InvalidArgumentError, "coop.load", "size_in_bytes=16", "needs", "size_in_bytes=")
+@cuda.jit
+def undersized_temp_storage(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    storage = coop.TempStorage(16)
+    coop.load(block, source, items, algorithm="transpose", temp_storage=storage)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.store", "size_in_bytes=", "users together")
+@cuda.jit
+def undersized_exclusive_temp_storage(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    storage = coop.TempStorage(2200, sharing="exclusive")
+    coop.load(block, source, items, algorithm="transpose", temp_storage=storage)
+    coop.store(block, destination, items, algorithm="transpose", temp_storage=storage)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.TempStorage", "'size_in_bytes' = 0", "positive integer")
+@cuda.jit
+def zero_sized_temp_storage(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    storage = coop.TempStorage(0)  # <- error
+    coop.load(block, source, items, temp_storage=storage)
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.TempStorage",
+    "'size_in_bytes'",
+    "compile-time constant",
+    argtypes=(I32, I32, types.int32),
+)
+@cuda.jit
+def runtime_sized_temp_storage(source, destination, size):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    storage = coop.TempStorage(size)  # <- error
+    coop.load(block, source, items, temp_storage=storage)
+
+
+@expect(coop.InvalidArgumentError, "coop.TempStorage", "'alignment' = 24", "power of two")
+@cuda.jit
+def temp_storage_aligned_to_24(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    storage = coop.TempStorage(alignment=24)  # <- error
+    coop.load(block, source, items, temp_storage=storage)
+
+
+@expect(coop.InvalidArgumentError, "coop.TempStorage", "'auto_sync' = 'yes'", "True, False or None")
+@cuda.jit
+def temp_storage_auto_sync_as_text(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    storage = coop.TempStorage(auto_sync="yes")  # <- error
+    coop.load(block, source, items, temp_storage=storage)
+
+
+@expect(coop.UnsupportedOperationError, "coop.TempStorage", "'capacity'", "size_in_bytes, alignment")
+@cuda.jit
+def reads_an_unknown_temp_storage_attribute(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    storage = coop.TempStorage()
+    coop.load(block, source, items, temp_storage=storage)
+    destination[0] = storage.capacity  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.ThreadData", "'alignment' = 3", "power of two")
+@cuda.jit
+def payload_aligned_to_3(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4, None, alignment=3)  # <- error
+    coop.load(block, source, items)
+
+
+# -- the seed's groups: this_thread(), block partitions, members
+
+
+@expect(coop.InvalidGroupError, "coop.load", "group_by(3)", "divisor of 4")
+@cuda.jit
+def block_partition_of_three(source, destination):
+    groups = coop.this_block().group_by(3)
+    items = coop.ThreadData(4)
+    coop.load(groups, source, items)  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.sum", "group_by(8, exhaustive=False)", "1 to 4 warps")
+@cuda.jit
+def block_partition_larger_than_the_block(source, destination):
+    groups = coop.this_block().group_by(8, exhaustive=False)
+    destination[0] = coop.sum(groups, source[cuda.threadIdx.x])  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.sum", "whole warps", "48 threads", block=48)
+@cuda.jit
+def block_partition_of_a_partial_warp(source, destination):
+    groups = coop.this_block().group_by(1)
+    destination[0] = coop.sum(groups, source[cuda.threadIdx.x])  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.sum", "group_by", "applies to coop.this_warp()", "once")
+@cuda.jit
+def nested_partition(source, destination):
+    groups = coop.this_warp().group_by(8).group_by(2)
+    destination[0] = coop.sum(groups, source[cuda.threadIdx.x])  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.sum", "'exhaustive'", "True or False")
+@cuda.jit
+def partition_exhaustive_as_text(source, destination):
+    groups = coop.this_warp().group_by(8, exhaustive="no")
+    destination[0] = coop.sum(groups, source[cuda.threadIdx.x])  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.sum", "warps_within_block", "cannot plan this call for yet")
+@cuda.jit
+def sum_over_a_block_partition(source, destination):
+    pairs = coop.this_block().group_by(2)
+    destination[0] = coop.sum(pairs, source[cuda.threadIdx.x])  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.load", "coop.this_thread()", "kind 'thread'")
+@cuda.jit
+def load_on_a_thread(source, destination):
+    me = coop.this_thread()
+    items = coop.ThreadData(4)
+    coop.load(me, source, items)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.sum", "this_thread()", "reduce a scalar")
+@cuda.jit
+def sum_of_a_payload_on_a_thread(source, destination):
+    me = coop.this_thread()
+    items = coop.ThreadData(4, np.int32)
+    for i in range(4):
+        items[i] = i
+    destination[0] = coop.sum(me, items)  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.sum", "coop.this_thread() takes no arguments")
+@cuda.jit
+def thread_with_an_argument(source, destination):
+    me = coop.this_thread(1)
+    destination[0] = coop.sum(me, source[0])  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.eight.rank", "'block'", "threads_within_warp", "'thread', 'warp'")
+@cuda.jit
+def logical_warp_rank_in_the_block(source, destination):
+    eight = coop.this_warp().group_by(8)
+    destination[cuda.threadIdx.x] = eight.rank("block")  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.block.count", "'galaxy'")
+@cuda.jit
+def count_at_an_unknown_level(source, destination):
+    block = coop.this_block()
+    destination[0] = block.count("galaxy")  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.warp.rank_as", "'dtype'", "integer dtype")
+@cuda.jit
+def rank_as_a_float(source, destination):
+    warp = coop.this_warp()
+    destination[cuda.threadIdx.x] = warp.rank_as(np.float32)  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.pairs.sync", "no barrier of its own", "cuda.syncthreads()")
+@cuda.jit
+def sync_a_block_partition(source, destination):
+    pairs = coop.this_block().group_by(2)
+    pairs.sync()  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.block.parent", "no member 'parent'", "properties")
+@cuda.jit
+def reads_a_groups_parent(source, destination):
+    block = coop.this_block()
+    destination[0] = block.parent  # <- error
+
+
+BLOCK_OF_64 = coop.this_block(64)
+
+
+@expect(coop.InvalidGroupError, "coop.sum", "coop.this_block((64, 1, 1))", "launched with a block of (128, 1, 1)")
+@cuda.jit
+def module_level_block_of_another_shape(source, destination):
+    destination[0] = coop.sum(BLOCK_OF_64, source[cuda.threadIdx.x])  # <- error
+
+
+@expect(coop.EscapingGroupDescriptorError, "escapes", "'BLOCK_OF_64'")
+@cuda.jit
+def passes_a_module_level_descriptor_to_a_device_call(source, destination):
+    opaque(BLOCK_OF_64)  # <- error
+
+
+@cuda.jit(device=True)
+def running_total(state, block_aggregate):
+    prefix = state[0]
+    state[0] += block_aggregate
+    return prefix
+
+
+RUNNING_TOTAL = StatefulFunction(running_total, np.int32)
+
+
+@expect(coop.UnsupportedOperationError, "coop.inclusive_sum", "StatefulFunction", "does not plan yet")
+@cuda.jit
+def scan_with_a_stateful_function(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.inclusive_sum(block, items, prefix_op=RUNNING_TOTAL)  # <- error
+    coop.store(block, destination, items)
 
 
 @cuda.jit(device=True, inline="never")

@@ -49,10 +49,11 @@ SIGNATURES = {
     "run_length_decode": "(group, run_values, run_lengths, items, /, *, window_offset=0, relative_offsets=None)",
     "this_block": "(block_shape=None, /)",
     "this_warp": "()",
+    "this_thread": "()",
 }
 
 IMPLEMENTED = {
-    *("this_block", "this_warp", "ThreadData", "TempStorage", "load", "store"),
+    *("this_block", "this_warp", "this_thread", "ThreadData", "TempStorage", "load", "store"),
     *("reduce", "sum", "segmented_reduce", "inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"),
     *("broadcast", "exchange", "shuffle"),
 }
@@ -76,10 +77,15 @@ def test_signature_matches_the_api(name):
 
 def test_storage_constructors():
     assert str(inspect.signature(coop.ThreadData)) == "(items_per_thread, dtype=None, *, alignment=None)"
-    assert str(inspect.signature(coop.TempStorage)) == "(*, sharing='reuse')"
+    assert str(inspect.signature(coop.TempStorage)) == (
+        "(size_in_bytes=None, *, alignment=None, auto_sync=None, sharing='shared')"
+    )
 
 
-@pytest.mark.parametrize("name", sorted(SIGNATURES))
+GROUP_FACTORIES = ("this_block", "this_warp", "this_thread")
+
+
+@pytest.mark.parametrize("name", sorted(set(SIGNATURES) - set(GROUP_FACTORIES)))
 def test_host_calls_are_refused(name):
     function = getattr(coop, name)
     arguments = [None] * sum(
@@ -174,3 +180,36 @@ except coop.IncompatibleCompilerError as error:
     assert done.stdout.startswith("True coop.register('numba-cuda-mlir'): the compiler cannot be imported")
     assert missing in done.stdout
     assert 'pip install "cuda-coop[cu13]"' in done.stdout
+
+
+def test_the_qualified_stub_declares_its_own_names():
+    import cuda.coop.numba_mlir as qualified
+
+    stub = ast.parse((pathlib.Path(qualified.__file__).parent / "__init__.pyi").read_text())
+    declared = {node.name for node in stub.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
+    declared |= {node.target.id for node in stub.body if isinstance(node, ast.AnnAssign)}
+    own = set(qualified.__all__) - set(coop.__all__)
+    assert own <= declared
+
+
+def test_group_descriptors_are_host_values_whose_members_need_a_kernel():
+    warp, block = coop.this_warp(), coop.this_block((32, 4))
+    assert (warp.kind, warp.static_size, block.static_size, block.block_dim) == ("warp", 32, 128, (32, 4, 1))
+    assert coop.this_block().static_size is None and not coop.this_block().is_static
+    eight = warp.group_by(8)
+    assert (eight.kind, eight.static_size, eight.parent) == ("threads_within_warp", 8, warp)
+    assert eight == coop.this_warp().group_by(8) and hash(eight) == hash(coop.this_warp().group_by(8))
+    assert coop.this_block().group_by(2).kind == "warps_within_block"
+    assert coop.this_thread().group_thread_count == 1
+    assert repr(coop.this_warp().group_by(12, exhaustive=False)) == "coop.this_warp().group_by(12, exhaustive=False)"
+    with pytest.raises(ValueError):
+        coop.this_block().group_thread_count  # noqa: B018 (unknown before a launch)
+    with pytest.raises(ValueError):
+        warp.group_by(12)
+    with pytest.raises(NotImplementedError):
+        eight.group_by(2)
+    for member in ("rank", "count", "rank_as", "count_as", "is_member", "sync", "sync_aligned"):
+        with pytest.raises(coop.CoopCompilerContextRequiredError):
+            getattr(warp, member)()
+    with pytest.raises(coop.CoopCompilerContextRequiredError):
+        coop.GroupDescriptor()

@@ -31,14 +31,18 @@ def host_call_error(name: str) -> CoopCompilerContextRequiredError:
     )
 
 
-def marker(family: str, *, implemented: bool) -> Callable[[F], F]:
-    """Declares a public function as a marker of `family`."""
+def marker(family: str, *, implemented: bool, host_value: bool = False) -> Callable[[F], F]:
+    """Declares a public function as a marker of `family`. On the host it raises, unless
+    `host_value`: then it runs, and its value is a compile-time constant a kernel may
+    use as a global (a group descriptor made at module level)."""
 
     def declare(function: F) -> F:
         info = Marker(function.__name__, family, implemented)
 
         @functools.wraps(function)
         def on_host(*args, **kwargs):
+            if host_value:
+                return function(*args, **kwargs)
             raise host_call_error(info.name)
 
         on_host.__coop_marker__ = info

@@ -6,6 +6,7 @@ import dataclasses
 
 from numba_cuda_mlir.numba_cuda.core import ir
 
+from .._core.api.groups import GroupDescriptor
 from .._core.markers import Marker, marker_of
 from ._ir import definition, python_value
 
@@ -22,6 +23,7 @@ class Site:
 
 
 GROUP_BY = Marker("group_by", "groups", True)
+HOST_DESCRIPTOR = Marker("group_descriptor", "groups", True)  # a descriptor made at module level, read as a global
 
 
 def _group_by_site(func_ir, expr) -> bool:
@@ -30,6 +32,8 @@ def _group_by_site(func_ir, expr) -> bool:
     if not (isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == "group_by"):
         return False
     receiver = definition(func_ir, method.value)
+    if isinstance(receiver, (ir.Global, ir.FreeVar)):  # a descriptor made at module level
+        return isinstance(receiver.value, GroupDescriptor)
     if not (isinstance(receiver, ir.Expr) and receiver.op == "call"):
         return False
     marker = marker_of(python_value(func_ir, receiver.func))
@@ -40,7 +44,13 @@ def find_sites(func_ir) -> list[Site]:
     sites = []
     for label, block in func_ir.blocks.items():
         for statement in block.body:
-            if not (isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Expr)):
+            if not isinstance(statement, ir.Assign):
+                continue
+            if isinstance(statement.value, (ir.Global, ir.FreeVar)):
+                if isinstance(statement.value.value, GroupDescriptor):
+                    sites.append(Site(label, statement, HOST_DESCRIPTOR))
+                continue
+            if not isinstance(statement.value, ir.Expr):
                 continue
             if statement.value.op != "call":
                 continue

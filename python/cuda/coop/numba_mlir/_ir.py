@@ -41,6 +41,13 @@ def python_value(func_ir, var):
     return None
 
 
+def replace_value(func_ir, statement, value) -> None:
+    """Makes `statement` assign `value` instead, keeping the definitions table in step."""
+    known = func_ir._definitions.get(statement.target.name, [])
+    func_ir._definitions[statement.target.name] = [value if found is statement.value else found for found in known]
+    statement.value = value
+
+
 def new_var(scope, name, loc):
     return ir.Var(scope, ir_utils.mk_unique_var(f"$coop_{name}"), loc)
 

@@ -17,7 +17,7 @@ from numba_cuda_mlir.numba_cuda.core import ir
 from .._core.api.storage import ThreadData
 from .._core.errors import PayloadInferenceError, UnsupportedOperationError
 from ._find import Site
-from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value
+from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value, replace_value
 from ._location import where
 
 
@@ -97,6 +97,8 @@ def _dtype_value(func_ir, var):
     if value is not None:
         return value
     found = definition(func_ir, var)
+    if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
+        return found.value  # None written out: left to inference, as if omitted
     if isinstance(found, ir.Expr) and found.op == "call" and not found.kws:
         function = python_value(func_ir, found.func)
         arguments = [python_value(func_ir, argument) for argument in found.args]
@@ -117,6 +119,11 @@ def compile_time_int(state, var, context: str, argument: str) -> int:
     found = definition(state.func_ir, var)
     if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)) and isinstance(found.value, int):
         return found.value
+    if isinstance(found, ir.Expr) and found.op == "getattr" and found.attr == "items_per_thread":
+        made = definition(state.func_ir, found.value)  # another payload's extent: ThreadData(items.items_per_thread)
+        if isinstance(made, ir.Expr) and made.op == "call" and python_value(state.func_ir, made.func) is ThreadData:
+            bound = _bind(made, context)
+            return compile_time_int(state, bound.arguments["items_per_thread"], context, argument)
     if isinstance(found, ir.Arg):
         argument_type = state.args[found.index]
         if isinstance(argument_type, types.IntegerLiteral):
@@ -130,10 +137,7 @@ def compile_time_int(state, var, context: str, argument: str) -> int:
 
 def thread_data(state, site: Site) -> Payload:
     context = f"coop.ThreadData ({where(state, site.statement.loc)})"
-    try:
-        bound = inspect.signature(ThreadData).bind(*site.call.args, **dict(site.call.kws))
-    except TypeError as error:
-        raise PayloadInferenceError(f"{context}: {error}") from None
+    bound = _bind(site.call, context)
     for name, var in bound.arguments.items():
         if from_literal_unroll(state.func_ir, var):
             raise UnsupportedOperationError(literal_unroll_message(context, name))
@@ -142,8 +146,13 @@ def thread_data(state, site: Site) -> Payload:
         raise PayloadInferenceError(f"{context}: argument 'items_per_thread' = {extent} is not allowed; expected >= 1")
     alignment = None
     if "alignment" in bound.arguments:
-        alignment = python_value(state.func_ir, bound.arguments["alignment"])
-        if not isinstance(alignment, int) or alignment < 1 or alignment & (alignment - 1):
+        alignment = _alignment(state, bound.arguments["alignment"])
+        if alignment is not None and (
+            isinstance(alignment, bool)
+            or not isinstance(alignment, int)
+            or alignment < 1
+            or alignment & (alignment - 1)
+        ):
             raise PayloadInferenceError(
                 f"{context}: argument 'alignment' = {alignment!r} is not allowed; expected a constant power of two"
             )
@@ -160,6 +169,45 @@ def thread_data(state, site: Site) -> Payload:
             )
         payload.dtype_source = "its dtype argument"
     return payload
+
+
+def _bind(call, context):
+    try:
+        return inspect.signature(ThreadData).bind(*call.args, **dict(call.kws))
+    except TypeError as error:
+        raise PayloadInferenceError(f"{context}: {error}") from None
+
+
+def _alignment(state, var):
+    """The alignment argument's constant; an explicit None means it was left out."""
+    found = definition(state.func_ir, var)
+    if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
+        return found.value
+    return _UNKNOWN
+
+
+def fold_attributes(state, payloads) -> None:
+    """`payload.items_per_thread` in the kernel reads the payload's extent, a
+    compile-time constant (a static loop bound, a ThreadData extent)."""
+    extents = {payload.site.statement.target.name: payload.extent for payload in payloads if payload.site is not None}
+    if not extents:
+        return
+    for block in state.func_ir.blocks.values():
+        for statement in block.body:
+            value = getattr(statement, "value", None)
+            if not (isinstance(statement, ir.Assign) and isinstance(value, ir.Expr) and value.op == "getattr"):
+                continue
+            if value.attr != "items_per_thread":
+                continue
+            made = definition(state.func_ir, value.value)
+            owner = next((name for name in extents if _made_by(state, name, made)), None)
+            if owner is not None:
+                replace_value(state.func_ir, statement, ir.Const(extents[owner], statement.loc))
+
+
+def _made_by(state, name, made) -> bool:
+    """Whether `made` is the expression that defines payload variable `name`."""
+    return any(value is made for value in state.func_ir._definitions.get(name, []))
 
 
 def agree(payload: Payload, dtype: str, source: str, context: str) -> None:

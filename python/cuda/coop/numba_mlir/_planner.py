@@ -13,7 +13,17 @@ from .. import _engine
 from .._core import log
 from .._core.errors import UnsupportedOperationError, from_engine_error
 from .._engine_session import engine
-from . import _dispatch, _facts, _groups, _payloads, _prefix_callbacks, _provider_call, _rewrite, _storage
+from . import (
+    _dispatch,
+    _facts,
+    _groups,
+    _payloads,
+    _prefix_callbacks,
+    _provider_call,
+    _rewrite,
+    _selectors,
+    _storage,
+)
 from ._divergence import warn_divergent_calls
 from ._find import find_sites
 from ._linked_functions import user_function_being_compiled
@@ -88,15 +98,22 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         # (ForceLiteralArg): find that out before anything expensive runs.
         payloads = [_payloads.thread_data(state, site) for site in sites if site.marker.name == "ThreadData"]
         storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
-        _groups.check_no_escape(state, sites)
+        _payloads.fold_attributes(state, payloads)
+        _storage.fold_attributes(state, storages)
         # The declared block (coop.this_block(128)), else the launch's: only then is the kernel launch-specialized.
         block_shape = _dispatch.block_shape(state, sites, context(sites[0].marker.name, state, sites[0].statement.loc))
+        _groups.lower_members(state, sites, block_shape)
+        sites = _groups.lower_thread_reductions(state, sites, block_shape)
+        _groups.check_no_escape(state, sites)
+        _selectors.normalize(state, sites)
         _bound_the_launch(state, block_shape)
         calls = _analyze(state, sites, block_shape, payloads, storages)
+        _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
         _plan_and_bundle(state, calls)
         warn_divergent_calls(state, calls, block_shape)
-        layout = _storage.plan_layout(state.func_ir, calls, storages)
+        layout = _storage.plan_layout(state, calls, storages)
         _storage.check_fits(state, calls, layout)
+        _storage.insert_trailing_barriers(state, calls, layout)
         removed = [
             site.statement
             for site in sites

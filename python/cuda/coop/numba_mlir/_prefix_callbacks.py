@@ -22,7 +22,7 @@ import textwrap
 
 from numba_cuda_mlir.numba_cuda.core import ir
 
-from .._core.errors import InvalidArgumentError
+from .._core.errors import InvalidArgumentError, UnsupportedOperationError
 from . import _payloads
 from ._ir import close_over_aliases, definition, python_value
 from ._linked_functions import (
@@ -73,6 +73,13 @@ def describe(state, var, oracle, where_text: str) -> PrefixCallback:
     """The callback object `var` names: its class, its state array and its constants."""
     constructor = _constructor(state, var)
     cls = python_value(state.func_ir, constructor.value.func) if constructor is not None else None
+    from ._stateful import StatefulFunction
+
+    if isinstance(python_value(state.func_ir, var), StatefulFunction) or cls is StatefulFunction:
+        raise UnsupportedOperationError(
+            f"{where_text}: argument 'prefix_op' is a StatefulFunction, which this cuda.coop does not plan yet; "
+            f"expected {_EXPECTED}"
+        )
     if not inspect.isclass(cls):
         value = python_value(state.func_ir, var)
         shown = getattr(value, "__qualname__", None) or (repr(value) if value is not None else var.name)

@@ -1,12 +1,15 @@
 """Stage 5, storage: where each call's scratch lives in the kernel's one shared
-backing, and which calls need a barrier first.
+backing, and which calls need a barrier before or after them.
 
-Implicit scratch (no temp_storage=) is one "reuse" region shared by every call;
-each TempStorage is a region of its own, "reuse" (consumers overlap) or
-"exclusive" (each consumer has its own slice). A consumer of a reuse region needs
-a barrier before it exactly when another consumer of that region (or itself, in a
-loop) may have run before it: that one may still be reading the scratch. A consumer
-of an exclusive region needs one only in a loop, where it reuses its own slice."""
+Implicit scratch (no temp_storage=) is one "shared" region used by every call;
+each TempStorage is a region of its own, "shared" (its users overlap) or
+"exclusive" (each user has its own slice), of the capacity it declares or of
+what its users need. Barriers follow its auto_sync. With None (and for implicit
+scratch) a user of a shared region needs a barrier before it exactly when another
+user of that region (or itself, in a loop) may have run before it: that one may
+still be reading the scratch; a user of an exclusive region needs one only in a
+loop, where it reuses its own slice. With True every user is followed by a
+barrier; with False the caller places them."""
 
 from __future__ import annotations
 
@@ -17,21 +20,33 @@ from numba_cuda_mlir.numba_cuda.core import ir
 
 from .._core.api.storage import TempStorage
 from .._core.errors import InvalidArgumentError, UnsupportedOperationError
+from . import _ir
 from ._find import Site
-from ._ir import from_literal_unroll, literal_unroll_message, python_value
+from ._ir import from_literal_unroll, literal_unroll_message
 from ._location import context
 
 IMPLICIT = ""  # the region of calls that name no TempStorage
+SHARINGS = {"shared": "shared", "reuse": "shared", "exclusive": "exclusive"}  # "reuse": the earlier spelling
 
 
 @dataclasses.dataclass
 class Storage:
     site: Site
-    sharing: str
+    sharing: str  # "shared" or "exclusive"
+    size_in_bytes: int | None = None  # the capacity declared, or None: what the users need
+    alignment: int | None = None  # the minimum alignment declared
+    auto_sync: bool | None = None
 
     @property
     def name(self) -> str:
         return self.site.statement.target.name
+
+    def attribute(self, name: str):
+        """The value `storage.<name>` reads in the kernel (a compile-time constant)."""
+        return getattr(self, name) if name in ATTRIBUTES else None
+
+
+ATTRIBUTES = ("size_in_bytes", "alignment", "auto_sync", "sharing")
 
 
 @dataclasses.dataclass
@@ -39,7 +54,37 @@ class Layout:
     bytes: int = 0
     alignment: int = 16
     offsets: dict = dataclasses.field(default_factory=dict)  # id(call) -> byte offset
-    barriers: dict = dataclasses.field(default_factory=dict)  # id(call) -> "block" | "warp"
+    barriers: dict = dataclasses.field(default_factory=dict)  # id(call) -> "block" | "warp", before the call
+    barriers_after: dict = dataclasses.field(default_factory=dict)  # id(call) -> "block" | "warp", after it
+
+
+def _constant(state, bound, name, where_text):
+    """The compile-time value of argument `name` (None where omitted)."""
+    if name not in bound.arguments:
+        return None
+    var = bound.arguments[name]
+    if from_literal_unroll(state.func_ir, var):
+        raise UnsupportedOperationError(literal_unroll_message(where_text, name))
+    found = _ir.definition(state.func_ir, var)
+    if not isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{name}' is not a compile-time constant; expected {_EXPECTED[name]}"
+        )
+    return found.value
+
+
+_EXPECTED = {
+    "size_in_bytes": "a positive integer (bytes) or None",
+    "alignment": "a power of two (bytes) or None",
+    "auto_sync": "True, False or None",
+    "sharing": "'shared' or 'exclusive'",
+}
+
+
+def _refuse(where_text, name, value):
+    raise InvalidArgumentError(
+        f"{where_text}: argument '{name}' = {value!r} is not allowed; expected {_EXPECTED[name]} as a constant"
+    )
 
 
 def temp_storage(state, site: Site) -> Storage:
@@ -48,15 +93,42 @@ def temp_storage(state, site: Site) -> Storage:
         bound = inspect.signature(TempStorage).bind(*site.call.args, **dict(site.call.kws))
     except TypeError as error:
         raise TypeError(f"{where_text}: {error}") from None
-    if "sharing" in bound.arguments and from_literal_unroll(state.func_ir, bound.arguments["sharing"]):
-        raise UnsupportedOperationError(literal_unroll_message(where_text, "sharing"))
-    sharing = python_value(state.func_ir, bound.arguments["sharing"]) if "sharing" in bound.arguments else "reuse"
-    if sharing not in ("reuse", "exclusive"):
-        raise InvalidArgumentError(
-            f"{where_text}: argument 'sharing' = {sharing!r} is not allowed; expected 'reuse' or 'exclusive' "
-            "as a constant"
-        )
-    return Storage(site, sharing)
+    size, alignment, auto_sync, sharing = (
+        _constant(state, bound, name, where_text) for name in ("size_in_bytes", "alignment", "auto_sync", "sharing")
+    )
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
+        _refuse(where_text, "size_in_bytes", size)
+    if alignment is not None and (
+        isinstance(alignment, bool) or not isinstance(alignment, int) or alignment < 1 or alignment & (alignment - 1)
+    ):
+        _refuse(where_text, "alignment", alignment)
+    if auto_sync is not None and not isinstance(auto_sync, bool):
+        _refuse(where_text, "auto_sync", auto_sync)
+    sharing = "shared" if sharing is None else sharing
+    normalized = sharing.strip().lower().replace("-", "_") if isinstance(sharing, str) else None
+    if normalized not in SHARINGS:
+        _refuse(where_text, "sharing", sharing)
+    return Storage(site, SHARINGS[normalized], size, alignment, auto_sync)
+
+
+def fold_attributes(state, storages) -> None:
+    """`storage.size_in_bytes` (alignment, auto_sync, sharing) in the kernel reads the
+    constant the TempStorage was made with (None where it was left out)."""
+    for block in state.func_ir.blocks.values():
+        for statement in block.body:
+            value = getattr(statement, "value", None)
+            if not (isinstance(statement, ir.Assign) and isinstance(value, ir.Expr) and value.op == "getattr"):
+                continue
+            made = _ir.definition(state.func_ir, value.value)
+            storage = next((storage for storage in storages if storage.site.call is made), None)
+            if storage is None:
+                continue
+            if value.attr not in ATTRIBUTES:
+                raise UnsupportedOperationError(
+                    f"{context('TempStorage', state, statement.loc)}: a TempStorage has no attribute {value.attr!r} in "
+                    f"a kernel; it has {', '.join(ATTRIBUTES)}"
+                )
+            _ir.replace_value(state.func_ir, statement, ir.Const(storage.attribute(value.attr), statement.loc))
 
 
 def _align(offset: int, alignment: int) -> int:
@@ -108,40 +180,101 @@ def check_fits(state, calls, layout: Layout) -> None:
     raise InvalidArgumentError(
         f"{context(users[0].facts.operation, state, users[0].site.statement.loc)}: the kernel's cooperative calls need "
         f"{layout.bytes} bytes of shared memory per block, more than {arch}'s limit of {limit}; largest: {shown} "
-        "(bytes). Use fewer items per thread, a smaller block, or TempStorage(sharing='reuse') to overlap them"
+        "(bytes). Use fewer items per thread, a smaller block, or TempStorage(sharing='shared') to overlap them"
     )
 
 
-def plan_layout(func_ir, calls, storages) -> Layout:
+def plan_layout(state, calls, storages) -> Layout:
     layout = Layout()
-    users = [call for call in calls if call.provider.scratch_bytes_per_block > 0]
-    if not users:
-        return layout
-    sharing = {storage.name: storage.sharing for storage in storages}
+    by_name = {storage.name: storage for storage in storages}
     regions: dict[str, list] = {}
-    for call in users:
+    for call in calls:
         regions.setdefault(call.temp_storage or IMPLICIT, []).append(call)
     order = {id(call): index for index, call in enumerate(calls)}
-    reach = _reachable(func_ir)
+    reach = _reachable(state.func_ir)
     offset = 0
     for name, members in regions.items():
-        alignment = max(call.provider.scratch_alignment for call in members)
+        storage = by_name.get(name)
+        users = [call for call in members if call.provider.scratch_bytes_per_block > 0]
+        if not users:
+            continue  # storage-free algorithms ignore the descriptor (and may run in some threads only)
+        if storage is not None and storage.auto_sync:
+            for call in users:
+                layout.barriers_after[id(call)] = _scope(call)
+        alignment = max(
+            [storage.alignment or 1 if storage else 1] + [call.provider.scratch_alignment for call in users]
+        )
         layout.alignment = max(layout.alignment, alignment)
         offset = _align(offset, alignment)
-        if sharing.get(name, "reuse") == "exclusive":
-            for call in members:
-                offset = _align(offset, call.provider.scratch_alignment)
-                layout.offsets[id(call)] = offset
-                offset += call.provider.scratch_bytes_per_block
-                if _may_run_before(call, call, reach, order):  # in a loop, its own slice is reused
-                    layout.barriers[id(call)] = call.provider.reuse_barrier
-            continue
-        for call in members:
-            layout.offsets[id(call)] = offset
-            earlier = [other for other in members if _may_run_before(other, call, reach, order)]
-            if earlier:
-                scopes = {call.provider.reuse_barrier, *(other.provider.reuse_barrier for other in earlier)}
-                layout.barriers[id(call)] = "block" if "block" in scopes else "warp"
-        offset += max(call.provider.scratch_bytes_per_block for call in members)
+        exclusive = storage is not None and storage.sharing == "exclusive"
+        needed = _place(layout, users, offset, exclusive) - offset
+        if storage is not None and storage.size_in_bytes is not None:
+            _check_capacity(state, storage, users, needed, exclusive)
+            needed = storage.size_in_bytes
+        if storage is None or storage.auto_sync is None:
+            _reuse_barriers(layout, users, exclusive, reach, order)
+        offset += needed
     layout.bytes = offset
     return layout
+
+
+def _scope(call) -> str:
+    return call.provider.reuse_barrier or ("block" if call.facts.group.kind == "block" else "warp")
+
+
+def _place(layout, users, offset, exclusive) -> int:
+    """Gives each user its offset; returns the end of the region."""
+    if not exclusive:
+        for call in users:
+            layout.offsets[id(call)] = offset
+        return offset + max(call.provider.scratch_bytes_per_block for call in users)
+    for call in users:
+        offset = _align(offset, call.provider.scratch_alignment)
+        layout.offsets[id(call)] = offset
+        offset += call.provider.scratch_bytes_per_block
+    return offset
+
+
+def _reuse_barriers(layout, users, exclusive, reach, order) -> None:
+    for call in users:
+        if exclusive:
+            if _may_run_before(call, call, reach, order):  # in a loop, its own slice is reused
+                layout.barriers[id(call)] = call.provider.reuse_barrier
+            continue
+        earlier = [other for other in users if _may_run_before(other, call, reach, order)]
+        if earlier:
+            scopes = {call.provider.reuse_barrier, *(other.provider.reuse_barrier for other in earlier)}
+            layout.barriers[id(call)] = "block" if "block" in scopes else "warp"
+
+
+def _check_capacity(state, storage, users, needed, exclusive) -> None:
+    """A declared capacity must hold what its users need: refused naming the call that
+    needs most (shared) or the calls together (exclusive)."""
+    if needed <= storage.size_in_bytes:
+        return
+    largest = max(users, key=lambda call: call.provider.scratch_bytes_per_block)
+    named = largest if not exclusive else users[-1]
+    together = f", {needed} bytes for its {len(users)} users together" if exclusive and len(users) > 1 else ""
+    raise InvalidArgumentError(
+        f"{context(named.facts.operation, state, named.site.statement.loc)}: argument 'temp_storage' has "
+        f"size_in_bytes={storage.size_in_bytes}, but coop.{largest.facts.operation} ({largest.facts.where}) needs "
+        f"{largest.provider.scratch_bytes_per_block} bytes of scratch{together}; give coop.TempStorage "
+        f"size_in_bytes={needed} or more, or None to size it for its users"
+    )
+
+
+def insert_trailing_barriers(state, calls, layout) -> None:
+    """Puts the barrier after each call of an auto_sync=True TempStorage, before the
+    rewrite turns the call into a provider call (which keeps what follows it)."""
+    by_statement = {id(call.site.statement): call for call in calls if id(call) in layout.barriers_after}
+    if not by_statement:
+        return
+    for block in state.func_ir.blocks.values():
+        body = []
+        for statement in block.body:
+            body.append(statement)
+            call = by_statement.get(id(statement))
+            if call is not None:
+                kind = layout.barriers_after[id(call)]
+                body += _ir.call(block.scope, ("syncthreads",) if kind == "block" else ("syncwarp",), (), statement.loc)
+        block.body = body

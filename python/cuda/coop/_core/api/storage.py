@@ -55,35 +55,55 @@ class TempStorage:
     Without it each call's scratch comes from one shared backing that cuda.coop
     sizes for the largest user and reuses, placing a barrier (``__syncthreads``
     for a block, ``__syncwarp`` for a warp) before a call whose scratch another
-    call used. An explicit `TempStorage` chooses how its users share it.
+    call used. An explicit `TempStorage` chooses its capacity, its alignment, how
+    its users share it and who places the barriers. Make it in the kernel; every
+    argument is a compile-time constant. Its attributes ``size_in_bytes``,
+    ``alignment``, ``auto_sync`` and ``sharing`` read in the kernel as the
+    constants it was made with (``None`` where left out).
 
     Args:
-        sharing: ``"reuse"`` (default): its users overlap (its size is the
-            largest scratch) and a barrier separates them; ``"exclusive"``: each
-            call site gets its own slice (its size is the sum), so no barrier is
-            needed between them (only before a call in a loop reuses its own slice).
+        size_in_bytes: its capacity in bytes, a compile-time int ``>= 1``;
+            ``None`` (the default) sizes it for its users. A capacity smaller
+            than its users need is refused at compile time
+            (`InvalidArgumentError`), naming the call that needs more and how
+            much. Past 48 KiB (all of the kernel's scratch together) the backing
+            moves to dynamic shared memory, which the launch reserves by itself.
+        alignment: a minimum alignment in bytes, a compile-time power of two;
+            the planner raises it where a user needs more. ``None``: what the
+            users need.
+        auto_sync: who separates its users with barriers. ``None`` (the
+            default): the planner places a barrier only before a call whose
+            scratch an earlier call (or the same call, in a loop) may still be
+            using. ``True``: a barrier of the call's group (``__syncthreads``,
+            or ``__syncwarp`` for a warp) follows every call that names it
+            and uses scratch (storage-free algorithms such as a ``direct``
+            load ignore the descriptor). ``False``: none; the caller places its own barriers
+            (``cuda.syncthreads()``) between users that overlap.
+        sharing: ``"shared"`` (the default): every call naming it uses the same
+            region, overlapping (its size is the largest user's);
+            ``"exclusive"``: each call site gets its own slice (its size is the
+            sum), so users never wait for one another; a call site in a loop
+            reuses its own slice. Trimmed and lowercased; ``"reuse"`` is an older
+            spelling of ``"shared"``.
 
     Example:
-        Two reductions in a row with no barrier between them::
+        A load and a store that each keep their own scratch, so no barrier
+        separates them::
 
             @cuda.jit
-            def min_and_max(values, result):
+            def copy_tile(source, destination):
                 block = coop.this_block()
-                scratch = coop.TempStorage(sharing="exclusive")
+                scratch = coop.TempStorage(sharing="exclusive", alignment=16)
                 items = coop.ThreadData(4)
-                coop.load(block, values, items)
-                smallest = coop.reduce(block, items, "min", temp_storage=scratch)
-                largest = coop.reduce(block, items, "max", temp_storage=scratch)
-                if cuda.threadIdx.x == 0:
-                    result[0] = smallest
-                    result[1] = largest
+                coop.load(block, source, items, algorithm="transpose", temp_storage=scratch)
+                coop.store(block, destination, items, algorithm="transpose", temp_storage=scratch)
 
-            values = np.random.default_rng(1).standard_normal(512).astype(np.float32)
-            result = np.zeros(2, dtype=np.float32)
-            min_and_max[1, 128](values, result)
+            source = np.arange(512, dtype=np.int32)
+            destination = np.zeros_like(source)
+            copy_tile[1, 128](source, destination)
     """
 
     __coop_marker__ = Marker("TempStorage", "storage", True)
 
-    def __new__(cls, *, sharing="reuse"):
+    def __new__(cls, size_in_bytes=None, *, alignment=None, auto_sync=None, sharing="shared"):
         raise host_call_error("TempStorage")

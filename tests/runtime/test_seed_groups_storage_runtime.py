@@ -1,0 +1,169 @@
+"""The seed's groups, TempStorage, ThreadData and qualified namespace on the GPU:
+group queries against the x-major arithmetic they stand for, a thread group's
+reduction, every TempStorage policy moving a tile unchanged, and IntEnum selectors."""
+
+import numpy as np
+import pytest
+from numba_cuda_mlir import cuda
+
+import cuda.coop.numba_mlir as qualified
+from cuda import coop
+
+QUERIES = 10  # values each thread writes
+
+
+@cuda.jit
+def query_everything(out, wide, members):
+    block = coop.this_block()
+    warp = coop.this_warp()
+    eight = warp.group_by(8)
+    pair = block.group_by(2)
+    me = coop.this_thread()
+    t = cuda.threadIdx.x + cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.z * cuda.blockDim.x * cuda.blockDim.y
+    out[t * QUERIES + 0] = eight.rank()
+    out[t * QUERIES + 1] = eight.rank("warp")
+    out[t * QUERIES + 2] = pair.rank("warp")
+    out[t * QUERIES + 3] = pair.rank(level="block")
+    out[t * QUERIES + 4] = block.count("warp")
+    out[t * QUERIES + 5] = me.rank("warp")
+    out[t * QUERIES + 6] = pair.is_member()
+    out[t * QUERIES + 7] = block.rank()
+    out[t * QUERIES + 8] = warp.rank_as(np.int32, "block")
+    out[t * QUERIES + 9] = eight.count("warp")
+    wide[t] = block.rank("grid") * 1000 + warp.count("grid")
+    members[t] = coop.this_warp().group_by(12, exhaustive=False).is_member()
+    eight.sync()
+    warp.sync()
+    block.sync()
+
+
+@pytest.mark.parametrize("shape", [(128, 1, 1), (32, 4, 1), (64, 2, 2)])
+def test_group_queries_give_the_x_major_ranks(shape):
+    threads = shape[0] * shape[1] * shape[2]
+    out = cuda.to_device(np.zeros(threads * QUERIES, np.uint32))
+    wide = cuda.to_device(np.zeros(threads, np.uint64))
+    members = cuda.to_device(np.zeros(threads, np.uint8))
+    query_everything[1, shape](out, wide, members)
+    got = out.copy_to_host().reshape(threads, QUERIES)
+    t = np.arange(threads)
+    expected = np.stack(
+        [
+            t % 8,
+            (t % 32) // 8,
+            (t // 32) % 2,
+            t // 64,
+            np.full(threads, threads // 32),
+            t % 32,
+            np.ones(threads),
+            t,
+            t // 32,
+            np.full(threads, 4),
+        ],
+        axis=1,
+    )
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(wide.copy_to_host(), np.full(threads, threads // 32))
+    np.testing.assert_array_equal(members.copy_to_host(), (t % 32 < 24).astype(np.uint8))
+
+
+@cuda.jit
+def grid_ranks(out):
+    block = coop.this_block()
+    out[block.rank("grid")] = block.count("grid")
+
+
+def test_a_blocks_rank_in_the_grid_is_its_index():
+    out = cuda.to_device(np.zeros(6, np.uint64))
+    grid_ranks[(3, 2), 64](out)
+    np.testing.assert_array_equal(out.copy_to_host(), np.full(6, 6))
+
+
+@cuda.jit
+def thread_sums(values, out):
+    me = coop.this_thread()
+    out[cuda.threadIdx.x] = coop.sum(me, values[cuda.threadIdx.x]) + me.count("thread") * 0 + me.rank()
+
+
+def test_a_thread_group_reduces_to_its_own_value():
+    values = np.arange(64, dtype=np.int32) * 3
+    out = cuda.to_device(np.zeros(64, np.int32))
+    thread_sums[1, 64](cuda.to_device(values), out)
+    np.testing.assert_array_equal(out.copy_to_host(), values)
+
+
+def storage_copy(size_in_bytes, alignment, auto_sync, sharing):
+    manual = auto_sync is False  # the caller places the barriers
+    extra = alignment or 0
+
+    @cuda.jit
+    def copy(source, destination):
+        block = coop.this_block()
+        scratch = coop.TempStorage(size_in_bytes, alignment=alignment, auto_sync=auto_sync, sharing=sharing)
+        items = coop.ThreadData(4)
+        for tile in range(2):
+            coop.load(block, source, items, algorithm="transpose", offset=tile * 512, temp_storage=scratch)
+            if manual:
+                cuda.syncthreads()
+            for i in range(items.items_per_thread):
+                items[i] = items[i] + extra
+            coop.store(block, destination, items, algorithm="transpose", offset=tile * 512, temp_storage=scratch)
+            if manual:
+                cuda.syncthreads()
+
+    return copy
+
+
+@pytest.mark.parametrize(
+    "size_in_bytes, alignment, auto_sync, sharing",
+    [
+        (None, None, None, "shared"),
+        (None, None, None, "exclusive"),
+        (None, 16, True, "shared"),
+        (None, None, False, "shared"),
+        (8192, None, None, "shared"),
+        (64 * 1024, 16, True, "exclusive"),  # dynamic shared memory
+    ],
+)
+def test_every_temp_storage_policy_moves_the_tile_unchanged(size_in_bytes, alignment, auto_sync, sharing):
+    source = np.arange(1024, dtype=np.int32)
+    destination = cuda.to_device(np.zeros(1024, np.int32))
+    storage_copy(size_in_bytes, alignment, auto_sync, sharing)[1, 128](cuda.to_device(source), destination)
+    np.testing.assert_array_equal(destination.copy_to_host(), source + (alignment or 0))
+
+
+@cuda.jit
+def qualified_copy(source, destination):
+    block = qualified.this_block()
+    items = qualified.ThreadData(4, dtype=None, alignment=None)
+    qualified.load(block, source, items, algorithm=qualified.BlockLoadAlgorithm.WARP_TRANSPOSE)
+    qualified.store(block, destination, items, algorithm="Warp-Transpose")
+
+
+def test_intenum_and_spelled_selectors_run():
+    source = np.arange(512, dtype=np.float32)
+    destination = cuda.to_device(np.zeros(512, np.float32))
+    qualified_copy[1, 128](cuda.to_device(source), destination)
+    np.testing.assert_array_equal(destination.copy_to_host(), source)
+
+
+LOGICAL_WARPS = coop.this_warp().group_by(8)
+WHOLE_BLOCK = coop.this_block()
+
+
+@cuda.jit
+def module_level_sums(values, out):
+    per_eight = coop.sum(LOGICAL_WARPS, values[cuda.threadIdx.x])
+    total = coop.sum(WHOLE_BLOCK, values[cuda.threadIdx.x])
+    if LOGICAL_WARPS.rank() == 0:
+        out[cuda.threadIdx.x // 8] = per_eight
+    if WHOLE_BLOCK.rank() == 0:
+        out[16] = total
+
+
+def test_module_level_descriptors_run_as_kernel_globals():
+    values = np.arange(128, dtype=np.int32)
+    out = cuda.to_device(np.zeros(17, np.int32))
+    module_level_sums[1, 128](cuda.to_device(values), out)
+    got = out.copy_to_host()
+    np.testing.assert_array_equal(got[:16], values.reshape(16, 8).sum(axis=1))
+    assert got[16] == values.sum()
