@@ -84,6 +84,11 @@ def compiling(kernel: str, file: str, operations: list[str], arch: str) -> None:
     timer.start()
 
 
+def compile_failed() -> None:
+    """A compile that raised says nothing more: its pending announcement must not follow the error."""
+    _cancel_pending()
+
+
 def compiled(kernel: str, file: str, operations: list[str], cache: str, seconds: float) -> None:
     """After a bundle compiles: INFO when NVRTC took long enough for a person to wonder why."""
     _cancel_pending()

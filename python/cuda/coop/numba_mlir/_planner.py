@@ -183,7 +183,11 @@ def _plan_and_bundle(state, calls) -> None:
     kernel, file = state.func_id.func_qualname, os.path.basename(state.func_id.filename)
     operations = [f"coop.{call.facts.operation}" for call in calls]
     log.compiling(kernel, file, operations, arch)
-    bundle = _engine_call(session.compile, [call.plan for call in calls], arch, calls=calls)
+    try:
+        bundle = _engine_call(session.compile, [call.plan for call in calls], arch, calls=calls)
+    except BaseException:
+        log.compile_failed()
+        raise
     log.compiled(kernel, file, operations, bundle.cache, bundle.compile_seconds)
     _register_providers(bundle, calls, linked)
     _explain_hook(state, calls, bundle)
