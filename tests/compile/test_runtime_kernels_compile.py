@@ -100,3 +100,20 @@ def test_reduction_broadcast_is_planned(group_width, broadcast):
     assert len(results) == 2
     for line in results:
         assert ("in every" in line) == broadcast
+
+
+def test_an_unused_fresh_result_warns():
+    """Code written for an in-place exchange would silently keep the old arrangement."""
+    from numba_cuda_mlir import cuda
+
+    @cuda.jit
+    def in_place_habit(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, source, items)
+        coop.exchange(block, items, mode="blocked_to_striped")  # result dropped
+        coop.store(block, destination, items, algorithm="striped")
+
+    values = np.zeros(512, np.int32)
+    with pytest.warns(coop.CoopWarning, match=r"coop\.exchange returns a fresh payload and leaves its input"):
+        coop.explain(in_place_habit, values, values, grid=1, block=128)

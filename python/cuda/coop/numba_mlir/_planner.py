@@ -5,18 +5,20 @@ pipeline: find -> groups -> payloads -> facts -> plan -> bundle -> storage -> re
 from __future__ import annotations
 
 import os
+import warnings
 
 from numba_cuda_mlir.extending import WholeFunctionPlanner
 from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
 from .. import _engine
 from .._core import log
-from .._core.errors import UnsupportedOperationError, from_engine_error
+from .._core.errors import CoopWarning, UnsupportedOperationError, from_engine_error
 from .._engine_session import engine
 from . import (
     _dispatch,
     _facts,
     _groups,
+    _ir,
     _payloads,
     _prefix_callbacks,
     _provider_call,
@@ -111,6 +113,7 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
         _plan_and_bundle(state, calls)
         warn_divergent_calls(state, calls, block_shape)
+        _warn_unused_results(state, calls)
         layout = _storage.plan_layout(state, calls, storages)
         _storage.check_fits(state, calls, layout)
         _storage.insert_trailing_barriers(state, calls, layout)
@@ -159,6 +162,23 @@ def _analyze(state, sites, block_shape, payloads, storages):
     for payload in payloads:
         _facts.dtype_of(payload, context("ThreadData", state, payload.site.statement.loc))
     return calls
+
+
+def _warn_unused_results(state, calls) -> None:
+    """A call that returns a fresh payload (exchange, shuffle) leaves its input as it was:
+    dropping its result is almost always code written for an in-place API."""
+    used = _ir.used_names(state.func_ir)
+    for call in calls:
+        results = _facts.parameters(call.facts.operation).results
+        target = call.site.statement.target.name
+        if results and target not in used:
+            warnings.warn(
+                f"{context(call.facts.operation, state, call.site.statement.loc)}: the result is not used; "
+                f"coop.{call.facts.operation} returns a fresh payload and leaves its input unchanged "
+                f"(write `out = coop.{call.facts.operation}(...)` and use `out`)",
+                CoopWarning,
+                stacklevel=2,
+            )
 
 
 def _prefix_callback_constructors(state, calls) -> list:
