@@ -145,12 +145,14 @@ void bind_catalog(nb::module_& module) {
         entry["name"] = operation.name;
         entry["family"] = operation.family;
         entry["returns_value"] = operation.returns_value;
+        entry["identity_on_one_thread"] = operation.identity_on_one_thread;
         entry["operands"] = operand_list(operation);
         entry["options"] = option_list(operation);
         return entry;
       },
       "operation"_a,
-      "A catalog operation as one dict: name, family, returns_value, operands (as operation_operands) and options "
+      "A catalog operation as one dict: name, family, returns_value, identity_on_one_thread (on a one-thread "
+      "group the result is the scalar payload), operands (as operation_operands) and options "
       "(as operation_options).");
 }
 

@@ -333,3 +333,9 @@ def test_session_finds_nvidia_wheel_roots_on_sys_path(tmp_path, monkeypatch):
     (tmp_path / "bare").mkdir()
     monkeypatch.setattr(sys, "path", ["", str(tmp_path / "site"), str(tmp_path / "bare"), str(tmp_path / "site")])
     assert _engine_session.wheel_roots() == [str(tmp_path / "site" / "nvidia")]
+
+
+def test_reductions_are_the_identity_on_one_thread():
+    # What lets the planner replace a reduction on coop.this_thread() by its value, by catalog fact.
+    names = ("reduce", "sum", "segmented_reduce", "inclusive_sum", "broadcast", "exchange", "load")
+    assert [n for n in names if _engine.operation(n)["identity_on_one_thread"]] == ["reduce", "sum"]

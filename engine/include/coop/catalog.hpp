@@ -190,6 +190,9 @@ struct OperationSpec {
   std::vector<MethodRule> methods = {};  // empty: always `method`
   bool returns_value = false;            // CUB's method returns the call's result (a reduction)
   std::vector<DType> dtypes = {};        // payload dtypes CUB supports; empty: every dtype
+  // On a group of one thread the call's result is its one value (a reduction of a scalar):
+  // a front end may replace the call by its payload instead of planning it.
+  bool identity_on_one_thread = false;
 
   const GroupForm* form(GroupKind kind) const;
   const OptionSpec* option(std::string_view option_name) const;

@@ -94,6 +94,7 @@ std::vector<OperationSpec> reduce() {
       .forms = forms(),
       .returns_value = true,
       .dtypes = arithmetic_dtypes(),
+      .identity_on_one_thread = true,
   };
   OperationSpec sum{
       .name = "sum",
@@ -105,6 +106,7 @@ std::vector<OperationSpec> reduce() {
       .forms = forms(),
       .returns_value = true,
       .dtypes = arithmetic_dtypes(),
+      .identity_on_one_thread = true,
   };
   OperationSpec segmented_reduce{
       .name = "segmented_reduce",

@@ -4,6 +4,7 @@ descriptors that escape into runtime code."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numba_cuda_mlir
 import numpy as np
@@ -539,13 +540,24 @@ def _sync(scope, statement, found: Descriptor, where_text: str) -> list:
     ]
 
 
+@functools.cache
+def _identity_of(operation: str) -> bool:
+    return _engine.operation(operation)["identity_on_one_thread"]
+
+
+def _identity_on_one_thread(site: Site) -> bool:
+    """Whether the catalog says the call's result on one thread is its scalar payload."""
+    marker = site.marker
+    return marker.implemented and marker.family not in ("groups", "storage") and _identity_of(marker.name)
+
+
 def lower_thread_reductions(state, sites, block_shape) -> list:
     """`coop.reduce`/`coop.sum` of one scalar on `coop.this_thread()` is that scalar: the
     call becomes the value, with no provider. Returns the sites left to plan."""
     func_ir = state.func_ir
     left = []
     for site in sites:
-        if site.marker.name not in ("reduce", "sum") or len(site.call.args) < 2:
+        if not _identity_on_one_thread(site) or len(site.call.args) < 2:
             left.append(site)
             continue
         where_text = context(site.marker.name, state, site.statement.loc)
