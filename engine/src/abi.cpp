@@ -26,11 +26,6 @@ void add_view_metadata(std::vector<AbiParam>& params, const std::string& array, 
   }
 }
 
-bool is_payload(OperandRole role) {
-  return role == OperandRole::PayloadIn || role == OperandRole::PayloadOut || role == OperandRole::PayloadInOut ||
-         role == OperandRole::PayloadResult;
-}
-
 // A ThreadData array of `dtype` elements the wrapper receives as void*.
 std::string payload_array_argument(const CallFacts& facts, const std::string& name, DType dtype) {
   return "*static_cast<" + cpp_of(dtype) + " (*)[" + std::to_string(facts.items_per_thread) + "]>(" + name + ")";

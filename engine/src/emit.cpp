@@ -115,8 +115,7 @@ bool is_result_local(const Plan& plan, const OperandSpec& operand) {
 
 bool is_memory_operand(const Plan& plan, const std::string& name) {
   for (const auto& operand : plan.operation->operands) {
-    if (operand.name == name)
-      return operand.role == OperandRole::SourceArray || operand.role == OperandRole::DestinationArray;
+    if (operand.name == name) return is_memory(operand.role);
   }
   return false;
 }

@@ -17,8 +17,6 @@ namespace {
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
-bool is_memory(OperandRole role) { return role == OperandRole::SourceArray || role == OperandRole::DestinationArray; }
-
 std::string option_names(const OperationSpec& operation) {
   std::string names;
   for (const auto& option : operation.options) names += (names.empty() ? "" : ", ") + option.name;
@@ -63,10 +61,7 @@ const char* overload_words(PayloadKind kind) { return kind == PayloadKind::Array
 // The payload operand named in messages: the first that takes the payload's shape.
 std::string payload_operand(const OperationSpec& operation) {
   for (const auto& operand : operation.operands) {
-    if (operand.role == OperandRole::PayloadIn || operand.role == OperandRole::PayloadOut ||
-        operand.role == OperandRole::PayloadInOut || operand.role == OperandRole::PayloadResult) {
-      return operand.name;
-    }
+    if (is_payload(operand.role)) return operand.name;
   }
   return "items";
 }

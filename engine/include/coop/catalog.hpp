@@ -31,6 +31,15 @@ enum class OperandRole {
   PayloadResult,
 };
 
+// Memory the group reads or writes (a pointer or strided view), and this thread's items.
+inline bool is_memory(OperandRole role) {
+  return role == OperandRole::SourceArray || role == OperandRole::DestinationArray;
+}
+inline bool is_payload(OperandRole role) {
+  return role == OperandRole::PayloadIn || role == OperandRole::PayloadOut || role == OperandRole::PayloadInOut ||
+         role == OperandRole::PayloadResult;
+}
+
 struct OperandSpec {
   std::string name;
   OperandRole role;

@@ -138,8 +138,7 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
   if (arguments.strided_view != 0) {
     const OperationSpec* operation = find_operation(facts.operation);
     for (const auto& operand : operation != nullptr ? operation->operands : std::vector<OperandSpec>{}) {
-      if (operand.role == OperandRole::SourceArray || operand.role == OperandRole::DestinationArray)
-        facts.strided_views[operand.name] = arguments.strided_view;
+      if (is_memory(operand.role)) facts.strided_views[operand.name] = arguments.strided_view;
     }
     if (facts.strided_views.empty()) facts.strided_views["memory"] = arguments.strided_view;  // plan() names it
   }
