@@ -39,7 +39,14 @@ struct CheckedBlockExchange
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
       if (ranks[i] >= 0) RequireInTile(ranks[i]);
     }
-    Base::ScatterToStripedGuarded(input, output, ranks);
+    if constexpr (WARP_TIME_SLICING) {
+      // CUB's guarded scatter has no time-sliced form and would index the whole tile
+      // into a buffer sized for one warp's slice; the time-sliced plain scatter
+      // already skips ranks below its slice, so negative ranks are skipped too.
+      Base::ScatterToStriped(input, output, ranks);
+    } else {
+      Base::ScatterToStripedGuarded(input, output, ranks);
+    }
   }
 
   // Only the ranks of valid items are read.
@@ -51,7 +58,14 @@ struct CheckedBlockExchange
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
       if (is_valid[i]) RequireInTile(ranks[i]);
     }
-    Base::ScatterToStripedFlagged(input, output, ranks, is_valid);
+    if constexpr (WARP_TIME_SLICING) {
+      // As above: an invalid item becomes a skipped (negative) rank of the time-sliced scatter.
+      int kept[ITEMS_PER_THREAD];
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) kept[i] = is_valid[i] ? static_cast<int>(ranks[i]) : -1;
+      Base::ScatterToStriped(input, output, kept);
+    } else {
+      Base::ScatterToStripedFlagged(input, output, ranks, is_valid);
+    }
   }
 };
 }  // namespace coop_adapt
