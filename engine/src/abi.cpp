@@ -115,7 +115,6 @@ AbiParam option_abi(const CallFacts& facts, const OptionSpec& option) {
   switch (option.type) {
     case OptionType::PayloadScalar:
       return {option.name, AbiKind::Value, abi_value_type(facts.dtype), name_of(facts.dtype)};
-    case OptionType::PayloadOutput:
     case OptionType::ScalarOutput:
       return pointer_to(option.name, facts.dtype);
     case OptionType::PayloadArray:
@@ -149,8 +148,6 @@ std::string option_argument(const CallFacts& facts, const OptionSpec& option) {
       return "static_cast<int>(" + option.name + ")";  // range-checked by the wrapper before narrowing
     case OptionType::PayloadScalar:
       return from_abi_value(facts.dtype, option.name);
-    case OptionType::PayloadOutput:
-      return payload_array_argument(facts, option.name);
     case OptionType::ScalarOutput:
       return "*static_cast<" + cpp_of(facts.dtype) + "*>(" + option.name + ")";
     case OptionType::PayloadArray:

@@ -137,9 +137,6 @@ std::string method_argument(const Plan& plan, const std::string& name) {
   for (const auto& option : plan.operation->options) {
     if (option.name != name) continue;
     const OptionBinding bound = plan.facts.option(name);
-    if (option.type == OptionType::PayloadOutput && bound.binding == Binding::Omitted) {
-      return plan.facts.payload == PayloadKind::Scalar ? kResultLocal : option.target;
-    }
     if (bound.binding == Binding::Omitted) return "";
     return bound.binding == Binding::Static ? static_literal(plan, option, bound.value) : name;
   }
@@ -193,8 +190,6 @@ std::string option_parameter(const Plan& plan, const OptionSpec& option) {
       return element_type(plan) + " " + option.name;
     case OptionType::Count:
       return "int " + option.name;
-    case OptionType::PayloadOutput:
-      return payload_array(plan, option.name);
     case OptionType::ScalarOutput:
       return element_type(plan) + "& " + option.name;
     case OptionType::PayloadArray:
@@ -405,6 +400,16 @@ void emit_user_function(std::ostream& out, const Plan& plan, const ExternalFunct
   out << "  }\n};\n\n";
 }
 
+// The option that names `function` ("binary_op", "prefix_op", ...).
+std::string option_of(const Plan& plan, const ExternalFunction& function) {
+  for (const auto& option : plan.operation->options) {
+    const OptionBinding bound = plan.facts.option(option.name);
+    if (bound.binding == Binding::Static && bound.value == std::string(kUserOperatorPrefix) + function.symbol)
+      return option.name;
+  }
+  return "op";
+}
+
 // Each user function once. An extern "C" symbol has one signature, so one bundle
 // cannot use a symbol with two dtypes or as two kinds of function.
 void emit_user_functions(std::ostream& out, const std::vector<Plan>& plans) {
@@ -415,8 +420,7 @@ void emit_user_functions(std::ostream& out, const std::vector<Plan>& plans) {
       if (added) {
         emit_user_function(out, plan, function);
       } else if (previous->second != std::pair{plan.facts.dtype, function.kind}) {
-        const bool prefix = function.kind == ExternalFunction::Kind::PrefixCallback;
-        reject(ErrorKind::InvalidArgument, plan.facts.call_name(), prefix ? "prefix_op" : "op",
+        reject(ErrorKind::InvalidArgument, plan.facts.call_name(), option_of(plan, function),
                "'user:" + function.symbol + "'",
                "one dtype and one role per user function symbol in a bundle (it is also used with " +
                    std::string(info(previous->second.first).name) + ")");

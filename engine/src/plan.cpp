@@ -269,7 +269,6 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
         reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), "true or false");
       }
       break;
-    case OptionType::PayloadOutput:
     case OptionType::ScalarOutput:
     case OptionType::PayloadArray:
       break;  // never STATIC: rejected by allow_static
@@ -343,10 +342,6 @@ void check_options(const CallFacts& facts, const OperationSpec& operation, long 
       reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given without " + option->requires_option,
              name + " only together with " + option->requires_option);
     }
-    if (option->type == OptionType::PayloadOutput && facts.payload == PayloadKind::Scalar) {
-      reject(ErrorKind::InvalidArgument, facts.call_name(), name, "given with a scalar payload",
-             "no " + name + ": a scalar payload's scanned value is the call's result");
-    }
   }
   check_required(facts, operation);
 }
@@ -384,9 +379,26 @@ std::string static_value(const CallFacts& facts, const OptionSpec& option) {
 
 bool rule_applies(const MethodRule& rule, const CallFacts& facts, const OperationSpec& operation) {
   for (const auto& [name, value] : rule.when) {
-    if (static_value(facts, *operation.option(name)) != value) return false;
+    const bool omitted = facts.option(name).binding == Binding::Omitted;
+    if (value == kOmittedOption ? !omitted : static_value(facts, *operation.option(name)) != value) return false;
   }
   return true;
+}
+
+// Every operator option given, by its name: one spelled by an alias ("+", "add") is
+// its name, and an omitted one is its default (the sum), so one key means one provider
+// and method rules see one spelling.
+CallFacts with_operators_named(const CallFacts& facts, const OperationSpec& operation) {
+  CallFacts named = facts;
+  for (const OptionSpec& option : operation.options) {
+    if (option.type != OptionType::Operator) continue;
+    OptionBinding& bound = named.options[option.name];
+    if (bound.binding == Binding::Omitted && !option.default_choice.empty())
+      bound = OptionBinding::fixed(option.default_choice);
+    if (bound.binding != Binding::Static) continue;
+    if (const OperatorSpec* op = find_operator(bound.value)) bound.value = op->name;
+  }
+  return named;
 }
 
 template <typename Kind>
@@ -397,7 +409,8 @@ bool admits(const std::vector<Kind>& kinds, Kind kind) {
 // "mode 'scatter_to_blocked'": how a message names the option values that chose a rule.
 std::string rule_words(const MethodRule& rule) {
   std::string words;
-  for (const auto& [name, value] : rule.when) words += (words.empty() ? "" : ", ") + name + " " + quoted(value);
+  for (const auto& [name, value] : rule.when)
+    words += (words.empty() ? "" : ", ") + (value == kOmittedOption ? "no " + name : name + " " + quoted(value));
   return words;
 }
 
@@ -415,7 +428,7 @@ std::set<std::string> conditional_options(const OperationSpec& operation) {
 // options only other rules take are not, and its fixed options hold their value.
 void check_rule_fits(const MethodRule& rule, const CallFacts& facts, const OperationSpec& operation,
                      const GroupForm& form) {
-  const std::string chosen = rule_words(rule);
+  const std::string chosen = rule.when.empty() ? form.cub_class + "::" + rule.method : rule_words(rule);
   if (!admits(rule.groups, facts.group.kind)) {
     std::string kinds;
     for (const GroupKind kind : rule.groups) kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(kind));
@@ -432,6 +445,14 @@ void check_rule_fits(const MethodRule& rule, const CallFacts& facts, const Opera
   for (const auto& name : rule.needs) {
     if (facts.option(name).binding != Binding::Omitted) continue;
     reject(ErrorKind::InvalidArgument, facts.call_name(), name, "omitted", "a value: " + chosen + " needs " + name);
+  }
+  if (!rule.needs_one_of.empty() &&
+      std::none_of(rule.needs_one_of.begin(), rule.needs_one_of.end(),
+                   [&](const auto& name) { return facts.option(name).binding != Binding::Omitted; })) {
+    std::string names;
+    for (const auto& name : rule.needs_one_of) names += (names.empty() ? "" : " or ") + name;
+    reject(ErrorKind::InvalidArgument, facts.call_name(), rule.needs_one_of.front(), "omitted",
+           "a value: " + chosen + " needs " + names);
   }
   for (const auto& name : conditional_options(operation)) {
     const bool taken = std::find(rule.needs.begin(), rule.needs.end(), name) != rule.needs.end() ||
@@ -509,9 +530,6 @@ std::vector<AbiParam> abi_of(const Plan& plan) {
 std::optional<AbiParam> result_of(const Plan& plan) {
   bool produces = plan.operation->returns_value;
   const bool scalar = plan.facts.payload == PayloadKind::Scalar;
-  for (const auto& option : plan.operation->options) {
-    produces = produces || (option.type == OptionType::PayloadOutput && scalar);
-  }
   for (const auto& operand : plan.operation->operands) {
     produces = produces || (operand.role == OperandRole::PayloadResult && scalar);
   }
@@ -622,18 +640,12 @@ Plan plan(const CallFacts& facts) {
   check_options(facts, operation, 1LL * facts.items_per_thread * facts.group.threads());
 
   Plan result;
-  result.facts = facts;
-  // An operator spelled by an alias ("+", "add") is its name: one key, one provider.
-  for (auto& [name, bound] : result.facts.options) {
-    const OptionSpec* option = operation.option(name);
-    if (option->type != OptionType::Operator || bound.binding != Binding::Static) continue;
-    if (const OperatorSpec* op = find_operator(bound.value)) bound.value = op->name;
-  }
+  result.facts = with_operators_named(facts, operation);
   result.operation = &operation;
   result.form = &form;
   result.algorithm = resolve_algorithm(facts, operation, form);
   result.adapter = shape.adapter;
-  result.rule = resolve_rule(facts, operation, form);
+  result.rule = resolve_rule(result.facts, operation, form);
   result.method = result.rule != nullptr ? result.rule->method : operation.method;
   if (result.rule != nullptr) {
     for (const auto& [name, value] : result.rule->fixed)

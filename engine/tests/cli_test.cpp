@@ -41,27 +41,32 @@ TEST(Cli, ExplainMarksRuntimeOptions) {
 }
 
 TEST(Cli, ExplainsAReduction) {
-  const auto result = coop("explain reduce --group block:128 --dtype float32 --items 4 --op max --algorithm raking");
+  const auto result =
+      coop("explain reduce --group block:128 --dtype float32 --items 4 --binary-op max --algorithm raking");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   for (const char* expected : {"cub: ::cub::BlockReduce<float, 128, ::cub::BLOCK_REDUCE_RAKING, 1, 1>::Reduce",
-                               "payload: ThreadData[4]", "op: STATIC max", "result: float written through ret",
-                               "Reduce(items, ::cuda::maximum<>{})", "*static_cast<float*>(__ret) = "}) {
+                               "payload: ThreadData[4]", "binary_op: STATIC max", "result: float written through ret",
+                               "Reduce(value, ::cuda::maximum<>{})", "*static_cast<float*>(__ret) = "}) {
     EXPECT_NE(result.output.find(expected), std::string::npos) << expected << "\n" << result.output;
   }
 }
 
 TEST(Cli, ExplainsScansWithTheirOptions) {
   const auto scalar = coop(
-      "explain exclusive_scan --group warp:16 --block 64 --dtype int64 --scalar --op min --initial-value 7 "
-      "--block-aggregate");
+      "explain exclusive_scan --group warp:16 --block 64 --dtype int64 --scalar --scan-op min --initial-value 7 "
+      "--aggregate-output");
   ASSERT_EQ(scalar.exit_code, 0) << scalar.output;
   EXPECT_NE(scalar.output.find("initial_value: STATIC 7"), std::string::npos) << scalar.output;
-  EXPECT_NE(scalar.output.find("block_aggregate: RUNTIME"), std::string::npos);
+  EXPECT_NE(scalar.output.find("aggregate_output: RUNTIME"), std::string::npos);
   EXPECT_NE(scalar.output.find("payload: scalar"), std::string::npos);
-  const auto items = coop("explain inclusive_sum --group block:32,4 --items 4 --output-array --algorithm warp_scans");
+  const auto items = coop("explain inclusive_sum --group block:32,4 --items 4 --algorithm warp_scans");
   ASSERT_EQ(items.exit_code, 0) << items.output;
-  EXPECT_NE(items.output.find("InclusiveSum(items, output)"), std::string::npos) << items.output;
-  const auto warp = coop("explain segmented_reduce --group warp --block 64 --scalar --op sum --flags tails");
+  EXPECT_NE(items.output.find("InclusiveSum(value, result)"), std::string::npos) << items.output;
+  const auto chosen = coop("explain scan --group block:32,4 --items 4 --mode inclusive --scan-op max");
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.output;
+  EXPECT_NE(chosen.output.find("InclusiveScan(value, result, ::cuda::maximum<>{})"), std::string::npos)
+      << chosen.output;
+  const auto warp = coop("explain segmented_reduce --group warp --block 64 --scalar --binary-op sum --flags tails");
   EXPECT_NE(warp.output.find("::TailSegmentedReduce"), std::string::npos) << warp.output;
   const auto broadcast = coop("explain broadcast --group warp:8 --block 64 --scalar --src-lane");
   EXPECT_NE(broadcast.output.find("src_lane: RUNTIME"), std::string::npos) << broadcast.output;
@@ -116,20 +121,21 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"compile load --arch compute_90", "'arch' = 'compute_90'"},
         BadInput{"compile load --call \"store --dtype half\"", "'--dtype' = 'half'"},
         BadInput{"explain load --items many", "--items"}, BadInput{"frobnicate", "frobnicate"},
-        BadInput{"explain reduce --op median", "'op' = 'median'"}, BadInput{"explain reduce", "'op' = omitted"},
-        BadInput{"explain reduce --dtype float32 --op bit_xor", "'op' = 'bit_xor' on float32"},
+        BadInput{"explain reduce --binary-op median", "'binary_op' = 'median'"},
+        BadInput{"explain reduce --dtype float32 --binary-op bit_xor", "'binary_op' = 'bit_xor' on float32"},
+        BadInput{"explain exclusive_scan --scan-op max", "'initial_value' = omitted"},
+        BadInput{"explain scan --mode inclusive --initial-value 1", "no initial_value with mode 'inclusive'"},
         BadInput{"explain sum --items 4 --valid-items", "an overload CUB does not have"},
-        BadInput{"explain segmented_reduce --scalar --op sum", "'group' = block(128,1,1)"},
-        BadInput{"explain segmented_reduce --group warp --scalar --op sum --flags middle", "'flags' = 'middle'"},
-        BadInput{"explain inclusive_sum --scalar --output-array", "'output' = given with a scalar"},
-        BadInput{"explain exclusive_scan --op sum --initial-value 2.5", "'initial_value' = '2.5'"},
+        BadInput{"explain segmented_reduce --scalar", "'group' = block(128,1,1)"},
+        BadInput{"explain segmented_reduce --group warp --scalar --flags middle", "'flags' = 'middle'"},
+        BadInput{"explain exclusive_scan --scan-op sum --initial-value 2.5", "'initial_value' = '2.5'"},
         BadInput{"explain broadcast --group warp --scalar --src-lane 32", "'src_lane' = 32"},
         BadInput{"explain sum --scalar --items 2", "'items_per_thread' = 2"},
         BadInput{"explain load --offset -5", "'offset' = -5 is not allowed; expected an integer element offset >= 0"},
         BadInput{"explain load --items 513", "'items_per_thread' = 513 is not allowed; expected at most 512"},
         BadInput{"explain load --items 2147483647 --valid-items 5", "'items_per_thread' = 2147483647"},
         BadInput{"explain load --items 99999999999", "'--items' = '99999999999'"},
-        BadInput{"explain exclusive_scan --op max --initial-value -inf", "'initial_value' = '-inf'"},
+        BadInput{"explain exclusive_scan --scan-op max --initial-value -inf", "'initial_value' = '-inf'"},
         BadInput{"explain load --dtype float16 --valid-items --oob-default 1e6", "largest finite 65504"},
         BadInput{"explain load --group block:64 --block 64", "'--block' = '64'"},
         BadInput{"explain load --group", "argument '--group' needs a value; expected block:X"},
@@ -159,13 +165,14 @@ TEST(CliFlags, KeepTheSpellingsTheyHad) {
                                                         {"valid_items", "--valid-items"},
                                                         {"oob_default", "--oob-default"},
                                                         {"offset", "--offset"},
-                                                        {"op", "--op"},
+                                                        {"binary_op", "--binary-op"},
+                                                        {"scan_op", "--scan-op"},
                                                         {"initial_value", "--initial-value"},
                                                         {"src_lane", "--src-lane"},
                                                         {"flags", "--flags"},
                                                         {"prefix_op", "--prefix-op"},
-                                                        {"block_aggregate", "--block-aggregate"},
-                                                        {"output", "--output-array"}};
+                                                        {"aggregate_output", "--aggregate-output"},
+                                                        {"mode", "--mode"}};
   for (const auto& [option, spelling] : spellings) {
     const cli::OptionFlag* flag = cli::find_option_flag(option);
     ASSERT_NE(flag, nullptr) << option;
@@ -185,27 +192,31 @@ TEST(CliFlags, OptBindsAnOptionByItsCatalogName) {
   }
   EXPECT_EQ(generic.output,
             coop("explain load --valid-items --oob-default -3 --offset 16 --algorithm transpose").output);
-  const auto outputs = coop("explain inclusive_sum --group block:32,4 --items 4 --opt output --opt block_aggregate");
+  const auto outputs = coop("explain inclusive_sum --group block:32,4 --items 4 --opt aggregate_output");
   ASSERT_EQ(outputs.exit_code, 0) << outputs.output;
-  EXPECT_NE(outputs.output.find("InclusiveSum(items, output, block_aggregate)"), std::string::npos) << outputs.output;
-  EXPECT_EQ(outputs.output,
-            coop("explain inclusive_sum --group block:32,4 --items 4 --output-array --block-aggregate").output);
+  EXPECT_NE(outputs.output.find("InclusiveSum(value, result, aggregate_output)"), std::string::npos) << outputs.output;
+  EXPECT_EQ(outputs.output, coop("explain inclusive_sum --group block:32,4 --items 4 --aggregate-output").output);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     OptionsGivenTwiceOrByName, CliRejects,
     ::testing::Values(
-        BadInput{"explain reduce --op max --op min", "argument '--op' is given more than once; expected one value"},
+        BadInput{"explain reduce --binary-op max --binary-op min",
+                 "argument '--binary-op' is given more than once; expected one value"},
         BadInput{"explain load --valid-items 3 --valid-items", "argument '--valid-items' is given more than once"},
-        BadInput{"explain reduce --op max --opt op=min",
-                 "argument '--opt' = 'op=min' is not allowed; expected each option once (op is given already"},
-        BadInput{"explain reduce --opt op=max --opt op=min", "argument '--opt' = 'op=min' is not allowed"},
+        BadInput{"explain reduce --binary-op max --opt binary_op=min",
+                 "argument '--opt' = 'binary_op=min' is not allowed; expected each option once (binary_op is given "
+                 "already"},
+        BadInput{"explain reduce --opt binary_op=max --opt binary_op=min",
+                 "argument '--opt' = 'binary_op=min' is not allowed"},
         BadInput{"explain load --opt frob=1",
                  "argument '--opt' = 'frob=1' is not allowed; expected name or name=value, the name one of: "},
         BadInput{"explain load --opt", "argument '--opt' needs a value"},
-        BadInput{"explain reduce --opt op", "'op' = a runtime value is not allowed"},
-        BadInput{"explain inclusive_sum --opt output=x", "'output' = a compile-time constant is not allowed"},
-        BadInput{"compile load --call \"reduce --opt op=max --opt op=sum\"", "'--opt' = 'op=sum'"}));
+        BadInput{"explain reduce --opt binary_op", "'binary_op' = a runtime value is not allowed"},
+        BadInput{"explain inclusive_sum --opt aggregate_output=x",
+                 "'aggregate_output' = a compile-time constant is not allowed"},
+        BadInput{"compile load --call \"reduce --opt binary_op=max --opt binary_op=sum\"",
+                 "'--opt' = 'binary_op=sum'"}));
 
 TEST(Cli, LinkRefusesADirectoryAsInput) {
   testing::TempDir dir;
@@ -227,7 +238,7 @@ TEST(Cli, WriteErrorsShowAfterTheFlush) {
 }
 
 TEST(Cli, NegativeNumbersAreValues) {
-  const auto result = coop("explain exclusive_scan --dtype float32 --op max --initial-value -inf");
+  const auto result = coop("explain exclusive_scan --dtype float32 --scan-op max --initial-value -inf");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("initial_value: STATIC -inf"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("__uint_as_float(0xff800000U)"), std::string::npos) << result.output;
@@ -242,7 +253,7 @@ TEST(Cli, CompilesStaticInfinitiesAndNans) {
     for (const char* value : {"inf", "-inf", "nan"}) {
       calls += std::string(" --call \"load --dtype ") + dtype + " --valid-items --oob-default " + value + "\"";
     }
-    calls += std::string(" --call \"exclusive_scan --dtype ") + dtype + " --op max --initial-value=-inf\"";
+    calls += std::string(" --call \"exclusive_scan --dtype ") + dtype + " --scan-op max --initial-value=-inf\"";
   }
   const auto result = coop("compile load --dtype float32 --valid-items --oob-default -inf" + calls + " --json",
                            "CUDA_COOP_ENABLE_CACHE=0");

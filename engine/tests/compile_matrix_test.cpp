@@ -99,7 +99,7 @@ void check_provider(const Plan& plan, const Provider& provider, const std::strin
   }
   // Each user function the call names, operator first, is an external function to link.
   std::vector<std::string> user_symbols;
-  for (const char* name : {"op", "prefix_op"}) {
+  for (const char* name : {"binary_op", "scan_op", "prefix_op"}) {
     const std::string value = facts.option(name).value;
     if (value.starts_with("user:")) user_symbols.push_back(value.substr(5));
   }
@@ -169,14 +169,14 @@ TEST(CompileMatrix, CoversTheRequiredLoadStoreCombinationsOnce) {
 TEST(CompileMatrix, CoversTheRequiredReduceScanCombinationsOnce) {
   std::size_t calls = 0;
   const std::size_t keys = distinct_keys(testing::reduce_scan_matrix(), calls);
-  // Per representative dtype: block 6 operations x 3 algorithms x 3 shapes x 3 payloads, warp
-  // 6 x 3 widths x 3 payloads, warp-only 4 x 3 widths, option variants 26 (+ 9 with a prefix
-  // callback) x 3 block algorithms + 29 in warps. Per other dtype: 6 operations x 2 payloads in a
+  // Per representative dtype: block 7 operations x 3 algorithms x 3 shapes x 3 payloads, warp
+  // 7 x 3 widths x 3 payloads, warp-only 4 x 3 widths, option variants 27 (+ 11 with a prefix
+  // callback) x 3 block algorithms + 28 in warps. Per other dtype: 7 operations x 2 payloads in a
   // block and in a warp, 4 warp-only, 2 per operator (6 integer, 3 floating), a user operator.
   // Per complex dtype: 2 payloads x (2 reductions x 3 + 4 scans x 3) in a block and 2 x 6 in
   // each of 3 warp widths, a prefix callback, 4 x load and store. And a bool broadcast.
-  EXPECT_EQ(calls, 5u * (162 + 54 + 12 + (26 + 9) * 3 + 29) + 6 * (12 + 12 + 4 + 2 * 6 + 1) +
-                       (12 + 12 + 4 + 2 * 3 + 1) + 2 * (36 + 36 + 1 + 8) + 1);
+  EXPECT_EQ(calls, 5u * (189 + 63 + 12 + (27 + 11) * 3 + 28) + 6 * (14 + 14 + 4 + 2 * 6 + 1) +
+                       (14 + 14 + 4 + 2 * 3 + 1) + 2 * (36 + 36 + 1 + 8) + 1);
   EXPECT_EQ(keys, calls);
 }
 

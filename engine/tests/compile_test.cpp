@@ -227,7 +227,7 @@ TEST(Compile, StaticInfinitiesAndNansCompileWithNvrtc) {
     plans.push_back(engine.plan(load_with_default(value.dtype, value.text)));
   for (const DType dtype : {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}) {
     CallFacts scan{"exclusive_scan", Group::this_block({128, 1, 1}), dtype, 2, {}, ""};
-    scan.options = {{"op", OptionBinding::fixed("max")}, {"initial_value", OptionBinding::fixed("-inf")}};
+    scan.options = {{"scan_op", OptionBinding::fixed("max")}, {"initial_value", OptionBinding::fixed("-inf")}};
     plans.push_back(engine.plan(scan));
   }
   const Bundle bundle = engine.compile(plans, "sm_90");

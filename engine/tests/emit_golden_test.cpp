@@ -75,38 +75,37 @@ std::vector<GoldenCase> golden_cases() {
                        {{"valid_items", runtime}, {"offset", runtime}}),
                   "source", 2),
         view_call(call("store", Group::this_warp({64, 1, 1}, 8), DType::Int16, 4, "vectorize"), "destination", 1)}},
-      {"reduce_block_max_raking", {call("reduce", block128, DType::Float32, 4, "raking", {{"op", fixed("max")}})}},
+      {"reduce_block_max_raking",
+       {call("reduce", block128, DType::Float32, 4, "raking", {{"binary_op", fixed("max")}})}},
       {"reduce_block_scalar_valid_items",
        {scalar_call("sum", Group::this_block({32, 4, 1}), DType::Int32, "warp_reductions", {{"valid_items", runtime}}),
         scalar_call("reduce", Group::this_block({32, 4, 1}), DType::Int64, "raking_commutative_only",
-                    {{"op", fixed("min")}, {"valid_items", fixed("100")}})}},
+                    {{"binary_op", fixed("min")}, {"valid_items", fixed("100")}})}},
       {"reduce_warp_items_user_operator",
-       {call("reduce", Group::this_warp({128, 1, 1}, 8), DType::Float16, 4, "", {{"op", fixed("user:first_nonzero")}}),
+       {call("reduce", Group::this_warp({128, 1, 1}, 8), DType::Float16, 4, "",
+             {{"binary_op", fixed("user:first_nonzero")}}),
         scalar_call("sum", Group::this_warp({128, 1, 1}), DType::Float16, "")}},
       {"scan_block_items_initial_value_aggregate",
-       {call("inclusive_scan", Group::this_block({96, 1, 1}), DType::Int64, 4, "warp_scans",
-             {{"op", fixed("bit_or")},
-              {"initial_value", fixed("-5")},
-              {"block_aggregate", runtime},
-              {"output", runtime}}),
+       {call("exclusive_scan", Group::this_block({96, 1, 1}), DType::Int64, 4, "warp_scans",
+             {{"scan_op", fixed("bit_or")}, {"initial_value", fixed("-5")}, {"aggregate_output", runtime}}),
         call("exclusive_sum", Group::this_block({96, 1, 1}), DType::Int64, 4, "raking_memoize")}},
       {"scan_block_scalar_returns_value",
        {scalar_call("exclusive_scan", block128, DType::Float64, "raking",
-                    {{"op", fixed("max")}, {"initial_value", runtime}}),
-        scalar_call("inclusive_sum", block128, DType::Float64, "raking", {{"block_aggregate", runtime}})}},
+                    {{"scan_op", fixed("max")}, {"initial_value", runtime}}),
+        scalar_call("inclusive_sum", block128, DType::Float64, "raking", {{"aggregate_output", runtime}})}},
       {"scan_block_prefix_callbacks",
        {call("exclusive_scan", Group::this_block({96, 1, 1}), DType::Float16, 4, "warp_scans",
-             {{"op", fixed("user:first_nonzero")}, {"prefix_op", fixed("user:running_max")}}),
+             {{"scan_op", fixed("user:first_nonzero")}, {"prefix_op", fixed("user:running_max")}}),
         scalar_call("inclusive_sum", block128, DType::Int64, "raking", {{"prefix_op", fixed("user:running_total")}})}},
       {"warp_scan_items_bfloat16",
        {call("exclusive_scan", Group::this_warp({64, 1, 1}, 16), DType::BFloat16, 4, "",
-             {{"op", fixed("sum")}, {"initial_value", runtime}}),
+             {{"scan_op", fixed("sum")}, {"initial_value", runtime}}),
         call("inclusive_sum", Group::this_warp({64, 1, 1}, 16), DType::BFloat16, 4, "",
-             {{"block_aggregate", runtime}})}},
+             {{"aggregate_output", runtime}})}},
       {"warp_segmented_reduce_and_broadcast",
        {scalar_call("segmented_reduce", Group::this_warp({64, 1, 1}), DType::UInt32, "",
-                    {{"op", fixed("bit_xor")}, {"flags", fixed("tails")}}),
-        scalar_call("segmented_reduce", Group::this_warp({64, 1, 1}), DType::UInt32, "", {{"op", fixed("sum")}}),
+                    {{"binary_op", fixed("bit_xor")}, {"flags", fixed("tails")}}),
+        scalar_call("segmented_reduce", Group::this_warp({64, 1, 1}), DType::UInt32, ""),
         scalar_call("broadcast", Group::this_warp({64, 1, 1}, 4), DType::UInt32, "", {{"src_lane", runtime}}),
         scalar_call("broadcast", Group::this_warp({64, 1, 1}), DType::UInt32, "", {{"src_lane", fixed("3")}})}},
   };
@@ -166,8 +165,10 @@ TEST(Emit, SymbolsEncodeSpecializationAndIdentity) {
 
 TEST(Emit, UserOperatorsAreDeclaredOncePerBundle) {
   const Group warp = Group::this_warp({128, 1, 1}, 8);
-  CallFacts reduce = scalar_call("reduce", warp, DType::Float32, "", {{"op", OptionBinding::fixed("user:my_op")}});
-  CallFacts scan = call("inclusive_scan", warp, DType::Float32, 4, "", {{"op", OptionBinding::fixed("user:my_op")}});
+  CallFacts reduce =
+      scalar_call("reduce", warp, DType::Float32, "", {{"binary_op", OptionBinding::fixed("user:my_op")}});
+  CallFacts scan =
+      call("inclusive_scan", warp, DType::Float32, 4, "", {{"scan_op", OptionBinding::fixed("user:my_op")}});
   const EmittedSource source = emit(plans_of({reduce, scan}), kContext);
   std::size_t declarations = 0;
   const std::string declaration = "extern \"C\" __device__ float my_op(float a, float b);";
@@ -182,14 +183,14 @@ TEST(Emit, UserOperatorsAreDeclaredOncePerBundle) {
 TEST(Emit, RejectsOneUserOperatorWithTwoDtypes) {
   const Group warp = Group::this_warp({128, 1, 1}, 8);
   const auto op = OptionBinding::fixed("user:my_op");
-  CallFacts first = scalar_call("reduce", warp, DType::Float32, "", {{"op", op}});
-  CallFacts second = scalar_call("reduce", warp, DType::Float64, "", {{"op", op}});
+  CallFacts first = scalar_call("reduce", warp, DType::Float32, "", {{"binary_op", op}});
+  CallFacts second = scalar_call("reduce", warp, DType::Float64, "", {{"binary_op", op}});
   try {
     emit(plans_of({first, second}), kContext);
     FAIL() << "one extern \"C\" symbol declared with two signatures";
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
-    EXPECT_NE(std::string(error.what()).find("argument 'op' = 'user:my_op'"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("argument 'binary_op' = 'user:my_op'"), std::string::npos) << error.what();
     EXPECT_NE(std::string(error.what()).find("also used with float32"), std::string::npos) << error.what();
   }
 }

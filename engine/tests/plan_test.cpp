@@ -219,7 +219,7 @@ const Group kWarp8 = Group::this_warp({128, 1, 1}, 8);
 TEST(Plan, BlockReductionOfThreadData) {
   const Plan reduce =
       plan(reduce_call("reduce", kBlock128, DType::Float32, PayloadKind::Array, 4,
-                       {{"op", OptionBinding::fixed("max")}, {"algorithm", OptionBinding::fixed("raking")}}));
+                       {{"binary_op", OptionBinding::fixed("max")}, {"algorithm", OptionBinding::fixed("raking")}}));
   EXPECT_EQ(reduce.cub_type, "::cub::BlockReduce<float, 128, ::cub::BLOCK_REDUCE_RAKING, 1, 1>");
   EXPECT_EQ(reduce.call_type, reduce.cub_type);
   EXPECT_EQ(reduce.method, "Reduce");
@@ -228,7 +228,7 @@ TEST(Plan, BlockReductionOfThreadData) {
   ASSERT_TRUE(reduce.result.has_value());
   EXPECT_EQ(*reduce.result, (AbiParam{"result", AbiKind::Pointer, "float", "float32"}));
   ASSERT_EQ(reduce.abi.size(), 2u);
-  EXPECT_EQ(reduce.abi[0], (AbiParam{"items", AbiKind::Pointer, "float", "float32"}));
+  EXPECT_EQ(reduce.abi[0], (AbiParam{"value", AbiKind::Pointer, "float", "float32"}));
   EXPECT_TRUE(reduce.external_functions.empty());
   EXPECT_NE(std::find(reduce.headers.begin(), reduce.headers.end(), "cuda/functional"), reduce.headers.end());
 }
@@ -246,48 +246,89 @@ TEST(Plan, ScalarPayloadsPassByValueAndReturnThroughRet) {
                                     {{"valid_items", OptionBinding::runtime()}}));
   EXPECT_EQ(sum.cub_type, "::cub::BlockReduce<__half, 32, ::cub::BLOCK_REDUCE_WARP_REDUCTIONS, 4, 1>");
   ASSERT_EQ(sum.abi.size(), 3u);
-  EXPECT_EQ(sum.abi[0], (AbiParam{"items", AbiKind::Value, "::cuda::std::uint16_t", "float16"}));
+  EXPECT_EQ(sum.abi[0], (AbiParam{"value", AbiKind::Value, "::cuda::std::uint16_t", "float16"}));
   EXPECT_EQ(sum.abi[1], (AbiParam{"valid_items", AbiKind::Value, "::cuda::std::int64_t", "int64"}));
   EXPECT_EQ(sum.result->cpp_type, "__half");
   EXPECT_EQ(sum.tile_capacity(), 128);
 }
 
-TEST(Plan, ScansOfThreadDataWriteInPlaceOrIntoOutput) {
+// A scan writes a fresh payload the front end allocates (`result`); a scalar's is the call's result.
+TEST(Plan, ScansWriteAFreshPayload) {
   const auto runtime = OptionBinding::runtime();
-  const Plan in_place = plan(reduce_call("inclusive_sum", kBlock128, DType::Int64, PayloadKind::Array, 4));
-  EXPECT_FALSE(in_place.result.has_value());
-  const Plan scan = plan(reduce_call("exclusive_scan", kBlock128, DType::Int64, PayloadKind::Array, 4,
-                                     {{"op", OptionBinding::fixed("min")},
-                                      {"output", runtime},
-                                      {"initial_value", runtime},
-                                      {"block_aggregate", runtime}}));
+  const Plan sum = plan(reduce_call("inclusive_sum", kBlock128, DType::Int64, PayloadKind::Array, 4));
+  EXPECT_FALSE(sum.result.has_value());
+  EXPECT_EQ(sum.abi[1], (AbiParam{"result", AbiKind::Pointer, "::cuda::std::int64_t", "int64"}));
+  const Plan scan = plan(reduce_call(
+      "exclusive_scan", kBlock128, DType::Int64, PayloadKind::Array, 4,
+      {{"scan_op", OptionBinding::fixed("min")}, {"initial_value", runtime}, {"aggregate_output", runtime}}));
+  EXPECT_EQ(scan.method, "ExclusiveScan");
   EXPECT_FALSE(scan.result.has_value());
   ASSERT_EQ(scan.abi.size(), 5u);
-  EXPECT_EQ(scan.abi[1], (AbiParam{"output", AbiKind::Pointer, "::cuda::std::int64_t", "int64"}));
+  EXPECT_EQ(scan.abi[0], (AbiParam{"value", AbiKind::Pointer, "::cuda::std::int64_t", "int64"}));
+  EXPECT_EQ(scan.abi[1], (AbiParam{"result", AbiKind::Pointer, "::cuda::std::int64_t", "int64"}));
   EXPECT_EQ(scan.abi[2], (AbiParam{"initial_value", AbiKind::Value, "::cuda::std::int64_t", "int64"}));
-  EXPECT_EQ(scan.abi[3], (AbiParam{"block_aggregate", AbiKind::Pointer, "::cuda::std::int64_t", "int64"}));
+  EXPECT_EQ(scan.abi[3], (AbiParam{"aggregate_output", AbiKind::Pointer, "::cuda::std::int64_t", "int64"}));
   EXPECT_EQ(scan.abi[4].name, "temp_storage");
   const Plan scalar = plan(reduce_call("exclusive_sum", kBlock128, DType::Int64, PayloadKind::Scalar, 1));
   EXPECT_EQ(scalar.result->cpp_type, "::cuda::std::int64_t");
+  EXPECT_EQ(scalar.abi.size(), 2u);  // value, temp_storage: the scanned value comes back through ret
+}
+
+// The mode and the operator choose CUB's member function: the sum (the default operator) needs
+// no seed; another operator's exclusive scan needs initial_value or a prefix_op; an inclusive
+// scan takes no initial_value.
+TEST(Plan, ModeAndOperatorChooseTheScan) {
+  const auto scan = [](const std::string& operation, std::map<std::string, OptionBinding> options) {
+    return reduce_call(operation, kBlock128, DType::Int32, PayloadKind::Array, 2, std::move(options));
+  };
+  const auto fixed = [](const char* value) { return OptionBinding::fixed(value); };
+  const auto runtime = OptionBinding::runtime();
+  EXPECT_EQ(plan(scan("scan", {})).method, "ExclusiveSum");
+  EXPECT_EQ(plan(scan("scan", {{"mode", fixed("inclusive")}})).method, "InclusiveSum");
+  EXPECT_EQ(plan(scan("scan", {{"mode", fixed("inclusive")}, {"scan_op", fixed("max")}})).method, "InclusiveScan");
+  EXPECT_EQ(plan(scan("scan", {{"scan_op", fixed("+")}, {"initial_value", runtime}})).method, "ExclusiveScan");
+  EXPECT_EQ(plan(scan("exclusive_scan", {{"scan_op", fixed("add")}})).method, "ExclusiveSum");
+  EXPECT_EQ(plan(scan("exclusive_scan", {{"scan_op", fixed("min")}, {"initial_value", fixed("7")}})).method,
+            "ExclusiveScan");
+  EXPECT_EQ(plan(scan("inclusive_scan", {})).method, "InclusiveSum");
+  // The sum planned as a *Sum drops the operator: one key whichever way it was spelled.
+  const Plan omitted = plan(scan("inclusive_scan", {}));
+  EXPECT_EQ(omitted.key, plan(scan("inclusive_scan", {{"scan_op", fixed("plus")}})).key);
+  EXPECT_EQ(omitted.facts.options.count("scan_op"), 0u);
+  EXPECT_NE(plan(scan("scan", {{"mode", fixed("inclusive")}})).key.find(";scan_op=OMITTED"), std::string::npos);
+
+  expect_rejected(scan("exclusive_scan", {{"scan_op", fixed("max")}}), ErrorKind::InvalidArgument, "initial_value",
+                  "omitted is not allowed; expected a value: ::cub::BlockScan::ExclusiveScan needs initial_value or "
+                  "prefix_op");
+  expect_rejected(scan("scan", {{"scan_op", fixed("max")}}), ErrorKind::InvalidArgument, "initial_value",
+                  "mode 'exclusive' needs initial_value or prefix_op");
+  expect_rejected(scan("scan", {{"mode", fixed("inclusive")}, {"initial_value", runtime}}), ErrorKind::InvalidArgument,
+                  "initial_value",
+                  "no initial_value with mode 'inclusive', scan_op 'sum': ::cub::BlockScan::InclusiveSum does not "
+                  "take it");
+  expect_rejected(scan("inclusive_scan", {{"initial_value", runtime}}), ErrorKind::InvalidArgument, "initial_value",
+                  "expected one of the options of inclusive_scan");
+  expect_rejected(scan("scan", {{"mode", fixed("both")}}), ErrorKind::InvalidArgument, "mode",
+                  "one of: exclusive, inclusive");
 }
 
 TEST(Plan, WarpThreadDataGoesThroughAnAdapterOfCubsClass) {
   const Plan scan = plan(reduce_call("inclusive_scan", kWarp8, DType::Int32, PayloadKind::Array, 4,
-                                     {{"op", OptionBinding::fixed("sum")}}));
+                                     {{"scan_op", OptionBinding::fixed("max")}}));
   EXPECT_EQ(scan.cub_type, "::cub::WarpScan<::cuda::std::int32_t, 8>");
   EXPECT_EQ(scan.call_type, "::coop_adapt::WarpScanItems<::cuda::std::int32_t, 8>");
   EXPECT_NE(scan.adapter, nullptr);
   EXPECT_EQ(scan.scratch_instances, 16);
   EXPECT_EQ(scan.reuse_barrier, Barrier::Warp);
   const Plan scalar = plan(reduce_call("inclusive_scan", kWarp8, DType::Int32, PayloadKind::Scalar, 1,
-                                       {{"op", OptionBinding::fixed("sum")}}));
+                                       {{"scan_op", OptionBinding::fixed("max")}}));
   EXPECT_EQ(scalar.call_type, scalar.cub_type);
   EXPECT_EQ(scalar.adapter, nullptr);
 }
 
 TEST(Plan, FlagsSelectTheSegmentedMethod) {
-  CallFacts facts = reduce_call("segmented_reduce", Group::this_warp({64, 1, 1}), DType::UInt32, PayloadKind::Scalar, 1,
-                                {{"op", OptionBinding::fixed("sum")}});
+  CallFacts facts =
+      reduce_call("segmented_reduce", Group::this_warp({64, 1, 1}), DType::UInt32, PayloadKind::Scalar, 1);
   EXPECT_EQ(plan(facts).method, "HeadSegmentedReduce");
   facts.options["flags"] = OptionBinding::fixed("tails");
   const Plan tails = plan(facts);
@@ -297,7 +338,7 @@ TEST(Plan, FlagsSelectTheSegmentedMethod) {
 
 TEST(Plan, UserOperatorsAreExternalFunctionsToLink) {
   const Plan reduce = plan(reduce_call("reduce", kWarp8, DType::BFloat16, PayloadKind::Scalar, 1,
-                                       {{"op", OptionBinding::fixed("user:first_nonzero")}}));
+                                       {{"binary_op", OptionBinding::fixed("user:first_nonzero")}}));
   ASSERT_EQ(reduce.external_functions.size(), 1u);
   EXPECT_EQ(reduce.external_functions[0].symbol, "first_nonzero");
   // A compiler's half and C++'s __nv_bfloat16 struct are passed differently: by pointer.
@@ -305,17 +346,18 @@ TEST(Plan, UserOperatorsAreExternalFunctionsToLink) {
             "extern \"C\" __device__ void first_nonzero(void* result, void* a, void* b);");
   EXPECT_TRUE(reduce.external_functions[0].by_pointer);
   const Plan by_value = plan(reduce_call("reduce", kWarp8, DType::Int16, PayloadKind::Scalar, 1,
-                                         {{"op", OptionBinding::fixed("user:first_nonzero")}}));
+                                         {{"binary_op", OptionBinding::fixed("user:first_nonzero")}}));
   EXPECT_EQ(by_value.external_functions[0].declaration,
             "extern \"C\" __device__ ::cuda::std::int16_t first_nonzero(::cuda::std::int16_t a, "
             "::cuda::std::int16_t b);");
 }
 
 TEST(Plan, PrefixCallbackTakesItsStateAtRunTime) {
-  const Plan scan = plan(reduce_call(
-      "exclusive_scan", kBlock128, DType::Int64, PayloadKind::Array, 4,
-      {{"op", OptionBinding::fixed("user:first_nonzero")}, {"prefix_op", OptionBinding::fixed("user:running_total")}}));
-  EXPECT_EQ(scan.abi[1], (AbiParam{"prefix_op_state", AbiKind::Pointer, "unsigned char", "uint8"}));
+  const Plan scan = plan(reduce_call("exclusive_scan", kBlock128, DType::Int64, PayloadKind::Array, 4,
+                                     {{"scan_op", OptionBinding::fixed("user:first_nonzero")},
+                                      {"prefix_op", OptionBinding::fixed("user:running_total")}}));
+  EXPECT_EQ(scan.method, "ExclusiveScan");  // the prefix seeds it: no initial_value needed
+  EXPECT_EQ(scan.abi[2], (AbiParam{"prefix_op_state", AbiKind::Pointer, "unsigned char", "uint8"}));
   EXPECT_EQ(scan.abi.back().name, "temp_storage");
   ASSERT_EQ(scan.external_functions.size(), 2u);
   EXPECT_EQ(scan.external_functions[1].kind, ExternalFunction::Kind::PrefixCallback);
@@ -336,11 +378,11 @@ TEST(Plan, PrefixCallbackRejectionsNameTheArgument) {
     return reduce_call(operation, group, DType::Int32, PayloadKind::Array, 4, std::move(options));
   };
   const OptionBinding runtime = OptionBinding::runtime();
-  expect_rejected(scan("inclusive_sum", kBlock128, {{"block_aggregate", runtime}}), ErrorKind::InvalidArgument,
+  expect_rejected(scan("inclusive_sum", kBlock128, {{"aggregate_output", runtime}}), ErrorKind::InvalidArgument,
                   "prefix_op",
-                  "given with block_aggregate is not allowed; expected either prefix_op or block_aggregate");
+                  "given with aggregate_output is not allowed; expected either prefix_op or aggregate_output");
   expect_rejected(scan("exclusive_scan", kBlock128,
-                       {{"op", OptionBinding::fixed("sum")}, {"initial_value", OptionBinding::fixed("1")}}),
+                       {{"scan_op", OptionBinding::fixed("max")}, {"initial_value", OptionBinding::fixed("1")}}),
                   ErrorKind::InvalidArgument, "prefix_op", "either prefix_op or initial_value");
   expect_rejected(scan("exclusive_sum", kWarp8, {}), ErrorKind::UnsupportedOperation, "prefix_op",
                   "given with a warp group is not allowed; expected no prefix_op: ::cub::WarpScan::ExclusiveSum has no "
@@ -351,8 +393,8 @@ TEST(Plan, PrefixCallbackRejectionsNameTheArgument) {
   CallFacts at_run_time = scan("exclusive_sum", kBlock128, {});
   at_run_time.options["prefix_op"] = runtime;
   expect_rejected(at_run_time, ErrorKind::InvalidArgument, "prefix_op", "expected a compile-time constant");
-  expect_rejected(scan("reduce", kBlock128, {{"op", OptionBinding::fixed("sum")}}), ErrorKind::InvalidArgument,
-                  "prefix_op", "expected one of the options of reduce");
+  expect_rejected(scan("reduce", kBlock128, {}), ErrorKind::InvalidArgument, "prefix_op",
+                  "expected one of the options of reduce");
 }
 
 TEST(Plan, ComplexPayloadsTakeSumsAndUserOperatorsOnArrays) {
@@ -361,17 +403,17 @@ TEST(Plan, ComplexPayloadsTakeSumsAndUserOperatorsOnArrays) {
             "::cub::BlockReduce<::cuda::std::complex<float>, 128, ::cub::BLOCK_REDUCE_WARP_REDUCTIONS, 1, 1>");
   EXPECT_EQ(sum.result->cpp_type, "::cuda::std::complex<float>");
   const Plan user = plan(reduce_call("inclusive_scan", kWarp8, DType::Complex128, PayloadKind::Array, 2,
-                                     {{"op", OptionBinding::fixed("user:cmul")}}));
+                                     {{"scan_op", OptionBinding::fixed("user:cmul")}}));
   EXPECT_EQ(user.external_functions[0].declaration,
             "extern \"C\" __device__ void cmul(void* result, void* a, void* b);");
 
   expect_rejected(reduce_call("sum", kBlock128, DType::Complex64, PayloadKind::Scalar, 1),
-                  ErrorKind::UnsupportedOperation, "items", "a scalar complex64 is not allowed; expected a ThreadData");
-  expect_rejected(
-      reduce_call("reduce", kBlock128, DType::Complex128, PayloadKind::Array, 4, {{"op", OptionBinding::fixed("max")}}),
-      ErrorKind::UnsupportedOperation, "op", "complex values have no order");
+                  ErrorKind::UnsupportedOperation, "value", "a scalar complex64 is not allowed; expected a ThreadData");
+  expect_rejected(reduce_call("reduce", kBlock128, DType::Complex128, PayloadKind::Array, 4,
+                              {{"binary_op", OptionBinding::fixed("max")}}),
+                  ErrorKind::UnsupportedOperation, "binary_op", "complex values have no order");
   expect_rejected(reduce_call("exclusive_scan", kBlock128, DType::Complex64, PayloadKind::Array, 4,
-                              {{"op", OptionBinding::fixed("sum")}, {"initial_value", OptionBinding::runtime()}}),
+                              {{"initial_value", OptionBinding::runtime()}}),
                   ErrorKind::UnsupportedOperation, "initial_value", "no initial_value with complex payloads");
 }
 
@@ -384,21 +426,26 @@ TEST(Plan, BroadcastMovesAnyDtype) {
 }
 
 TEST(Plan, PayloadKindAndOperatorShapeTheKey) {
-  const CallFacts base =
-      reduce_call("reduce", kBlock128, DType::Int32, PayloadKind::Array, 1, {{"op", OptionBinding::fixed("sum")}});
+  const CallFacts base = reduce_call("reduce", kBlock128, DType::Int32, PayloadKind::Array, 1,
+                                     {{"binary_op", OptionBinding::fixed("sum")}});
   CallFacts scalar = base;
   scalar.payload = PayloadKind::Scalar;
   CallFacts other_op = base;
-  other_op.options["op"] = OptionBinding::fixed("max");
+  other_op.options["binary_op"] = OptionBinding::fixed("max");
+  CallFacts omitted = base;  // binary_op=None is the sum, and "+" is its alias: one provider
+  omitted.options.erase("binary_op");
+  CallFacts alias = base;
+  alias.options["binary_op"] = OptionBinding::fixed("+");
   EXPECT_NE(plan(base).digest, plan(scalar).digest);
   EXPECT_NE(plan(base).digest, plan(other_op).digest);
+  EXPECT_EQ(plan(base).digest, plan(omitted).digest);
+  EXPECT_EQ(plan(base).digest, plan(alias).digest);
   EXPECT_NE(plan(base).key.find(";payload=array"), std::string::npos);
 }
 
 TEST(Plan, RejectsValidItemsOnOverloadsCubLacks) {
   const auto runtime = OptionBinding::runtime();
-  expect_rejected(reduce_call("reduce", kBlock128, DType::Int32, PayloadKind::Array, 4,
-                              {{"op", OptionBinding::fixed("sum")}, {"valid_items", runtime}}),
+  expect_rejected(reduce_call("reduce", kBlock128, DType::Int32, PayloadKind::Array, 4, {{"valid_items", runtime}}),
                   ErrorKind::UnsupportedOperation, "valid_items", "an overload CUB does not have");
   expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Array, 1, {{"valid_items", runtime}}),
                   ErrorKind::UnsupportedOperation, "valid_items", "::cub::BlockReduce::Sum has no ThreadData overload");
@@ -406,25 +453,16 @@ TEST(Plan, RejectsValidItemsOnOverloadsCubLacks) {
                   ErrorKind::UnsupportedOperation, "valid_items", "::cub::WarpReduce::Sum has no ThreadData overload");
   expect_rejected(
       reduce_call("inclusive_sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1, {{"valid_items", runtime}}),
-      ErrorKind::InvalidArgument, "valid_items", "algorithm, output, block_aggregate");
+      ErrorKind::InvalidArgument, "valid_items", "algorithm, prefix_op, aggregate_output");
   expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
                               {{"valid_items", OptionBinding::fixed("129")}}),
                   ErrorKind::InvalidArgument, "valid_items", "0..128");
 }
 
-TEST(Plan, RejectsInitialValueOnBlockScalarInclusiveScan) {
-  const auto facts = [](Group group) {
-    return reduce_call("inclusive_scan", group, DType::Int32, PayloadKind::Scalar, 1,
-                       {{"op", OptionBinding::fixed("sum")}, {"initial_value", OptionBinding::runtime()}});
-  };
-  expect_rejected(facts(kBlock128), ErrorKind::UnsupportedOperation, "initial_value",
-                  "::cub::BlockScan::InclusiveScan has no scalar overload taking initial_value");
-  EXPECT_NO_THROW(plan(facts(kWarp8)));  // WarpScan has it
-}
-
 TEST(Plan, RejectsInitialValuesOfAnotherType) {
-  CallFacts facts = reduce_call("exclusive_scan", kBlock128, DType::Int32, PayloadKind::Array, 2,
-                                {{"op", OptionBinding::fixed("sum")}, {"initial_value", OptionBinding::fixed("1.5")}});
+  CallFacts facts =
+      reduce_call("exclusive_scan", kBlock128, DType::Int32, PayloadKind::Array, 2,
+                  {{"scan_op", OptionBinding::fixed("max")}, {"initial_value", OptionBinding::fixed("1.5")}});
   expect_rejected(facts, ErrorKind::InvalidArgument, "initial_value", "an integer literal representable as int32");
   facts.dtype = DType::Int8;
   facts.options["initial_value"] = OptionBinding::fixed("300");
@@ -438,24 +476,24 @@ TEST(Plan, RejectsInitialValuesOfAnotherType) {
 
 TEST(Plan, RejectsOperatorsThatDoNotApply) {
   CallFacts facts = reduce_call("reduce", kBlock128, DType::Float32, PayloadKind::Array, 2,
-                                {{"op", OptionBinding::fixed("bit_and")}});
-  expect_rejected(facts, ErrorKind::UnsupportedOperation, "op", "an integer dtype for bit_and");
-  facts.options["op"] = OptionBinding::fixed("median");
-  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "one of: sum, mul, min, max, bit_and, bit_or, bit_xor");
-  facts.options["op"] = OptionBinding::fixed("user:3d-op");
-  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "a C identifier");
-  facts.options["op"] = OptionBinding::runtime();
-  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "a compile-time constant");
-  facts.options.erase("op");
-  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "an operator");
+                                {{"binary_op", OptionBinding::fixed("bit_and")}});
+  expect_rejected(facts, ErrorKind::UnsupportedOperation, "binary_op", "an integer dtype for bit_and");
+  facts.options["binary_op"] = OptionBinding::fixed("median");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "binary_op",
+                  "one of: sum, mul, min, max, bit_and, bit_or, bit_xor");
+  facts.options["binary_op"] = OptionBinding::fixed("user:3d-op");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "binary_op", "a C identifier");
+  facts.options["binary_op"] = OptionBinding::runtime();
+  expect_rejected(facts, ErrorKind::InvalidArgument, "binary_op", "a compile-time constant");
+  facts.options.erase("binary_op");
+  EXPECT_EQ(plan(facts).method, "Reduce");  // omitted: the sum
   facts.operation = "sum";
-  facts.options["op"] = OptionBinding::fixed("max");
-  expect_rejected(facts, ErrorKind::InvalidArgument, "op", "algorithm, valid_items");
+  facts.options["binary_op"] = OptionBinding::fixed("max");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "binary_op", "broadcast, valid_items, algorithm");
 }
 
 TEST(Plan, RejectsSegmentedReduceAndBroadcastOnBlocks) {
-  expect_rejected(reduce_call("segmented_reduce", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
-                              {{"op", OptionBinding::fixed("sum")}}),
+  expect_rejected(reduce_call("segmented_reduce", kBlock128, DType::Int32, PayloadKind::Scalar, 1),
                   ErrorKind::UnsupportedOperation, "group", "supports: warp");
   expect_rejected(reduce_call("broadcast", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
                               {{"src_lane", OptionBinding::runtime()}}),
@@ -467,7 +505,7 @@ TEST(Plan, RejectsShapesAndChoicesCubLacks) {
       reduce_call("broadcast", kWarp8, DType::Int32, PayloadKind::Array, 2, {{"src_lane", OptionBinding::runtime()}}),
       ErrorKind::UnsupportedOperation, "value", "a scalar: ::cub::WarpScan::Broadcast has no ThreadData overload");
   expect_rejected(reduce_call("segmented_reduce", kWarp8, DType::Int32, PayloadKind::Scalar, 1,
-                              {{"op", OptionBinding::fixed("sum")}, {"flags", OptionBinding::fixed("middles")}}),
+                              {{"flags", OptionBinding::fixed("middles")}}),
                   ErrorKind::InvalidArgument, "flags", "one of: heads, tails");
   expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 4), ErrorKind::InvalidArgument,
                   "items_per_thread", "1 for a scalar payload");
@@ -481,13 +519,10 @@ TEST(Plan, RejectsShapesAndChoicesCubLacks) {
                   ErrorKind::UnsupportedOperation, "algorithm", "warp_reductions, raking, raking_commutative_only");
 }
 
-TEST(Plan, RejectsOutputsThatCannotBe) {
-  expect_rejected(reduce_call("inclusive_sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
-                              {{"output", OptionBinding::runtime()}}),
-                  ErrorKind::InvalidArgument, "output", "a scalar payload's scanned value is the call's result");
+TEST(Plan, RejectsAggregatesThatCannotBe) {
   expect_rejected(reduce_call("inclusive_sum", kBlock128, DType::Int32, PayloadKind::Array, 2,
-                              {{"block_aggregate", OptionBinding::fixed("0")}}),
-                  ErrorKind::InvalidArgument, "block_aggregate", "a runtime value");
+                              {{"aggregate_output", OptionBinding::fixed("0")}}),
+                  ErrorKind::InvalidArgument, "aggregate_output", "a runtime value");
 }
 
 TEST(Plan, ChecksTheSourceLane) {

@@ -128,16 +128,16 @@ const char* kUserOperatorSource =
 
 Bundle user_operator_bundle(Engine& engine) {
   CallFacts scan{"inclusive_scan", Group::this_block({128, 1, 1}), DType::Float32, 4, {}, ""};
-  scan.options = {{"op", OptionBinding::fixed("user:first_nonzero")},
+  scan.options = {{"scan_op", OptionBinding::fixed("user:first_nonzero")},
                   {"algorithm", OptionBinding::fixed("raking")},
-                  {"block_aggregate", OptionBinding::runtime()}};
+                  {"aggregate_output", OptionBinding::runtime()}};
   CallFacts reduce{"reduce", Group::this_warp({128, 1, 1}, 8), DType::Float32, 1, {}, ""};
   reduce.payload = PayloadKind::Scalar;
-  reduce.options = {{"op", OptionBinding::fixed("user:first_nonzero")}};
+  reduce.options = {{"binary_op", OptionBinding::fixed("user:first_nonzero")}};
   return engine.compile({engine.plan(scan), engine.plan(reduce)}, "sm_90");
 }
 
-// Scans a tile in place, then reduces each thread's first item across its 8-lane warp.
+// Scans a tile into a fresh array, then reduces each thread's first item across its 8-lane warp.
 std::string user_operator_kernel(const Bundle& bundle) {
   const Provider& scan = bundle.providers[0];
   const Provider& reduce = bundle.providers[1];
@@ -148,16 +148,16 @@ std::string user_operator_kernel(const Bundle& bundle) {
          "  __shared__ __align__(" +
          std::to_string(alignment) + ") unsigned char scratch[" + std::to_string(scratch) +
          "];\n"
-         "  float items[4];\n  float aggregate, first;\n"
+         "  float items[4], scanned[4];\n  float aggregate, first;\n"
          "  for (int i = 0; i < 4; ++i) items[i] = data[threadIdx.x * 4 + i];\n"
          "  " +
          scan.symbol +
-         "(nullptr, items, &aggregate, scratch);\n"
+         "(nullptr, items, scanned, &aggregate, scratch);\n"
          "  __syncthreads();\n"
          "  " +
          reduce.symbol +
-         "(&first, items[0], scratch);\n"
-         "  for (int i = 0; i < 4; ++i) data[threadIdx.x * 4 + i] = items[i];\n"
+         "(&first, scanned[0], scratch);\n"
+         "  for (int i = 0; i < 4; ++i) data[threadIdx.x * 4 + i] = scanned[i];\n"
          "  if (threadIdx.x == 0) *aggregates = aggregate;\n"
          "  if (threadIdx.x % 8 == 0) firsts[threadIdx.x / 8] = first;\n"
          "}\n";
@@ -173,7 +173,7 @@ TEST(ProviderLink, UserOperatorLinksFromItsOwnLtoIr) {
     EXPECT_EQ(provider.external_functions[0].declaration,
               "extern \"C\" __device__ float first_nonzero(float a, float b);");
   }
-  EXPECT_FALSE(bundle.providers[0].result.has_value());  // a ThreadData scan writes in place
+  EXPECT_FALSE(bundle.providers[0].result.has_value());  // a ThreadData scan writes its fresh result array
   ASSERT_TRUE(bundle.providers[1].result.has_value());   // a reduction returns through ret
   EXPECT_EQ(bundle.providers[1].result->cpp_type, "float");
 
@@ -237,13 +237,13 @@ TEST(ProviderLink, PrefixCallbackLinksWithItsStateFromTheKernel) {
       "];\n"
       "  long long total = 0;\n"
       "  for (int tile = 0; tile < tiles; ++tile) {\n"
-      "    long long items[4];\n"
+      "    long long items[4], scanned[4];\n"
       "    for (int i = 0; i < 4; ++i) items[i] = data[tile * 512 + threadIdx.x * 4 + i];\n"
       "    " +
       provider.symbol +
-      "(nullptr, items, &total, scratch);\n"
+      "(nullptr, items, scanned, &total, scratch);\n"
       "    __syncthreads();\n"
-      "    for (int i = 0; i < 4; ++i) data[tile * 512 + threadIdx.x * 4 + i] = items[i];\n"
+      "    for (int i = 0; i < 4; ++i) data[tile * 512 + threadIdx.x * 4 + i] = scanned[i];\n"
       "  }\n}\n";
   const std::vector<char> callback = nvcc_fatbin(kPrefixCallbackSource, engine.toolkit(), dir, "running_total");
   const std::vector<char> kernel = nvcc_fatbin(kernel_source, engine.toolkit(), dir);

@@ -25,8 +25,6 @@ const char* option_type_name(OptionType type) {
       return "operator";
     case OptionType::PrefixCallback:
       return "prefix_callback";
-    case OptionType::PayloadOutput:
-      return "payload_output";
     case OptionType::ScalarOutput:
       return "scalar_output";
     case OptionType::Bool:
@@ -128,7 +126,7 @@ void bind_catalog(nb::module_& module) {
   module.def(
       "operation_options", [](const std::string& name) { return option_list(operation_named(name)); }, "operation"_a,
       "The options of a catalog operation, in order: dicts of name, type (choice, count, payload_scalar, offset, "
-      "operator, prefix_callback, payload_output, scalar_output), choices, default, allow_static, allow_runtime, "
+      "operator, prefix_callback, scalar_output), choices, default, allow_static, allow_runtime, "
       "required, element (a payload_array's dtype, else None), state_parameter (a prefix callback's ABI state "
       "parameter, else None).");
   module.def(

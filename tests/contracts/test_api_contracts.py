@@ -13,7 +13,7 @@ from cuda import coop
 from cuda.coop._core.markers import all_markers, marker_of
 
 # Signatures exactly as API.md writes them: group first, operands positional-only, options keyword-only.
-# The reductions and scans add temp_storage= last (see _core/api/reductions.py for why).
+# The reductions add temp_storage= last (see _core/api/reductions.py for why).
 SIGNATURES = {
     "load": "(group, source, items, /, *, algorithm='direct', valid_items=None, oob_default=None, offset=None, "
     "temp_storage=None)",
@@ -23,17 +23,18 @@ SIGNATURES = {
         "temp_storage=None)"
     ),
     "shuffle": "(group, value, /, *, mode='down', distance=1, block_suffix_output=None, block_prefix_output=None)",
-    "reduce": "(group, items, op, /, *, valid_items=None, algorithm='warp_reductions', broadcast=True, temp_storage=None)",
-    "sum": "(group, items, /, *, valid_items=None, algorithm='warp_reductions', broadcast=True, temp_storage=None)",
-    "segmented_reduce": "(warp, value, flag, op, /, *, flags='heads')",
-    "inclusive_sum": "(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm='raking', "
+    "reduce": "(group, value, /, *, binary_op=None, broadcast=True, valid_items=None, algorithm=None, "
     "temp_storage=None)",
-    "exclusive_sum": "(group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm='raking', "
-    "temp_storage=None)",
-    "inclusive_scan": "(group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, "
-    "prefix_op=None, algorithm='raking', temp_storage=None)",
-    "exclusive_scan": "(group, items, op, /, *, output=None, initial_value=None, block_aggregate=None, "
-    "prefix_op=None, algorithm='raking', temp_storage=None)",
+    "sum": "(group, value, /, *, broadcast=True, valid_items=None, algorithm=None, temp_storage=None)",
+    "segmented_reduce": "(warp, value, flag, /, *, binary_op=None, flags='heads')",
+    "scan": "(group, value, /, *, mode='exclusive', scan_op=None, initial_value=None, algorithm=None, "
+    "temp_storage=None, prefix_op=None, aggregate_output=None)",
+    "inclusive_sum": "(group, value, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None)",
+    "exclusive_sum": "(group, value, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None)",
+    "inclusive_scan": "(group, value, /, *, scan_op=None, algorithm=None, temp_storage=None, prefix_op=None, "
+    "aggregate_output=None)",
+    "exclusive_scan": "(group, value, /, *, scan_op=None, initial_value=None, algorithm=None, temp_storage=None, "
+    "prefix_op=None, aggregate_output=None)",
     "broadcast": "(warp, value, src_lane, /)",
     "radix_sort": "(group, keys, /, *, values=None, descending=False, begin_bit=None, end_bit=None, "
     "output_layout='blocked')",
@@ -54,7 +55,8 @@ SIGNATURES = {
 
 IMPLEMENTED = {
     *("this_block", "this_warp", "this_thread", "ThreadData", "TempStorage", "load", "store"),
-    *("reduce", "sum", "segmented_reduce", "inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"),
+    *("reduce", "sum", "segmented_reduce", "scan", "inclusive_sum", "exclusive_sum", "inclusive_scan"),
+    "exclusive_scan",
     *("broadcast", "exchange", "shuffle"),
 }
 

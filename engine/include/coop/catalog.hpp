@@ -64,10 +64,6 @@ enum class OptionType {
   // floats: `void symbol(T* result, void* state, T* block_aggregate)`). Its state,
   // memory of the calling thread, arrives at run time as the pointer `<name>_state`.
   PrefixCallback,
-  // Where the method writes the payload, RUNTIME only: an array shaped like the
-  // payload; when omitted, in place into `target`. A scalar payload cannot take
-  // it: the value CUB writes there becomes the call's result.
-  PayloadOutput,
   ScalarOutput,  // one T the method writes (an aggregate), RUNTIME only: a pointer
   Bool,          // true or false, STATIC only (a template flag such as WARP_TIME_SLICING)
   // Whether the call's result reaches every thread of the group ("true", `default_choice`)
@@ -96,7 +92,7 @@ struct OptionSpec {
   bool allow_runtime = true;
   std::string requires_option;        // must be bound too (oob_default needs valid_items)
   std::vector<std::string> excludes;  // must not be bound with it: CUB has no overload taking both
-  std::string target;                 // Offset: the operand displaced; PayloadOutput: the operand written in place
+  std::string target;                 // Offset: the operand displaced
   CountRange range = CountRange::Any;
   bool required = false;         // OMITTED is rejected (a reduction's operator)
   DType element = DType::Int32;  // PayloadArray: its element type
@@ -140,13 +136,17 @@ struct TemplateSlot {
 // `when` all match, for the call's group and payload, is taken; an operation
 // without rules always calls its `method`. Options some rule lists in `needs` or
 // `allows` are taken only by the rules listing them.
+// A `when` value that matches an option only when it is omitted.
+inline const std::string kOmittedOption = "(omitted)";
+
 struct MethodRule {
-  std::vector<std::pair<std::string, std::string>> when;  // option -> value
+  std::vector<std::pair<std::string, std::string>> when;  // option -> value, or kOmittedOption
   std::string method;
-  std::vector<GroupKind> groups = {};      // empty: every group form
-  std::vector<PayloadKind> payloads = {};  // empty: every payload shape
-  std::vector<std::string> needs = {};     // options that must be given
-  std::vector<std::string> allows = {};    // options that may be given
+  std::vector<GroupKind> groups = {};          // empty: every group form
+  std::vector<PayloadKind> payloads = {};      // empty: every payload shape
+  std::vector<std::string> needs = {};         // options that must be given
+  std::vector<std::string> allows = {};        // options that may be given
+  std::vector<std::string> needs_one_of = {};  // at least one of these must be given
   // Options that, when given, must be exactly this STATIC value (shuffle up shifts by 1);
   // the call is then planned as if they were omitted.
   std::vector<std::pair<std::string, std::string>> fixed = {};

@@ -29,9 +29,9 @@ inline OptionSpec algorithm_option(const std::vector<AlgorithmSpec>& algorithms,
 
 // Shared by the families that apply a binary operator to the payload (reduce, scan).
 
-// The operator operand: compile-time, never omitted.
-inline OptionSpec operator_option() {
-  return {.name = "op", .type = OptionType::Operator, .allow_runtime = false, .required = true};
+// The operator (binary_op, scan_op): compile-time; omitted, it is the sum.
+inline OptionSpec operator_option(std::string name) {
+  return {.name = std::move(name), .type = OptionType::Operator, .default_choice = "sum", .allow_runtime = false};
 }
 
 // Every dtype but bool: CUB's arithmetic functors promote a bool to int, so a

@@ -22,7 +22,8 @@ inline const std::vector<MatrixPayload> kReduceScanPayloads = {
 inline const std::vector<std::string> kBlockReduceAlgorithms = {"warp_reductions", "raking", "raking_commutative_only"};
 inline const std::vector<std::string> kBlockScanAlgorithms = {"raking", "raking_memoize", "warp_scans"};
 inline const std::vector<std::string> kReductions = {"reduce", "sum"};
-inline const std::vector<std::string> kScans = {"inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"};
+inline const std::vector<std::string> kScans = {"scan", "inclusive_sum", "exclusive_sum", "inclusive_scan",
+                                                "exclusive_scan"};
 // The representative dtypes get every shape; the others one bundle of fewer shapes.
 inline const std::vector<DType> kReduceScanDtypes = {DType::Int32, DType::Int64, DType::Float32, DType::Float64,
                                                      DType::Float16};
@@ -32,9 +33,21 @@ inline const std::vector<Dim3> kReduceScanBlocks = {{128, 1, 1}, {32, 4, 1}, {96
 inline const std::vector<int> kReduceScanWarpWidths = {8, 16, 32};
 inline constexpr Dim3 kReduceScanWarpBlock = {128, 1, 1};
 
-inline bool takes_operator(const std::string& operation) {
-  return operation == "reduce" || operation == "inclusive_scan" || operation == "exclusive_scan" ||
-         operation == "segmented_reduce";
+// The operator option an operation takes ("" for none): the reductions' binary_op, the scans' scan_op.
+inline std::string operator_option_of(const std::string& operation) {
+  if (operation == "reduce" || operation == "segmented_reduce") return "binary_op";
+  if (operation == "scan" || operation == "inclusive_scan" || operation == "exclusive_scan") return "scan_op";
+  return "";
+}
+
+// An exclusive scan with an operator other than the sum needs a seed.
+inline bool needs_a_seed(const std::string& operation, const Bindings& options) {
+  const auto op = options.find("scan_op");
+  const auto mode = options.find("mode");
+  const bool exclusive = operation == "exclusive_scan" ||
+                         (operation == "scan" && (mode == options.end() || mode->second.value == "exclusive"));
+  return exclusive && op != options.end() && op->second.value != "sum" && options.count("initial_value") == 0 &&
+         options.count("prefix_op") == 0;
 }
 
 inline std::vector<std::string> builtin_operators_for(DType dtype) {
@@ -73,7 +86,9 @@ class ReduceScanBundleBuilder {
 
   void add(const std::string& operation, Group group, MatrixPayload payload, const std::string& algorithm,
            Bindings options = {}) {
-    if (takes_operator(operation) && options.count("op") == 0) options["op"] = OptionBinding::fixed(next_operator());
+    const std::string op = operator_option_of(operation);
+    if (!op.empty() && options.count(op) == 0) options[op] = OptionBinding::fixed(next_operator());
+    if (needs_a_seed(operation, options)) options["initial_value"] = OptionBinding::runtime();
     bundle_.calls.push_back(reduce_scan_call(operation, group, dtype_, payload, algorithm, std::move(options)));
   }
 
@@ -117,39 +132,41 @@ class ReduceScanBundleBuilder {
       add(operation, group, scalar, reduce_algorithm, {{"valid_items", OptionBinding::fixed(last_valid)}});
       add(operation, group, four, reduce_algorithm, {{"broadcast", OptionBinding::fixed("false")}});  // CUB's own
     }
-    add("reduce", group, four, reduce_algorithm, {{"op", user}});
-    add("reduce", group, scalar, reduce_algorithm, {{"op", user}, {"valid_items", runtime}});
+    add("reduce", group, four, reduce_algorithm, {{"binary_op", user}});
+    add("reduce", group, scalar, reduce_algorithm, {{"binary_op", user}, {"valid_items", runtime}});
     for (const char* operation : {"inclusive_sum", "exclusive_sum"}) {
-      add(operation, group, four, scan_algorithm, {{"output", runtime}});
-      add(operation, group, four, scan_algorithm, {{"block_aggregate", runtime}});
-      add(operation, group, one, scan_algorithm, {{"output", runtime}, {"block_aggregate", runtime}});
-      add(operation, group, scalar, scan_algorithm, {{"block_aggregate", runtime}});
+      add(operation, group, four, scan_algorithm, {{"aggregate_output", runtime}});
+      add(operation, group, one, scan_algorithm, {{"aggregate_output", runtime}});
+      add(operation, group, scalar, scan_algorithm, {{"aggregate_output", runtime}});
     }
     const OptionBinding seed = OptionBinding::fixed("3");
-    add("exclusive_scan", group, scalar, scan_algorithm, {{"initial_value", runtime}});
-    add("exclusive_scan", group, scalar, scan_algorithm, {{"initial_value", seed}, {"block_aggregate", runtime}});
+    add("exclusive_scan", group, scalar, scan_algorithm,
+        {{"initial_value", runtime}, {"scan_op", OptionBinding::fixed("sum")}});  // the sum seeded
+    add("exclusive_scan", group, scalar, scan_algorithm, {{"initial_value", seed}, {"aggregate_output", runtime}});
     add("exclusive_scan", group, four, scan_algorithm, {{"initial_value", seed}});
+    add("exclusive_scan", group, four, scan_algorithm, {{"initial_value", runtime}, {"aggregate_output", runtime}});
+    add("exclusive_scan", group, four, scan_algorithm, {{"scan_op", OptionBinding::fixed("sum")}});  // ExclusiveSum
     add("exclusive_scan", group, four, scan_algorithm,
-        {{"initial_value", runtime}, {"block_aggregate", runtime}, {"output", runtime}});
-    add("exclusive_scan", group, scalar, scan_algorithm, {{"block_aggregate", runtime}});
-    add("exclusive_scan", group, four, scan_algorithm, {{"block_aggregate", runtime}, {"op", user}});
-    add("inclusive_scan", group, four, scan_algorithm, {{"initial_value", runtime}});
-    add("inclusive_scan", group, one, scan_algorithm, {{"initial_value", seed}, {"block_aggregate", runtime}});
-    add("inclusive_scan", group, four, scan_algorithm, {{"block_aggregate", runtime}, {"output", runtime}});
-    add("inclusive_scan", group, scalar, scan_algorithm, {{"block_aggregate", runtime}, {"op", user}});
+        {{"aggregate_output", runtime}, {"scan_op", user}, {"initial_value", runtime}});
+    add("inclusive_scan", group, one, scan_algorithm, {{"aggregate_output", runtime}});
+    add("inclusive_scan", group, four, scan_algorithm, {{"aggregate_output", runtime}});
+    add("inclusive_scan", group, scalar, scan_algorithm, {{"aggregate_output", runtime}, {"scan_op", user}});
+    // The mode as an option: each mode with the sum and with another operator.
+    for (const char* mode : {"exclusive", "inclusive"}) {
+      add("scan", group, four, scan_algorithm, {{"mode", OptionBinding::fixed(mode)}});
+      add("scan", group, scalar, scan_algorithm,
+          {{"mode", OptionBinding::fixed(mode)}, {"scan_op", OptionBinding::fixed("max")}});
+    }
     if (block) {  // CUB's block prefix callback: every scan, both payload shapes
       const OptionBinding prefix = OptionBinding::fixed(prefix_callback_for(dtype_));
       for (const auto& operation : kScans) {
         add(operation, group, four, scan_algorithm, {{"prefix_op", prefix}});
         add(operation, group, scalar, scan_algorithm, {{"prefix_op", prefix}});
       }
-      add("exclusive_scan", group, four, scan_algorithm, {{"prefix_op", prefix}, {"op", user}, {"output", runtime}});
+      add("exclusive_scan", group, four, scan_algorithm, {{"prefix_op", prefix}, {"scan_op", user}});
     }
-    if (!block) {
-      add("inclusive_scan", group, scalar, scan_algorithm, {{"initial_value", runtime}});
-      add("inclusive_scan", group, scalar, scan_algorithm, {{"initial_value", seed}, {"block_aggregate", runtime}});
-      add("segmented_reduce", group, scalar, "", {{"op", user}, {"flags", OptionBinding::fixed("tails")}});
-    }
+    if (!block)
+      add("segmented_reduce", group, scalar, "", {{"binary_op", user}, {"flags", OptionBinding::fixed("tails")}});
   }
 
   MatrixBundle take() { return std::move(bundle_); }
@@ -175,7 +192,7 @@ inline std::vector<std::string> first_algorithm(const std::vector<std::string>& 
 // (scalar, 1 item, 4 items), every operation x logical-warp width x payload, the warp-only
 // operations, then every optional argument at block (32,4,1) for every algorithm and in
 // 16-lane warps. A last bundle holds the other arithmetic dtypes at block 128 and 32-lane warps.
-// 2052 calls in 6 bundles take ~7 s of NVRTC (precompiled header) on a 2-core machine.
+// 2502 calls in 6 bundles take ~9 s of NVRTC (precompiled header) on a 2-core machine.
 inline std::vector<MatrixBundle> reduce_scan_matrix() {
   std::vector<MatrixBundle> bundles;
   for (const DType dtype : kReduceScanDtypes) {
@@ -204,11 +221,11 @@ inline std::vector<MatrixBundle> reduce_scan_matrix() {
     builder.add_every_operation(warp, payloads, no_algorithm);
     builder.add_warp_only(warp);
     for (const auto& op : builtin_operators_for(dtype)) {
-      builder.add("reduce", block, {PayloadKind::Array, 2}, "raking", {{"op", OptionBinding::fixed(op)}});
-      builder.add("exclusive_scan", warp, {PayloadKind::Array, 2}, "", {{"op", OptionBinding::fixed(op)}});
+      builder.add("reduce", block, {PayloadKind::Array, 2}, "raking", {{"binary_op", OptionBinding::fixed(op)}});
+      builder.add("exclusive_scan", warp, {PayloadKind::Array, 2}, "", {{"scan_op", OptionBinding::fixed(op)}});
     }
     builder.add("inclusive_scan", warp, {PayloadKind::Array, 2}, "",
-                {{"op", OptionBinding::fixed(user_operator_for(dtype))}});
+                {{"scan_op", OptionBinding::fixed(user_operator_for(dtype))}});
     auto calls = builder.take().calls;
     others.calls.insert(others.calls.end(), calls.begin(), calls.end());
   }
@@ -223,13 +240,13 @@ inline std::vector<MatrixBundle> reduce_scan_matrix() {
       for (const auto payload : arrays) {
         for (const auto& algorithm : reduce_algorithms) {
           builder.add("sum", group, payload, algorithm);
-          builder.add("reduce", group, payload, algorithm, {{"op", payload.items == 1 ? sum : user}});
+          builder.add("reduce", group, payload, algorithm, {{"binary_op", payload.items == 1 ? sum : user}});
         }
         for (const auto& algorithm : scan_algorithms) {
           builder.add("inclusive_sum", group, payload, algorithm);
-          builder.add("exclusive_sum", group, payload, algorithm, {{"block_aggregate", OptionBinding::runtime()}});
-          builder.add("inclusive_scan", group, payload, algorithm, {{"op", user}});
-          builder.add("exclusive_scan", group, payload, algorithm, {{"op", sum}});
+          builder.add("exclusive_sum", group, payload, algorithm, {{"aggregate_output", OptionBinding::runtime()}});
+          builder.add("inclusive_scan", group, payload, algorithm, {{"scan_op", user}});
+          builder.add("exclusive_scan", group, payload, algorithm, {{"scan_op", sum}});
         }
       }
     };

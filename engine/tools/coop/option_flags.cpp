@@ -6,15 +6,7 @@
 namespace coop::cli {
 namespace {
 
-// Flags not spelled from their option's name, the only option names written in
-// this tool. `output` is --output-array: `coop compile -o,--output` names the
-// LTO-IR file.
-constexpr std::pair<std::string_view, std::string_view> kFlagAliases[] = {{"output", "--output-array"}};
-
 std::string flag_spelling(const std::string& option) {
-  for (const auto& [name, flag] : kFlagAliases) {
-    if (name == option) return std::string(flag);
-  }
   std::string flag = "--" + option;
   std::replace(flag.begin(), flag.end(), '_', '-');
   return flag;
@@ -59,8 +51,6 @@ std::string help_for(const OptionSpec& spec) {
     case OptionType::PrefixCallback:
       return "Block prefix callback (compile-time): " + std::string(kUserOperatorPrefix) +
              "<symbol>, T symbol(void* state, T block_aggregate)";
-    case OptionType::PayloadOutput:
-      return "Write into a second array instead of in place (a RUNTIME operand)";
     case OptionType::ScalarOutput:
       return "Also write one value of the payload's dtype through a pointer (a RUNTIME operand)";
     case OptionType::Bool:
@@ -96,7 +86,6 @@ FlagValue flag_value(OptionType type) {
     case OptionType::PayloadScalar:
     case OptionType::Offset:
       return FlagValue::Optional;
-    case OptionType::PayloadOutput:
     case OptionType::ScalarOutput:
     case OptionType::PayloadArray:
       return FlagValue::None;

@@ -29,6 +29,7 @@ from ._core.api.reductions import (
     inclusive_scan,
     inclusive_sum,
     reduce,
+    scan,
     segmented_reduce,
     sum,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "reduce",
     "register",
     "run_length_decode",
+    "scan",
     "segmented_reduce",
     "shuffle",
     "store",

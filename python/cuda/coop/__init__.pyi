@@ -133,76 +133,90 @@ def shuffle(
 def shuffle(group: GroupDescriptor, value: Any, /, *, mode: Literal["offset", "rotate"], distance: int = 1) -> Any: ...
 def reduce(
     group: GroupDescriptor,
-    items: Payload,
-    op: Operator,
+    value: Payload,
     /,
     *,
-    valid_items: int | None = None,
-    algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
+    binary_op: Operator | None = None,
     broadcast: bool = True,
+    valid_items: int | None = None,
+    algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] | None = None,
     temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def sum(
     group: GroupDescriptor,
-    items: Payload,
+    value: Payload,
     /,
     *,
-    valid_items: int | None = None,
-    algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] = "warp_reductions",
     broadcast: bool = True,
+    valid_items: int | None = None,
+    algorithm: Literal["warp_reductions", "raking", "raking_commutative_only"] | None = None,
     temp_storage: TempStorage | None = None,
 ) -> Any: ...
 def segmented_reduce(
-    warp: GroupDescriptor, value: Any, flag: Any, op: Operator, /, *, flags: Literal["heads", "tails"] = "heads"
+    warp: GroupDescriptor,
+    value: Any,
+    flag: Any,
+    /,
+    *,
+    binary_op: Operator | None = None,
+    flags: Literal["heads", "tails"] = "heads",
 ) -> Any: ...
+def scan(
+    group: GroupDescriptor,
+    value: Payload,
+    /,
+    *,
+    mode: Literal["exclusive", "inclusive"] = "exclusive",
+    scan_op: Operator | None = None,
+    initial_value: Any = None,
+    algorithm: Literal["raking", "raking_memoize", "warp_scans"] | None = None,
+    temp_storage: TempStorage | None = None,
+    prefix_op: Callable[[Any], Any] | None = None,
+    aggregate_output: Payload | None = None,
+) -> Payload: ...
 def inclusive_sum(
     group: GroupDescriptor,
-    items: Payload,
+    value: Payload,
     /,
     *,
-    output: Payload | None = None,
-    block_aggregate: Array | None = None,
-    prefix_op: Callable[[Any], Any] | None = None,
-    algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+    algorithm: Literal["raking", "raking_memoize", "warp_scans"] | None = None,
     temp_storage: TempStorage | None = None,
-) -> Any: ...
+    prefix_op: Callable[[Any], Any] | None = None,
+    aggregate_output: Payload | None = None,
+) -> Payload: ...
 def exclusive_sum(
     group: GroupDescriptor,
-    items: Payload,
+    value: Payload,
     /,
     *,
-    output: Payload | None = None,
-    block_aggregate: Array | None = None,
-    prefix_op: Callable[[Any], Any] | None = None,
-    algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+    algorithm: Literal["raking", "raking_memoize", "warp_scans"] | None = None,
     temp_storage: TempStorage | None = None,
-) -> Any: ...
+    prefix_op: Callable[[Any], Any] | None = None,
+    aggregate_output: Payload | None = None,
+) -> Payload: ...
 def inclusive_scan(
     group: GroupDescriptor,
-    items: Payload,
-    op: Operator,
+    value: Payload,
     /,
     *,
-    output: Payload | None = None,
-    initial_value: Any = None,
-    block_aggregate: Array | None = None,
-    prefix_op: Callable[[Any], Any] | None = None,
-    algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+    scan_op: Operator | None = None,
+    algorithm: Literal["raking", "raking_memoize", "warp_scans"] | None = None,
     temp_storage: TempStorage | None = None,
-) -> Any: ...
+    prefix_op: Callable[[Any], Any] | None = None,
+    aggregate_output: Payload | None = None,
+) -> Payload: ...
 def exclusive_scan(
     group: GroupDescriptor,
-    items: Payload,
-    op: Operator,
+    value: Payload,
     /,
     *,
-    output: Payload | None = None,
+    scan_op: Operator | None = None,
     initial_value: Any = None,
-    block_aggregate: Array | None = None,
-    prefix_op: Callable[[Any], Any] | None = None,
-    algorithm: Literal["raking", "raking_memoize", "warp_scans"] = "raking",
+    algorithm: Literal["raking", "raking_memoize", "warp_scans"] | None = None,
     temp_storage: TempStorage | None = None,
-) -> Any: ...
+    prefix_op: Callable[[Any], Any] | None = None,
+    aggregate_output: Payload | None = None,
+) -> Payload: ...
 def broadcast(warp: GroupDescriptor, value: Any, src_lane: int, /) -> Any: ...
 def radix_sort(
     group: GroupDescriptor,

@@ -1,7 +1,7 @@
 // Block and warp scans: cub::BlockScan and cub::WarpScan (and WarpScan's
-// Broadcast), declared as data in the shape of load_store.cpp. A ThreadData
-// payload is scanned in place or into `output`; a scalar payload's scanned value
-// is the call's result.
+// Broadcast), declared as data in the shape of load_store.cpp. The scanned items
+// are a fresh payload (the input is left as it was); for a scalar payload, the
+// call's result. `scan` takes the mode as an option; the four named scans fix it.
 #include "catalog/family.hpp"
 
 namespace coop::catalog_families {
@@ -33,12 +33,9 @@ std::vector<AlgorithmSpec> block_algorithms() {
   };
 }
 
-OptionSpec output_option() {
-  return {.name = "output", .type = OptionType::PayloadOutput, .allow_static = false, .target = "items"};
-}
-
-OptionSpec block_aggregate_option() {
-  return {.name = "block_aggregate", .type = OptionType::ScalarOutput, .allow_static = false};
+// The group's aggregate (without initial_value), written to a one-item array in every thread.
+OptionSpec aggregate_output_option() {
+  return {.name = "aggregate_output", .type = OptionType::ScalarOutput, .allow_static = false};
 }
 
 OptionSpec initial_value_option() { return {.name = "initial_value", .type = OptionType::PayloadScalar}; }
@@ -49,15 +46,22 @@ OptionSpec prefix_op_option() {
   return {.name = "prefix_op",
           .type = OptionType::PrefixCallback,
           .allow_runtime = false,
-          .excludes = {"block_aggregate", "initial_value"}};
+          .excludes = {"aggregate_output", "initial_value"}};
+}
+
+OptionSpec mode_option() {
+  return {.name = "mode",
+          .type = OptionType::Choice,
+          .choices = {"exclusive", "inclusive"},
+          .default_choice = "exclusive",
+          .allow_runtime = false};
 }
 
 OptionSpec src_lane_option() {
   return {.name = "src_lane", .type = OptionType::Count, .range = CountRange::GroupRank, .required = true};
 }
 
-// `scalar_lacks`: the options BlockScan's one-value-per-thread overloads lack.
-std::vector<GroupForm> forms(std::vector<std::string> scalar_lacks = {}) {
+std::vector<GroupForm> forms() {
   return {
       {.group = GroupKind::Block,
        .cub_class = "::cub::BlockScan",
@@ -65,7 +69,7 @@ std::vector<GroupForm> forms(std::vector<std::string> scalar_lacks = {}) {
        .template_args = kBlockTemplate,
        .algorithms = block_algorithms(),
        .needs_scratch = true,
-       .payloads = {{PayloadKind::Array}, {PayloadKind::Scalar, std::move(scalar_lacks)}}},
+       .payloads = {{PayloadKind::Array}, {PayloadKind::Scalar}}},
       {.group = GroupKind::Warp,
        .cub_class = "::cub::WarpScan",
        .header = "cub/warp/warp_scan.cuh",
@@ -88,33 +92,56 @@ std::vector<GroupForm> warp_scalar_form() {
            .payloads = {{PayloadKind::Scalar}}}};
 }
 
-OperationSpec sum_operation(const std::string& name, const std::string& method) {
-  return {
+using Values = std::vector<std::pair<std::string, std::string>>;
+
+// A scan whose mode is fixed ("exclusive", "inclusive") or, with `mode` empty, the
+// `mode` option's. The sum (scan_op omitted or "sum") calls CUB's *Sum, which needs
+// no seed; any other exclusive scan needs one: initial_value, or the block prefix a
+// prefix_op returns.
+OperationSpec scan_operation(const std::string& name, const std::string& mode, bool sums_only) {
+  const bool chosen_mode = mode.empty();
+  const bool exclusive = mode != "inclusive";
+  const bool inclusive = mode != "exclusive";
+  OperationSpec operation{
       .name = name,
       .family = "scan",
-      .method = method,
-      .operands = {{"items", OperandRole::PayloadInOut}},
-      .options = {algorithm_option(block_algorithms(), "raking"), output_option(), block_aggregate_option(),
-                  prefix_op_option()},
-      .method_arguments = {"items", "output", "block_aggregate", "prefix_op"},
+      .method =
+          exclusive ? (sums_only ? "ExclusiveSum" : "ExclusiveScan") : (sums_only ? "InclusiveSum" : "InclusiveScan"),
+      .operands = {{"value", OperandRole::PayloadIn}, {"result", OperandRole::PayloadResult}},
+      .method_arguments = {"value", "result", "initial_value", "scan_op", "aggregate_output", "prefix_op"},
       .forms = forms(),
       .dtypes = arithmetic_dtypes(),
   };
-}
+  if (chosen_mode) operation.options.push_back(mode_option());
+  if (!sums_only) operation.options.push_back(operator_option("scan_op"));
+  if (!sums_only && exclusive) operation.options.push_back(initial_value_option());
+  operation.options.push_back(algorithm_option(block_algorithms(), "raking"));
+  operation.options.push_back(prefix_op_option());
+  operation.options.push_back(aggregate_output_option());
+  std::erase_if(operation.method_arguments, [&](const std::string& name) {
+    return name != "value" && name != "result" && operation.option(name) == nullptr;
+  });
+  if (sums_only) return operation;
 
-OperationSpec scan_operation(const std::string& name, const std::string& method,
-                             std::vector<std::string> block_scalar_lacks) {
-  return {
-      .name = name,
-      .family = "scan",
-      .method = method,
-      .operands = {{"items", OperandRole::PayloadInOut}},
-      .options = {operator_option(), algorithm_option(block_algorithms(), "raking"), output_option(),
-                  initial_value_option(), block_aggregate_option(), prefix_op_option()},
-      .method_arguments = {"items", "output", "initial_value", "op", "block_aggregate", "prefix_op"},
-      .forms = forms(std::move(block_scalar_lacks)),
-      .dtypes = arithmetic_dtypes(),
+  auto when = [&](Values values, const char* this_mode) {
+    if (chosen_mode) values.insert(values.begin(), {"mode", this_mode});
+    return values;
   };
+  if (exclusive) {
+    operation.methods.push_back({.when = when({{"scan_op", "sum"}, {"initial_value", kOmittedOption}}, "exclusive"),
+                                 .method = "ExclusiveSum",
+                                 .fixed = {{"scan_op", "sum"}}});
+    operation.methods.push_back({.when = when({}, "exclusive"),
+                                 .method = "ExclusiveScan",
+                                 .allows = {"initial_value"},
+                                 .needs_one_of = {"initial_value", "prefix_op"}});
+  }
+  if (inclusive) {
+    operation.methods.push_back(
+        {.when = when({{"scan_op", "sum"}}, "inclusive"), .method = "InclusiveSum", .fixed = {{"scan_op", "sum"}}});
+    operation.methods.push_back({.when = when({}, "inclusive"), .method = "InclusiveScan"});
+  }
+  return operation;
 }
 
 }  // namespace
@@ -131,11 +158,11 @@ std::vector<OperationSpec> scan() {
       .returns_value = true,  // moves bits only: every dtype
   };
   return {
-      sum_operation("inclusive_sum", "InclusiveSum"),
-      sum_operation("exclusive_sum", "ExclusiveSum"),
-      // BlockScan::InclusiveScan takes an initial value only with ThreadData.
-      scan_operation("inclusive_scan", "InclusiveScan", {"initial_value"}),
-      scan_operation("exclusive_scan", "ExclusiveScan", {}),
+      scan_operation("scan", "", false),
+      scan_operation("inclusive_sum", "inclusive", true),
+      scan_operation("exclusive_sum", "exclusive", true),
+      scan_operation("inclusive_scan", "inclusive", false),
+      scan_operation("exclusive_scan", "exclusive", false),
       broadcast,
   };
 }

@@ -273,13 +273,20 @@ def _shown(name: str) -> str:
     return name.split(".")[0]
 
 
-def _check_aggregate_array(array_type, dtype: str, name: str, where_text: str) -> None:
-    """The aggregate is written as one value of the payload's dtype into element 0."""
+def _check_aggregate_array(state, var, payloads, oracle, dtype: str, name: str, where_text: str) -> None:
+    """The aggregate is written as one value of the payload's dtype into item 0 of a
+    ThreadData (typed by it if it has no dtype yet) or of an array."""
+    found = definition(state.func_ir, var)
+    made = next((payload for payload in payloads if payload.site is not None and found is payload.site.call), None)
+    if made is not None:
+        _payloads.agree(made, dtype, f"the payload of {where_text}", where_text)
+        return
+    array_type = oracle.type_of(var)
     if isinstance(array_type, types.Array) and _payloads.dtype_name(array_type.dtype) == dtype:
         return
     raise InvalidArgumentError(
-        f"{where_text}: argument '{name}' is {array_type or 'not an array'}; expected a one-element array "
-        f"of the payload's dtype {dtype} (the aggregate is written to element 0)"
+        f"{where_text}: argument '{name}' is {array_type or 'not an array'}; expected a one-item coop.ThreadData "
+        f"or array of the payload's dtype {dtype} (the aggregate is written to item 0)"
     )
 
 
@@ -346,13 +353,6 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         if view_dimensions(memory_type):
             views[memory] = view_dimensions(memory_type)
     dtype = dtype_of(payload, where_text)
-    for name in declared.options_of("payload_output"):
-        if _given(state, arguments, name):
-            output, _ = _payload(state, arguments[name], payloads, oracle, where_text)
-            _payloads.agree(output, dtype, f"the payload of {where_text}", where_text)
-            if shape == "array":  # a scalar payload takes no output (the engine says so)
-                _check_same_extent(payload, output, arguments[payload_name].name, name, where_text)
-
     _check_payload_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
 
     options, link_requests = {}, {}
@@ -361,7 +361,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         if name in not_options:
             continue
         kind = declared.kinds.get(name, "")
-        if kind == "operator":
+        if kind == "operator" and _given(state, arguments, name):
             options[name], request = _operator(state, name, var, dtype, oracle, where_text)
             link_requests.update(request)
         else:
@@ -384,7 +384,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
     for name in declared.options_of("scalar_output"):
         if name in options:
-            _check_aggregate_array(oracle.type_of(arguments[name]), dtype, name, where_text)
+            _check_aggregate_array(state, arguments[name], payloads, oracle, dtype, name, where_text)
     facts = _engine.CallFacts(
         operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape, views
     )

@@ -1,39 +1,59 @@
 """Reductions and scans (CUB BlockReduce/WarpReduce, BlockScan/WarpScan).
 
-Beyond API.md's signatures, the reductions and scans that have block forms take
-`temp_storage=` last, as load and store do: API.md's TempStorage row names every
-primitive with scratch, and sequential reductions are where "exclusive" sharing
-pays (no barrier between them)."""
+The reductions take `temp_storage=` last, as load and store do: sequential
+reductions are where "exclusive" sharing pays (no barrier between them)."""
 
 from __future__ import annotations
 
 from ..markers import marker
 
+_OPERATORS = """a built-in operator by name, ``"sum"`` (also ``"+"``,
+            ``"add"``, ``"plus"``), ``"mul"`` (``"*"``, ``"multiply"``), ``"min"``
+            (``"minimum"``), ``"max"`` (``"maximum"``), ``"bit_and"`` (``"&"``),
+            ``"bit_or"`` (``"|"``), ``"bit_xor"`` (``"^"``) (the bitwise ones for
+            integers; min and max not for complex); ``operator.add`` and the like;
+            a NumPy ufunc (``np.add``, ``np.maximum``, ...); or a Python function
+            ``f(a, b)`` (a lambda or a ``@cuda.jit(device=True)`` function too) that
+            is associative, whose result is converted to the payload's dtype.
+            ``None`` (the default) is the sum. Compile-time."""
+
+_PREFIX_OP = """blocks only, not with `initial_value` or
+            `aggregate_output`: a block prefix callback, an object made in the
+            kernel, ``Cls(state, ...)``, whose class defines ``__call__(self,
+            block_aggregate)``. The first warp calls it with the block's total; the
+            value lane 0 returns seeds the scan (inclusive results include it). Its
+            state is one ``cuda.local.array`` given to the constructor (each lane
+            keeps its own copy); its other attributes must be compile-time numbers.
+            See the guide page on operators."""
+
+
+def _documented(text: str) -> str:
+    return text.replace("{operators}", _OPERATORS).replace("{prefix_op}", _PREFIX_OP)
+
 
 @marker("reduce", implemented=True)
-def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions", broadcast=True, temp_storage=None):
-    """The reduction of the group's items with `op` (cub::BlockReduce / cub::WarpReduce).
+def reduce(group, value, /, *, binary_op=None, broadcast=True, valid_items=None, algorithm=None, temp_storage=None):
+    """The reduction of the group's items with `binary_op` (cub::BlockReduce / cub::WarpReduce).
+
+    Every thread of the group must reach the call.
 
     Args:
-        group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
-        items: the thread's `ThreadData` or local array (every item takes part),
+        group: `this_block()`, `this_warp()`, `this_warp().group_by(n)` or
+            `this_thread()` (whose reduction is its own value).
+        value: the thread's `ThreadData` or local array (every item takes part),
             or one scalar value per thread; of an integer, float or complex dtype.
-        op: a built-in operator by name, ``"sum"``, ``"min"``, ``"max"``, ``"bit_and"``, ``"bit_or"``, ``"bit_xor"`` (the bitwise ones
-            for integers; min and max not for complex), or a Python function
-            ``op(a, b)`` (a lambda or a ``@cuda.jit(device=True)`` function too)
-            that is associative; its result is converted to the payload's dtype.
-        valid_items: how many of the group's items take part, counted in the
-            blocked order (thread ``t``'s items ``t * items_per_thread`` on); a
-            compile-time or runtime integer. With a scalar payload: how many
-            threads.
-        algorithm: blocks only, ``"warp_reductions"`` (default), ``"raking"`` or
-            ``"raking_commutative_only"`` (for a commutative `op`); compile-time.
+        binary_op: {operators}
         broadcast: ``True`` (the default): every thread of the group gets the
             result (a warp's by a shuffle, a block's through a slot beside the
             scratch and one barrier). ``False``: only the group's first thread
             (thread 0 of a block, lane 0 of each warp) gets it, as CUB gives it,
             and the broadcast's cost is saved; other threads get an unspecified
             value. Compile-time.
+        valid_items: with a scalar payload, how many of the group's threads take
+            part (its first ones); a compile-time or runtime integer.
+        algorithm: blocks only, ``"warp_reductions"`` (the default, also for
+            ``None``), ``"raking"`` or ``"raking_commutative_only"`` (for a
+            commutative `binary_op`); compile-time.
         temp_storage: a `TempStorage` for the scratch (blocks and warps).
 
     Returns:
@@ -52,7 +72,7 @@ def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions"
                 block = coop.this_block()
                 items = coop.ThreadData(4)
                 coop.load(block, values, items)
-                largest = coop.reduce(block, items, "max")
+                largest = coop.reduce(block, items, binary_op="max")
                 if cuda.threadIdx.x == 0:
                     result[0] = largest
 
@@ -62,22 +82,26 @@ def reduce(group, items, op, /, *, valid_items=None, algorithm="warp_reductions"
     """
 
 
+reduce.__doc__ = _documented(reduce.__doc__)
+
+
 @marker("reduce", implemented=True)
-def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions", broadcast=True, temp_storage=None):
+def sum(group, value, /, *, broadcast=True, valid_items=None, algorithm=None, temp_storage=None):
     """The sum of the group's items (cub::BlockReduce::Sum / cub::WarpReduce::Sum).
 
-    `reduce` with ``"sum"``: same arguments, less the operator.
+    `reduce` with the sum: same arguments, less the operator.
 
     Args:
-        group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
-        items: a `ThreadData`, a local array or one scalar per thread, of an
+        group: `this_block()`, `this_warp()`, `this_warp().group_by(n)` or
+            `this_thread()`.
+        value: a `ThreadData`, a local array or one scalar per thread, of an
             integer, float or complex dtype.
-        valid_items: how many of the group's items take part (blocked order);
-            compile-time or runtime.
-        algorithm: blocks only: ``"warp_reductions"`` (default), ``"raking"``,
-            ``"raking_commutative_only"``.
         broadcast: ``True`` (default): the sum in every thread of the group;
             ``False``: in its first thread only (CUB's own, no broadcast).
+        valid_items: with a scalar payload, how many of the group's threads take
+            part; compile-time or runtime.
+        algorithm: blocks only: ``"warp_reductions"`` (default), ``"raking"``,
+            ``"raking_commutative_only"``.
         temp_storage: a `TempStorage` for the scratch.
 
     Returns:
@@ -105,7 +129,7 @@ def sum(group, items, /, *, valid_items=None, algorithm="warp_reductions", broad
 
 
 @marker("reduce", implemented=True)
-def segmented_reduce(warp, value, flag, op, /, *, flags="heads"):
+def segmented_reduce(warp, value, flag, /, *, binary_op=None, flags="heads"):
     """A reduction of each run of lanes of a warp (cub::WarpReduce::HeadSegmentedReduce /
     TailSegmentedReduce).
 
@@ -114,7 +138,7 @@ def segmented_reduce(warp, value, flag, op, /, *, flags="heads"):
         value: the lane's one value (a scalar).
         flag: the lane's flag: non-zero where a segment starts (``flags="heads"``)
             or ends (``flags="tails"``).
-        op: a built-in operator name or a Python function, as for `reduce`.
+        binary_op: {operators}
         flags: ``"heads"`` (default) or ``"tails"``; compile-time.
 
     Returns:
@@ -132,7 +156,7 @@ def segmented_reduce(warp, value, flag, op, /, *, flags="heads"):
                 warp = coop.this_warp()
                 lane = cuda.threadIdx.x
                 head = 1 if lane % 4 == 0 else 0
-                total = coop.segmented_reduce(warp, values[lane], head, "sum")
+                total = coop.segmented_reduce(warp, values[lane], head)
                 if head:
                     sums[lane // 4] = total
 
@@ -142,53 +166,68 @@ def segmented_reduce(warp, value, flag, op, /, *, flags="heads"):
     """
 
 
-@marker("scan", implemented=True)
-def inclusive_sum(
-    group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking", temp_storage=None
-):
-    """Inclusive prefix sum across the group (cub::BlockScan::InclusiveSum /
-    cub::WarpScan::InclusiveSum).
+segmented_reduce.__doc__ = _documented(segmented_reduce.__doc__)
 
-    Item ``j`` of the tile (in the blocked order) becomes the sum of items
-    ``0..j``. Every thread of the group must reach the call.
+
+@marker("scan", implemented=True)
+def scan(
+    group,
+    value,
+    /,
+    *,
+    mode="exclusive",
+    scan_op=None,
+    initial_value=None,
+    algorithm=None,
+    temp_storage=None,
+    prefix_op=None,
+    aggregate_output=None,
+):
+    """A prefix scan across the group (cub::BlockScan / cub::WarpScan), returning a fresh payload.
+
+    Item ``j`` of the tile (in the blocked order: thread ``t``'s items are
+    ``t * items_per_thread`` on) becomes `scan_op` over items ``0..j``
+    (inclusive) or ``0..j-1`` (exclusive, seeded with `initial_value`). The
+    input is left unchanged. Every thread of the group must reach the call.
 
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
-        items: a `ThreadData` or local array, scanned in place (or into
-            `output`), or one scalar per thread; of an integer, float or complex
-            dtype.
-        output: a payload of the same extent and dtype that receives the scan
-            instead of `items`.
-        block_aggregate: a one-element array that receives the group's total.
-        prefix_op: blocks only, not with `block_aggregate`: a block prefix
-            callback, an object made in the kernel, ``Cls(state, ...)``, whose
-            class defines ``__call__(self, block_aggregate)``. The first warp
-            calls it with the block's total; the value lane 0 returns seeds the
-            scan. Its state is one ``cuda.local.array`` given to the constructor
-            (each lane keeps its own copy); its other attributes must be
-            compile-time numbers. See the guide page on operators.
-        algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
-            ``"warp_scans"``; compile-time.
+        value: a `ThreadData` or local array, or one scalar per thread; of an
+            integer, float or complex dtype.
+        mode: ``"exclusive"`` (default) or ``"inclusive"``; compile-time.
+        scan_op: {operators}
+        initial_value: exclusive scans only: the seed, and item 0's result; a
+            value of the payload's dtype, compile-time or runtime. An exclusive
+            scan with another operator than the sum needs it (or `prefix_op`); the
+            sum starts from 0.
+        algorithm: blocks only: ``"raking"`` (default, also for ``None``),
+            ``"raking_memoize"``, ``"warp_scans"``; compile-time.
         temp_storage: a `TempStorage` for the scratch.
+        prefix_op: {prefix_op}
+        aggregate_output: a one-item `ThreadData` or array of the payload's dtype
+            that receives the group's aggregate (without `initial_value`) in every
+            thread.
 
     Returns:
-        For a scalar payload, the thread's scanned value; else None.
+        A new payload of the input's extent and dtype holding the scan; for a
+        scalar payload, the thread's scanned value.
 
     CUB: ``cub::BlockScan<T, BLOCK_DIM_X, ALGORITHM, BLOCK_DIM_Y,
-    BLOCK_DIM_Z>::InclusiveSum``; ``cub::WarpScan<T, LOGICAL_WARP_THREADS>::InclusiveSum``
-    (several items per lane: reduced in the thread, scanned across the warp,
-    then scanned in the thread).
+    BLOCK_DIM_Z>::ExclusiveSum`` / ``ExclusiveScan`` / ``InclusiveSum`` /
+    ``InclusiveScan``; ``cub::WarpScan<T, LOGICAL_WARP_THREADS>`` likewise (several
+    items per lane: reduced in the thread, scanned across the warp, then scanned
+    in the thread).
 
     Example:
-        A block's running sum, in place::
+        A block's running sum::
 
             @cuda.jit
             def cumsum(values, sums):
                 block = coop.this_block()
                 items = coop.ThreadData(4)
                 coop.load(block, values, items)
-                coop.inclusive_sum(block, items)
-                coop.store(block, sums, items)
+                running = coop.scan(block, items, mode="inclusive")
+                coop.store(block, sums, running)
 
             values = np.ones(512, dtype=np.int32)
             sums = np.zeros_like(values)
@@ -196,27 +235,74 @@ def inclusive_sum(
     """
 
 
+scan.__doc__ = _documented(scan.__doc__)
+
+
 @marker("scan", implemented=True)
-def exclusive_sum(
-    group, items, /, *, output=None, block_aggregate=None, prefix_op=None, algorithm="raking", temp_storage=None
-):
+def inclusive_sum(group, value, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None):
+    """Inclusive prefix sum across the group (cub::BlockScan::InclusiveSum /
+    cub::WarpScan::InclusiveSum), returning a fresh payload.
+
+    `scan` with ``mode="inclusive"`` and the sum: item ``j`` of the tile (blocked
+    order) becomes the sum of items ``0..j``.
+
+    Args:
+        group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
+        value: a `ThreadData` or local array, or one scalar per thread; of an
+            integer, float or complex dtype.
+        algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
+            ``"warp_scans"``; compile-time.
+        temp_storage: a `TempStorage` for the scratch.
+        prefix_op: {prefix_op}
+        aggregate_output: a one-item `ThreadData` or array that receives the
+            group's total in every thread.
+
+    Returns:
+        A new payload holding the scan (the input is unchanged); for a scalar
+        payload, the thread's scanned value.
+
+    CUB: ``cub::BlockScan<T, BLOCK_DIM_X, ALGORITHM, BLOCK_DIM_Y,
+    BLOCK_DIM_Z>::InclusiveSum``; ``cub::WarpScan<T, LOGICAL_WARP_THREADS>::InclusiveSum``.
+
+    Example:
+        A block's running sum::
+
+            @cuda.jit
+            def cumsum(values, sums):
+                block = coop.this_block()
+                items = coop.ThreadData(4)
+                coop.load(block, values, items)
+                coop.store(block, sums, coop.inclusive_sum(block, items))
+
+            values = np.ones(512, dtype=np.int32)
+            sums = np.zeros_like(values)
+            cumsum[1, 128](values, sums)
+    """
+
+
+inclusive_sum.__doc__ = _documented(inclusive_sum.__doc__)
+
+
+@marker("scan", implemented=True)
+def exclusive_sum(group, value, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None):
     """Exclusive prefix sum across the group (cub::BlockScan::ExclusiveSum /
-    cub::WarpScan::ExclusiveSum).
+    cub::WarpScan::ExclusiveSum), returning a fresh payload.
 
     Item ``j`` of the tile becomes the sum of items ``0..j-1`` (item 0 becomes 0).
 
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
-        items: a `ThreadData`, a local array or one scalar per thread.
-        output: a payload that receives the scan instead of `items`.
-        block_aggregate: a one-element array that receives the group's total.
-        prefix_op: blocks only, as for `inclusive_sum`.
+        value: a `ThreadData`, a local array or one scalar per thread.
         algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
             ``"warp_scans"``.
         temp_storage: a `TempStorage` for the scratch.
+        prefix_op: {prefix_op}
+        aggregate_output: a one-item `ThreadData` or array that receives the
+            group's total in every thread.
 
     Returns:
-        For a scalar payload, the thread's scanned value; else None.
+        A new payload holding the scan; for a scalar payload, the thread's
+        scanned value.
 
     CUB: ``cub::BlockScan<...>::ExclusiveSum``, ``cub::WarpScan<...>::ExclusiveSum``.
 
@@ -227,8 +313,11 @@ def exclusive_sum(
             def positions(values, where, count):
                 block = coop.this_block()
                 keep = values[cuda.threadIdx.x] > 0
-                position = coop.exclusive_sum(block, 1 if keep else 0, block_aggregate=count)
+                total = coop.ThreadData(1, dtype=np.int64)
+                position = coop.exclusive_sum(block, 1 if keep else 0, aggregate_output=total)
                 where[cuda.threadIdx.x] = position if keep else -1
+                if cuda.threadIdx.x == 0:
+                    count[0] = total[0]
 
             values = np.arange(-64, 64, dtype=np.int32)
             where = np.zeros(128, dtype=np.int64)
@@ -237,39 +326,30 @@ def exclusive_sum(
     """
 
 
+exclusive_sum.__doc__ = _documented(exclusive_sum.__doc__)
+
+
 @marker("scan", implemented=True)
 def inclusive_scan(
-    group,
-    items,
-    op,
-    /,
-    *,
-    output=None,
-    initial_value=None,
-    block_aggregate=None,
-    prefix_op=None,
-    algorithm="raking",
-    temp_storage=None,
+    group, value, /, *, scan_op=None, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None
 ):
-    """Inclusive scan with `op` across the group (cub::BlockScan::InclusiveScan /
-    cub::WarpScan::InclusiveScan).
+    """Inclusive scan with `scan_op` across the group (cub::BlockScan::InclusiveScan /
+    cub::WarpScan::InclusiveScan), returning a fresh payload.
 
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
-        items: a `ThreadData`, a local array or one scalar per thread.
-        op: a built-in operator name or a Python function, as for `reduce`.
-        output: a payload that receives the scan instead of `items`.
-        initial_value: a value of the payload's dtype that seeds the scan (item
-            ``j`` becomes ``op(initial_value, items 0..j)``); compile-time or
-            runtime. Blocks take it with a `ThreadData` or local array only.
-        block_aggregate: a one-element array that receives the group's reduction.
-        prefix_op: blocks only, as for `inclusive_sum`; not with `initial_value`.
+        value: a `ThreadData`, a local array or one scalar per thread.
+        scan_op: {operators}
         algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
             ``"warp_scans"``.
         temp_storage: a `TempStorage` for the scratch.
+        prefix_op: {prefix_op}
+        aggregate_output: a one-item `ThreadData` or array that receives the
+            group's reduction in every thread.
 
     Returns:
-        For a scalar payload, the thread's scanned value; else None.
+        A new payload holding the scan; for a scalar payload, the thread's
+        scanned value.
 
     CUB: ``cub::BlockScan<...>::InclusiveScan``, ``cub::WarpScan<...>::InclusiveScan``.
 
@@ -280,7 +360,7 @@ def inclusive_scan(
             def running_max(values, result):
                 warp = coop.this_warp()
                 lane = cuda.threadIdx.x
-                result[lane] = coop.inclusive_scan(warp, values[lane], "max")
+                result[lane] = coop.inclusive_scan(warp, values[lane], scan_op="max")
 
             values = np.random.default_rng(2).integers(0, 100, 32).astype(np.int32)
             result = np.zeros_like(values)
@@ -288,59 +368,65 @@ def inclusive_scan(
     """
 
 
+inclusive_scan.__doc__ = _documented(inclusive_scan.__doc__)
+
+
 @marker("scan", implemented=True)
 def exclusive_scan(
     group,
-    items,
-    op,
+    value,
     /,
     *,
-    output=None,
+    scan_op=None,
     initial_value=None,
-    block_aggregate=None,
-    prefix_op=None,
-    algorithm="raking",
+    algorithm=None,
     temp_storage=None,
+    prefix_op=None,
+    aggregate_output=None,
 ):
-    """Exclusive scan with `op` across the group (cub::BlockScan::ExclusiveScan /
-    cub::WarpScan::ExclusiveScan).
+    """Exclusive scan with `scan_op` across the group (cub::BlockScan::ExclusiveScan /
+    cub::WarpScan::ExclusiveScan), returning a fresh payload.
 
-    Item ``j`` becomes ``op`` over items ``0..j-1``, seeded with `initial_value`.
+    Item ``j`` becomes `scan_op` over items ``0..j-1``, seeded with `initial_value`.
 
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
-        items: a `ThreadData`, a local array or one scalar per thread.
-        op: a built-in operator name or a Python function, as for `reduce`.
-        output: a payload that receives the scan instead of `items`.
+        value: a `ThreadData`, a local array or one scalar per thread.
+        scan_op: {operators}
         initial_value: the seed, and item 0's result; a value of the payload's
-            dtype, compile-time or runtime. Without it (and without `prefix_op`)
-            the first item's result is unspecified, as in CUB.
-        block_aggregate: a one-element array that receives the group's reduction.
-        prefix_op: blocks only, as for `inclusive_sum`; not with `initial_value`.
+            dtype, compile-time or runtime. Needed (or `prefix_op`) with an
+            operator other than the sum, which starts from 0.
         algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
             ``"warp_scans"``.
         temp_storage: a `TempStorage` for the scratch.
+        prefix_op: {prefix_op}
+        aggregate_output: a one-item `ThreadData` or array that receives the
+            group's reduction (without `initial_value`) in every thread.
 
     Returns:
-        For a scalar payload, the thread's scanned value; else None.
+        A new payload holding the scan; for a scalar payload, the thread's
+        scanned value.
 
     CUB: ``cub::BlockScan<...>::ExclusiveScan``, ``cub::WarpScan<...>::ExclusiveScan``.
 
     Example:
-        The minimum of the items before each one, seeded with the dtype's largest value::
+        The minimum of the items before each one, seeded with infinity::
 
             @cuda.jit
             def minimum_before(values, result):
                 block = coop.this_block()
                 items = coop.ThreadData(2)
                 coop.load(block, values, items)
-                coop.exclusive_scan(block, items, "min", initial_value=np.inf)
-                coop.store(block, result, items)
+                before = coop.exclusive_scan(block, items, scan_op="min", initial_value=np.inf)
+                coop.store(block, result, before)
 
             values = np.random.default_rng(4).standard_normal(256).astype(np.float32)
             result = np.zeros_like(values)
             minimum_before[1, 128](values, result)
     """
+
+
+exclusive_scan.__doc__ = _documented(exclusive_scan.__doc__)
 
 
 @marker("scan", implemented=True)
