@@ -602,14 +602,36 @@ def running_total(state, block_aggregate):
 RUNNING_TOTAL = StatefulFunction(running_total, np.int32)
 
 
-@expect(coop.UnsupportedOperationError, "coop.inclusive_sum", "StatefulFunction", "does not plan yet")
+@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "argument 'state' is missing", "third operand")
 @cuda.jit
-def scan_with_a_stateful_function(source, destination):
+def stateful_function_without_its_state(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.inclusive_sum(block, items, prefix_op=RUNNING_TOTAL)  # <- error
-    coop.store(block, destination, items)
+    scanned = coop.inclusive_sum(block, items, prefix_op=RUNNING_TOTAL)  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_sum", "argument 'state' is given without a prefix_op")
+@cuda.jit
+def state_without_a_prefix_op(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    state = coop.ThreadData(1, dtype=np.int32)
+    coop.load(block, source, items)
+    scanned = coop.exclusive_sum(block, items, state)  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.PayloadInferenceError, "coop.exclusive_sum", "holds float32", "holds int32")
+@cuda.jit
+def stateful_function_state_of_another_dtype(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    state = coop.ThreadData(1, dtype=np.float32)
+    coop.load(block, source, items)
+    scanned = coop.exclusive_sum(block, items, state, prefix_op=RUNNING_TOTAL)  # <- error
+    coop.store(block, destination, scanned)
 
 
 @cuda.jit(device=True, inline="never")

@@ -27,13 +27,13 @@ SIGNATURES = {
     "temp_storage=None)",
     "sum": "(group, value, /, *, broadcast=True, valid_items=None, algorithm=None, temp_storage=None)",
     "segmented_reduce": "(warp, value, flag, /, *, binary_op=None, flags='heads')",
-    "scan": "(group, value, /, *, mode='exclusive', scan_op=None, initial_value=None, algorithm=None, "
+    "scan": "(group, value, state=None, /, *, mode='exclusive', scan_op=None, initial_value=None, algorithm=None, "
     "temp_storage=None, prefix_op=None, aggregate_output=None)",
-    "inclusive_sum": "(group, value, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None)",
-    "exclusive_sum": "(group, value, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None)",
-    "inclusive_scan": "(group, value, /, *, scan_op=None, algorithm=None, temp_storage=None, prefix_op=None, "
+    "inclusive_sum": "(group, value, state=None, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None)",
+    "exclusive_sum": "(group, value, state=None, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None)",
+    "inclusive_scan": "(group, value, state=None, /, *, scan_op=None, algorithm=None, temp_storage=None, prefix_op=None, "
     "aggregate_output=None)",
-    "exclusive_scan": "(group, value, /, *, scan_op=None, initial_value=None, algorithm=None, temp_storage=None, "
+    "exclusive_scan": "(group, value, state=None, /, *, scan_op=None, initial_value=None, algorithm=None, temp_storage=None, "
     "prefix_op=None, aggregate_output=None)",
     "broadcast": "(warp, value, src_lane, /)",
     "radix_sort": "(group, keys, /, *, values=None, descending=False, begin_bit=None, end_bit=None, "

@@ -11,7 +11,9 @@ from cuda import coop
 from cuda.coop import _engine
 from cuda.coop._core.markers import all_markers
 
-FRONT_END = {"temp_storage"}  # the Python API's explicit scratch (TempStorage), not a CUB parameter
+# The Python API's explicit scratch (TempStorage) and a StatefulFunction prefix_op's state operand:
+# the front end's, not CUB parameters.
+FRONT_END = {"temp_storage", "state"}
 PRIMITIVES = sorted(
     name for name, marker in all_markers().items() if marker.implemented and marker.family not in ("groups", "storage")
 )

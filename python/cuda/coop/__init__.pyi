@@ -164,6 +164,7 @@ def segmented_reduce(
 def scan(
     group: GroupDescriptor,
     value: Payload,
+    state: Payload | None = None,
     /,
     *,
     mode: Literal["exclusive", "inclusive"] = "exclusive",
@@ -177,6 +178,7 @@ def scan(
 def inclusive_sum(
     group: GroupDescriptor,
     value: Payload,
+    state: Payload | None = None,
     /,
     *,
     algorithm: Literal["raking", "raking_memoize", "warp_scans"] | None = None,
@@ -187,6 +189,7 @@ def inclusive_sum(
 def exclusive_sum(
     group: GroupDescriptor,
     value: Payload,
+    state: Payload | None = None,
     /,
     *,
     algorithm: Literal["raking", "raking_memoize", "warp_scans"] | None = None,
@@ -197,6 +200,7 @@ def exclusive_sum(
 def inclusive_scan(
     group: GroupDescriptor,
     value: Payload,
+    state: Payload | None = None,
     /,
     *,
     scan_op: Operator | None = None,
@@ -208,6 +212,7 @@ def inclusive_scan(
 def exclusive_scan(
     group: GroupDescriptor,
     value: Payload,
+    state: Payload | None = None,
     /,
     *,
     scan_op: Operator | None = None,

@@ -357,6 +357,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
 
     options, link_requests = {}, {}
     not_options = (group_name, payload_name, memory, *declared.values, _TEMP_STORAGE, *declared.prefix_states)
+    not_options += (_prefix_callbacks.STATE_OPERAND,)
     for name, var in arguments.items():
         if name in not_options:
             continue
@@ -374,13 +375,21 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     for name, state_parameter in declared.prefix_states.items():
         if _given(state, arguments, name):
             prefix_argument, prefix_state = arguments[name], state_parameter
-            prefix_callback = _prefix_callbacks.describe(state, prefix_argument, oracle, where_text)
+            state_operand = arguments.get(_prefix_callbacks.STATE_OPERAND)
+            prefix_callback = _prefix_callbacks.describe(
+                state, prefix_argument, state_operand, payloads, oracle, where_text
+            )
             arch = state.metadata["targetoptions"]["chip"]
             symbol = _prefix_callbacks.prefix_callback_symbol(prefix_callback, dtype)
             options[name] = _engine.OptionBinding.fixed(f"user:{symbol}")
             link_requests[symbol] = functools.partial(
                 _prefix_callbacks.compile_prefix_callback, prefix_callback, dtype, arch, where_text, state
             )
+    if prefix_callback is None and _prefix_callbacks.STATE_OPERAND in arguments:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{_prefix_callbacks.STATE_OPERAND}' is given without a prefix_op; the third "
+            "operand is the state of a StatefulFunction prefix_op"
+        )
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
     for name in declared.options_of("scalar_output"):
         if name in options:

@@ -75,7 +75,8 @@ def dtype_name(numba_type) -> str | None:
     return None
 
 
-def _explicit_dtype(value) -> str | None:
+def explicit_dtype(value) -> str | None:
+    """The engine's dtype name of a dtype a user gave (NumPy, Numba or a name), or None."""
     if value is None:
         return None
     name = dtype_name(value)
@@ -159,7 +160,7 @@ def thread_data(state, site: Site) -> Payload:
     payload = Payload(site, extent, alignment)
     if "dtype" in bound.arguments:
         value = _dtype_value(state.func_ir, bound.arguments["dtype"])
-        payload.dtype = _explicit_dtype(value)
+        payload.dtype = explicit_dtype(value)
         if payload.dtype is None and value is not None:  # explicit None means "infer it"
             shown = value if value is not _UNKNOWN else "a value not known at compile time"
             raise PayloadInferenceError(

@@ -187,7 +187,8 @@ def _prefix_callback_constructors(state, calls) -> list:
     uses = {(id(call.site.statement), call.prefix_argument.name) for call in with_callbacks}
     callbacks = [call.prefix_callback for call in with_callbacks]
     _prefix_callbacks.check_only_used_as_prefix_op(state, callbacks, uses)
-    return list({id(callback.constructor): callback.constructor for callback in callbacks}.values())
+    made = [callback.constructor for callback in callbacks if callback.constructor is not None]
+    return list({id(constructor): constructor for constructor in made}.values())
 
 
 def _plan_and_bundle(state, calls) -> None:

@@ -1,10 +1,13 @@
-"""Block prefix callbacks written as Python classes (CUB's BlockPrefixCallbackOp).
+"""Block prefix callbacks (CUB's BlockPrefixCallbackOp), in two spellings.
 
 A `prefix_op` is an object made in the kernel, `RunningTotal(total)`, whose class
 defines `__call__(self, block_aggregate)`: CUB calls it in every lane of the first
 warp with the block's aggregate and seeds the scan with lane 0's return value. Its
 state is one `cuda.local.array` given to the constructor, so each lane carries its
-own copy from tile to tile, as CUB's callback objects do in registers.
+own copy from tile to tile, as CUB's callback objects do in registers. Or, as the
+seed spells it, a `StatefulFunction(op, dtype)` whose `op(state, block_aggregate)`
+gets the state the scan takes as its third operand (`exclusive_sum(block, x, state,
+prefix_op=sf)`), a one-item ThreadData or local array of `dtype`.
 
 The object never exists at run time. `__init__` runs once on the host with a
 stand-in for the array to learn which attribute holds the state and which hold
@@ -22,7 +25,7 @@ import textwrap
 
 from numba_cuda_mlir.numba_cuda.core import ir
 
-from .._core.errors import InvalidArgumentError, UnsupportedOperationError
+from .._core.errors import InvalidArgumentError
 from . import _payloads
 from ._ir import close_over_aliases, definition, python_value
 from ._linked_functions import (
@@ -40,13 +43,22 @@ _STATE = "_coop_prefix_state"  # the state parameter of the rewritten __call__
 
 @dataclasses.dataclass(frozen=True)
 class PrefixCallback:
+    name: str  # how messages and symbols name it: the class's or the function's
+    make_function: object  # () -> the Python function f(state, block_aggregate) to compile
+    identity: tuple  # what shapes the compiled code, for its symbol and the compile cache
+    state_dtype: str
+    state_extent: int
+    state_var: ir.Var  # the kernel's local array or ThreadData
+    constructor: ir.Assign | None  # `prefix = RunningTotal(total)`, removed by the rewrite; None for a StatefulFunction
+
+
+@dataclasses.dataclass(frozen=True)
+class _ClassCallback:
+    """What a class-based callback's __call__ is rewritten with."""
+
     cls: type
     state_attribute: str
     constants: tuple  # (attribute, value) pairs fixed at compile time
-    state_dtype: str
-    state_extent: int
-    state_var: ir.Var  # the kernel's local array
-    constructor: ir.Assign  # `prefix = RunningTotal(total)`, removed by the rewrite
 
     @property
     def name(self) -> str:
@@ -69,16 +81,25 @@ _EXPECTED = (
 )
 
 
-def describe(state, var, oracle, where_text: str) -> PrefixCallback:
-    """The callback object `var` names: its class, its state array and its constants."""
-    constructor = _constructor(state, var)
-    cls = python_value(state.func_ir, constructor.value.func) if constructor is not None else None
+def describe(state, var, state_operand, payloads, oracle, where_text: str) -> PrefixCallback:
+    """The callback `var` names: a StatefulFunction with the scan's `state` operand, or an
+    object made in the kernel (its class, its state array and its constants)."""
     from ._stateful import StatefulFunction
 
-    if isinstance(python_value(state.func_ir, var), StatefulFunction) or cls is StatefulFunction:
-        raise UnsupportedOperationError(
-            f"{where_text}: argument 'prefix_op' is a StatefulFunction, which this cuda.coop does not plan yet; "
-            f"expected {_EXPECTED}"
+    stateful = python_value(state.func_ir, var)
+    if isinstance(stateful, StatefulFunction):
+        return _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text)
+    if state_operand is not None:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{STATE_OPERAND}' is given but prefix_op is not a StatefulFunction; the third "
+            "operand is the state of a StatefulFunction prefix_op (an object's state is given to its constructor)"
+        )
+    constructor = _constructor(state, var)
+    cls = python_value(state.func_ir, constructor.value.func) if constructor is not None else None
+    if cls is StatefulFunction:
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op' is a StatefulFunction made in the kernel; make it outside the "
+            "kernel (a global or a closure variable): it is a compile-time value"
         )
     if not inspect.isclass(cls):
         value = python_value(state.func_ir, var)
@@ -125,7 +146,62 @@ def describe(state, var, oracle, where_text: str) -> PrefixCallback:
         )
     attribute, stand_in = state_attributes[0]
     payload, state_var = states[stand_in.argument]
-    return PrefixCallback(cls, attribute, tuple(constants), payload.dtype, payload.extent, state_var, constructor)
+    rewritten = _ClassCallback(cls, attribute, tuple(constants))
+    code = cls.__call__.__code__
+    identity = (cls.__module__, cls.__qualname__, code.co_code, code.co_consts, attribute, tuple(constants))
+    return PrefixCallback(
+        cls.__qualname__,
+        lambda: _call_as_function(rewritten, where_text),
+        identity,
+        payload.dtype,
+        payload.extent,
+        state_var,
+        constructor,
+    )
+
+
+STATE_OPERAND = "state"  # the scans' third operand: a StatefulFunction's state
+
+
+def _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text) -> PrefixCallback:
+    """A StatefulFunction: its op is a device function (or a plain one) of (state,
+    block_aggregate), or a class whose __call__(self_ptr, block_aggregate) takes the
+    state as `self_ptr`; the state is the scan's third operand."""
+    op = stateful.op
+    function = getattr(op, "py_func", None) or (op if inspect.isfunction(op) else None)
+    if function is None and inspect.isclass(op) and inspect.isfunction(inspect.getattr_static(op, "__call__", None)):
+        function = op.__call__
+    if function is None or len(inspect.signature(function).parameters) != 2:
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op' = StatefulFunction({getattr(op, '__qualname__', op)!r}, ...) is not "
+            "allowed; expected its op to be a function op(state, block_aggregate) (a @cuda.jit(device=True) "
+            "function) or a class with __call__(self_ptr, block_aggregate)"
+        )
+    state_dtype = _payloads.explicit_dtype(stateful.dtype)
+    if state_dtype is None:
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op': StatefulFunction's dtype {stateful.dtype!r} is not a dtype "
+            "cuda.coop supports; expected a NumPy or Numba scalar dtype (np.int32, numba.float64, ...)"
+        )
+    if state_operand is None:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{STATE_OPERAND}' is missing; a StatefulFunction prefix_op needs its state as "
+            f"the scan's third operand, a one-item coop.ThreadData or local array of {state_dtype} "
+            "(coop.exclusive_sum(block, items, state, prefix_op=sf))"
+        )
+    found = definition(state.func_ir, state_operand)
+    payload = next((p for p in payloads if p.site is not None and found is p.site.call), None)
+    payload = payload or _payloads.local_array(state, state_operand, oracle)
+    if payload is None:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{STATE_OPERAND}' is not a coop.ThreadData or a local array of compile-time "
+            f"length; expected a one-item payload of {state_dtype} holding the StatefulFunction's state"
+        )
+    _payloads.agree(payload, state_dtype, f"the StatefulFunction of {where_text}", where_text)
+    name = stateful.name or function.__qualname__
+    code = function.__code__
+    identity = ("stateful", function.__module__, function.__qualname__, code.co_code, code.co_consts)
+    return PrefixCallback(name, lambda: function, identity, state_dtype, payload.extent, state_operand, None)
 
 
 def _constructor(state, var):
@@ -163,6 +239,7 @@ def _argument_value(state, var, oracle, states, where_text, cls, label):
 def check_only_used_as_prefix_op(state, callbacks: list, prefix_arguments: set) -> None:
     """The object exists only at compile time: any use of it (or of an alias of it)
     but as a scan's prefix_op has no meaning."""
+    callbacks = [callback for callback in callbacks if callback.constructor is not None]
     names = {callback.constructor.target.name: callback for callback in callbacks}
     # `prefix = $call` and other aliases name the object too.
     close_over_aliases(state.func_ir, names, lambda value: value.name if isinstance(value, ir.Var) else None)
@@ -184,7 +261,7 @@ def check_only_used_as_prefix_op(state, callbacks: list, prefix_arguments: set) 
 class _SelfReplacer(ast.NodeTransformer):
     """`self.<state>` -> the state parameter, `self.<constant>` -> its value."""
 
-    def __init__(self, self_name: str, callback: PrefixCallback, where_text: str):
+    def __init__(self, self_name: str, callback: _ClassCallback, where_text: str):
         self.self_name, self.callback, self.where_text = self_name, callback, where_text
         self.constants = dict(callback.constants)
 
@@ -211,7 +288,7 @@ class _SelfReplacer(ast.NodeTransformer):
         return node
 
 
-def _call_as_function(callback: PrefixCallback, where_text: str):
+def _call_as_function(callback: _ClassCallback, where_text: str):
     """`__call__(self, block_aggregate)` rewritten as `f(state, block_aggregate)`."""
     method = callback.cls.__call__
     try:
@@ -239,9 +316,7 @@ def _call_as_function(callback: PrefixCallback, where_text: str):
 def prefix_callback_symbol(callback: PrefixCallback, dtype: str) -> str:
     """The extern "C" symbol the callback is compiled to for a scan of `dtype`: what the
     facts name ("user:<symbol>") before anything is compiled."""
-    code = callback.cls.__call__.__code__
-    identity = (callback.cls.__module__, callback.name, code.co_code, code.co_consts, callback.state_attribute)
-    identity += (callback.constants, callback.state_dtype, callback.state_extent, dtype)
+    identity = (*callback.identity, callback.state_dtype, callback.state_extent, dtype)
     return symbol_for("prefix", callback.name, dtype, identity)
 
 
@@ -257,7 +332,7 @@ def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, whe
         from ._provider_call import numba_scalar
 
         symbol = prefix_callback_symbol(callback, dtype)
-        function = with_device_helpers(_call_as_function(callback, where_text))
+        function = with_device_helpers(callback.make_function())
         extent, value, state = (callback.state_extent,), numba_scalar(dtype), numba_scalar(callback.state_dtype)
         state_array = types.Array(state, 1, "C")
         check_result_kind(planner_state, function, (state_array, value), dtype, where_text, "prefix_op", callback.name)
@@ -277,5 +352,5 @@ def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, whe
         ltoir = compile_device_function(wrapper, signature, symbol, arch, where_text, "prefix_op", callback.name, dtype)
         return symbol, ltoir
 
-    key = (callback.cls, callback.state_attribute, callback.constants, callback.state_dtype, callback.state_extent)
+    key = (callback.identity, callback.state_dtype, callback.state_extent)
     return compiled_once(("prefix_op", *key, dtype, arch), build)[1]

@@ -16,10 +16,11 @@ class StatefulFunction:
     positional operand of the scan (``exclusive_sum(block, x, state,
     prefix_op=sf)``).
 
-    This cuda.coop does not plan it yet: a scan given one is refused at compile
-    time (`UnsupportedOperationError`). Write the callback as a class whose
-    ``__call__(self, block_aggregate)`` returns the prefix and whose state is a
-    ``local.array`` given to its constructor (``prefix_op=RunningTotal(total)``).
+    The state is the scan's third operand, a one-item `ThreadData` or local
+    array of `dtype`; the first warp calls `op` with it and the block's
+    aggregate, and lane 0's result seeds the scan. Make the StatefulFunction
+    outside the kernel (a global or closure variable): it is a compile-time
+    value. Blocks only, as CUB's block prefix callbacks are.
 
     Args:
         op: the callback.

@@ -17,6 +17,10 @@ _OPERATORS = """a built-in operator by name, ``"sum"`` (also ``"+"``,
             is associative, whose result is converted to the payload's dtype.
             ``None`` (the default) is the sum. Compile-time."""
 
+_STATE = """the state of a ``StatefulFunction`` `prefix_op` (qualified
+            namespace): a one-item `ThreadData` or local array of its dtype, which
+            the callback reads and updates; only with such a `prefix_op`."""
+
 _PREFIX_OP = """blocks only, not with `initial_value` or
             `aggregate_output`: a block prefix callback, an object made in the
             kernel, ``Cls(state, ...)``, whose class defines ``__call__(self,
@@ -24,11 +28,12 @@ _PREFIX_OP = """blocks only, not with `initial_value` or
             value lane 0 returns seeds the scan (inclusive results include it). Its
             state is one ``cuda.local.array`` given to the constructor (each lane
             keeps its own copy); its other attributes must be compile-time numbers.
-            See the guide page on operators."""
+            Or a ``StatefulFunction(op, dtype)`` (qualified namespace) whose state
+            is the `state` operand. See the guide page on operators."""
 
 
 def _documented(text: str) -> str:
-    return text.replace("{operators}", _OPERATORS).replace("{prefix_op}", _PREFIX_OP)
+    return text.replace("{operators}", _OPERATORS).replace("{prefix_op}", _PREFIX_OP).replace("{state}", _STATE)
 
 
 @marker("reduce", implemented=True)
@@ -173,6 +178,7 @@ segmented_reduce.__doc__ = _documented(segmented_reduce.__doc__)
 def scan(
     group,
     value,
+    state=None,
     /,
     *,
     mode="exclusive",
@@ -194,6 +200,7 @@ def scan(
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
         value: a `ThreadData` or local array, or one scalar per thread; of an
             integer, float or complex dtype.
+        state: {state}
         mode: ``"exclusive"`` (default) or ``"inclusive"``; compile-time.
         scan_op: {operators}
         initial_value: exclusive scans only: the seed, and item 0's result; a
@@ -239,7 +246,9 @@ scan.__doc__ = _documented(scan.__doc__)
 
 
 @marker("scan", implemented=True)
-def inclusive_sum(group, value, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None):
+def inclusive_sum(
+    group, value, state=None, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None
+):
     """Inclusive prefix sum across the group (cub::BlockScan::InclusiveSum /
     cub::WarpScan::InclusiveSum), returning a fresh payload.
 
@@ -250,6 +259,7 @@ def inclusive_sum(group, value, /, *, algorithm=None, temp_storage=None, prefix_
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
         value: a `ThreadData` or local array, or one scalar per thread; of an
             integer, float or complex dtype.
+        state: {state}
         algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
             ``"warp_scans"``; compile-time.
         temp_storage: a `TempStorage` for the scratch.
@@ -284,7 +294,9 @@ inclusive_sum.__doc__ = _documented(inclusive_sum.__doc__)
 
 
 @marker("scan", implemented=True)
-def exclusive_sum(group, value, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None):
+def exclusive_sum(
+    group, value, state=None, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None
+):
     """Exclusive prefix sum across the group (cub::BlockScan::ExclusiveSum /
     cub::WarpScan::ExclusiveSum), returning a fresh payload.
 
@@ -293,6 +305,7 @@ def exclusive_sum(group, value, /, *, algorithm=None, temp_storage=None, prefix_
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
         value: a `ThreadData`, a local array or one scalar per thread.
+        state: {state}
         algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
             ``"warp_scans"``.
         temp_storage: a `TempStorage` for the scratch.
@@ -331,7 +344,16 @@ exclusive_sum.__doc__ = _documented(exclusive_sum.__doc__)
 
 @marker("scan", implemented=True)
 def inclusive_scan(
-    group, value, /, *, scan_op=None, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None
+    group,
+    value,
+    state=None,
+    /,
+    *,
+    scan_op=None,
+    algorithm=None,
+    temp_storage=None,
+    prefix_op=None,
+    aggregate_output=None,
 ):
     """Inclusive scan with `scan_op` across the group (cub::BlockScan::InclusiveScan /
     cub::WarpScan::InclusiveScan), returning a fresh payload.
@@ -339,6 +361,7 @@ def inclusive_scan(
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
         value: a `ThreadData`, a local array or one scalar per thread.
+        state: {state}
         scan_op: {operators}
         algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
             ``"warp_scans"``.
@@ -375,6 +398,7 @@ inclusive_scan.__doc__ = _documented(inclusive_scan.__doc__)
 def exclusive_scan(
     group,
     value,
+    state=None,
     /,
     *,
     scan_op=None,
@@ -392,6 +416,7 @@ def exclusive_scan(
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
         value: a `ThreadData`, a local array or one scalar per thread.
+        state: {state}
         scan_op: {operators}
         initial_value: the seed, and item 0's result; a value of the payload's
             dtype, compile-time or runtime. Needed (or `prefix_op`) with an

@@ -1,0 +1,74 @@
+"""StatefulFunction prefix callbacks (the seed's qualified API): the state is the scan's third
+operand, carried from tile to tile by the callback, launched and compared with NumPy."""
+
+import numpy as np
+import pytest
+from numba_cuda_mlir import cuda
+
+import cuda.coop.numba_mlir as coop
+
+
+@cuda.jit(device=True)
+def running_total(state, block_aggregate):
+    before = state[0]
+    state[0] = before + block_aggregate
+    return before
+
+
+class RunningMaximum:
+    """The class spelling: __call__ takes the state pointer first."""
+
+    def __call__(self_ptr, block_aggregate):
+        before = self_ptr[0]
+        self_ptr[0] = max(before, block_aggregate)
+        return before
+
+
+def running_scan_kernel(stateful, mode, items_per_thread, state_dtype):
+    tile = 128 * items_per_thread
+
+    @cuda.jit
+    def kernel(data, out, final, tiles):
+        block = coop.this_block()
+        state = coop.ThreadData(1, dtype=state_dtype)
+        state[0] = 0
+        for t in range(tiles):
+            items = coop.ThreadData(items_per_thread)
+            coop.load(block, data, items, offset=t * tile)
+            if mode == "exclusive":
+                scanned = coop.exclusive_sum(block, items, state, prefix_op=stateful)
+            else:
+                scanned = coop.inclusive_scan(block, items, state, scan_op="max", prefix_op=stateful)
+            coop.store(block, out, scanned, offset=t * tile)
+            cuda.syncthreads()
+        if cuda.threadIdx.x == 0:
+            final[0] = state[0]
+
+    return kernel
+
+
+@pytest.mark.parametrize("items", [1, 4])
+@pytest.mark.parametrize("state_dtype", [np.int64, np.int32], ids=["state_int64", "state_int32"])
+def test_a_running_prefix_sum_across_tiles(items, state_dtype):
+    tiles = 5
+    data = np.random.default_rng(7).integers(-50, 50, size=tiles * 128 * items).astype(np.int32)
+    out = np.zeros_like(data)
+    final = np.zeros(1, state_dtype)
+    kernel = running_scan_kernel(coop.StatefulFunction(running_total, state_dtype), "exclusive", items, state_dtype)
+    kernel[1, 128](data, out, final, tiles)
+    cuda.synchronize()
+    expected = np.concatenate([[0], np.cumsum(data)[:-1]]).astype(np.int32)
+    np.testing.assert_array_equal(out, expected)
+    assert final[0] == data.sum()
+
+
+def test_a_running_maximum_with_a_class_op():
+    tiles, items = 3, 2
+    data = np.random.default_rng(9).integers(0, 1000, size=tiles * 128 * items).astype(np.int32)
+    out = np.zeros_like(data)
+    final = np.zeros(1, np.int32)
+    kernel = running_scan_kernel(coop.StatefulFunction(RunningMaximum, np.int32), "inclusive", items, np.int32)
+    kernel[1, 128](data, out, final, tiles)
+    cuda.synchronize()
+    np.testing.assert_array_equal(out, np.maximum.accumulate(data))
+    assert final[0] == data.max()
