@@ -86,6 +86,7 @@ nb::dict option_dict(const OptionSpec& option) {
   entry["allow_static"] = option.allow_static;
   entry["allow_runtime"] = option.allow_runtime;
   entry["required"] = option.required;
+  entry["aliases"] = option.aliases;
   // A payload_array's element dtype: the front end checks the array holds it.
   entry["element"] = option.type == OptionType::PayloadArray
                          ? nb::object(nb::str(std::string(info(option.element).name).c_str()))
@@ -127,7 +128,8 @@ void bind_catalog(nb::module_& module) {
       "operation_options", [](const std::string& name) { return option_list(operation_named(name)); }, "operation"_a,
       "The options of a catalog operation, in order: dicts of name, type (choice, count, payload_scalar, offset, "
       "operator, prefix_callback, scalar_output), choices, default, allow_static, allow_runtime, "
-      "required, element (a payload_array's dtype, else None), state_parameter (a prefix callback's ABI state "
+      "required, aliases (other names a front end accepts), element (a payload_array's dtype, else None), "
+      "state_parameter (a prefix callback's ABI state "
       "parameter, else None).");
   module.def(
       "operation_operands", [](const std::string& name) { return operand_list(operation_named(name)); }, "operation"_a,

@@ -38,6 +38,7 @@ def test_every_parameter_is_the_catalogs_and_every_option_is_reachable(name):
     operation = _engine.operation(name)
     known = {operand["name"] for operand in operation["operands"] if operand["role"] != "payload_result"}
     known |= {option["name"] for option in operation["options"]} | FRONT_END
+    known |= {alias for option in operation["options"] for alias in option["aliases"]}
     names = {p.name for p in parameters_after_the_group(name)}
     assert names <= known, f"coop.{name} takes {sorted(names - known)}, which the catalog does not know"
     missing = {option["name"] for option in operation["options"]} - names

@@ -94,8 +94,9 @@ struct OptionSpec {
   std::vector<std::string> excludes;  // must not be bound with it: CUB has no overload taking both
   std::string target;                 // Offset: the operand displaced
   CountRange range = CountRange::Any;
-  bool required = false;         // OMITTED is rejected (a reduction's operator)
-  DType element = DType::Int32;  // PayloadArray: its element type
+  bool required = false;                  // OMITTED is rejected (a reduction's operator)
+  DType element = DType::Int32;           // PayloadArray: its element type
+  std::vector<std::string> aliases = {};  // other names a front end accepts for it (the seed's spellings)
 };
 
 // The ABI parameter carrying a PrefixCallback option's state pointer.

@@ -174,6 +174,7 @@ def scan(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def inclusive_sum(
     group: GroupDescriptor,
@@ -185,6 +186,7 @@ def inclusive_sum(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def exclusive_sum(
     group: GroupDescriptor,
@@ -196,6 +198,7 @@ def exclusive_sum(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def inclusive_scan(
     group: GroupDescriptor,
@@ -208,6 +211,7 @@ def inclusive_scan(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def exclusive_scan(
     group: GroupDescriptor,
@@ -221,6 +225,7 @@ def exclusive_scan(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def broadcast(warp: GroupDescriptor, value: Any, src_lane: int, /) -> Any: ...
 def radix_sort(

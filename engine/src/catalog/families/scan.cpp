@@ -46,7 +46,8 @@ OptionSpec prefix_op_option() {
   return {.name = "prefix_op",
           .type = OptionType::PrefixCallback,
           .allow_runtime = false,
-          .excludes = {"aggregate_output", "initial_value"}};
+          .excludes = {"aggregate_output", "initial_value"},
+          .aliases = {"block_prefix_callback_op"}};
 }
 
 OptionSpec mode_option() {

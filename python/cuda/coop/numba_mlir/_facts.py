@@ -88,6 +88,7 @@ class Parameters:
     kinds: dict  # option name -> its kind ("choice", "count", "operator", ...)
     elements: dict  # payload-array option -> the dtype its items must have
     prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
+    aliases: dict  # another name an option is accepted by (the seed's spellings) -> the option
 
     def options_of(self, kind: str) -> list:
         return [name for name, option_kind in self.kinds.items() if option_kind == kind]
@@ -108,6 +109,7 @@ def parameters(operation: str) -> Parameters:
         prefix_states={
             option["name"]: option["state_parameter"] for option in spec["options"] if option["state_parameter"]
         },
+        aliases={alias: option["name"] for option in spec["options"] for alias in option["aliases"]},
     )
 
 
@@ -336,9 +338,9 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         bound = signature.bind(*site.call.args, **dict(site.call.kws))
     except TypeError as error:
         raise TypeError(f"{where_text}: {error}") from None
-    arguments = bound.arguments
     group_name = next(iter(signature.parameters))  # "group", or "warp" for warp-only operations
     declared = parameters(operation)
+    arguments = _by_option_name(bound.arguments, declared.aliases, where_text)
     payload_name, memory = declared.payload, declared.memory
     for name, var in arguments.items():  # before anything reads them as a payload or an array
         if name != group_name and from_literal_unroll(state.func_ir, var):
@@ -419,6 +421,17 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         prefix_callback=prefix_callback,
         prefix_argument=prefix_argument,
     )
+
+
+def _by_option_name(arguments, aliases: dict, where_text: str) -> dict:
+    """The call's arguments with an option given by another accepted name under its own."""
+    named = {}
+    for name, var in arguments.items():
+        option = aliases.get(name, name)
+        if option in named:
+            raise TypeError(f"{where_text}: '{name}' and '{option}' are the same option; give one of them")
+        named[option] = var
+    return named
 
 
 def _check_payload_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text) -> None:

@@ -188,6 +188,7 @@ def scan(
     temp_storage=None,
     prefix_op=None,
     aggregate_output=None,
+    block_prefix_callback_op=None,
 ):
     """A prefix scan across the group (cub::BlockScan / cub::WarpScan), returning a fresh payload.
 
@@ -214,6 +215,7 @@ def scan(
         aggregate_output: a one-item `ThreadData` or array of the payload's dtype
             that receives the group's aggregate (without `initial_value`) in every
             thread.
+        block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
         A new payload of the input's extent and dtype holding the scan; for a
@@ -247,7 +249,16 @@ scan.__doc__ = _documented(scan.__doc__)
 
 @marker("scan", implemented=True)
 def inclusive_sum(
-    group, value, state=None, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None
+    group,
+    value,
+    state=None,
+    /,
+    *,
+    algorithm=None,
+    temp_storage=None,
+    prefix_op=None,
+    aggregate_output=None,
+    block_prefix_callback_op=None,
 ):
     """Inclusive prefix sum across the group (cub::BlockScan::InclusiveSum /
     cub::WarpScan::InclusiveSum), returning a fresh payload.
@@ -266,6 +277,7 @@ def inclusive_sum(
         prefix_op: {prefix_op}
         aggregate_output: a one-item `ThreadData` or array that receives the
             group's total in every thread.
+        block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
         A new payload holding the scan (the input is unchanged); for a scalar
@@ -295,7 +307,16 @@ inclusive_sum.__doc__ = _documented(inclusive_sum.__doc__)
 
 @marker("scan", implemented=True)
 def exclusive_sum(
-    group, value, state=None, /, *, algorithm=None, temp_storage=None, prefix_op=None, aggregate_output=None
+    group,
+    value,
+    state=None,
+    /,
+    *,
+    algorithm=None,
+    temp_storage=None,
+    prefix_op=None,
+    aggregate_output=None,
+    block_prefix_callback_op=None,
 ):
     """Exclusive prefix sum across the group (cub::BlockScan::ExclusiveSum /
     cub::WarpScan::ExclusiveSum), returning a fresh payload.
@@ -312,6 +333,7 @@ def exclusive_sum(
         prefix_op: {prefix_op}
         aggregate_output: a one-item `ThreadData` or array that receives the
             group's total in every thread.
+        block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
         A new payload holding the scan; for a scalar payload, the thread's
@@ -354,6 +376,7 @@ def inclusive_scan(
     temp_storage=None,
     prefix_op=None,
     aggregate_output=None,
+    block_prefix_callback_op=None,
 ):
     """Inclusive scan with `scan_op` across the group (cub::BlockScan::InclusiveScan /
     cub::WarpScan::InclusiveScan), returning a fresh payload.
@@ -369,6 +392,7 @@ def inclusive_scan(
         prefix_op: {prefix_op}
         aggregate_output: a one-item `ThreadData` or array that receives the
             group's reduction in every thread.
+        block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
         A new payload holding the scan; for a scalar payload, the thread's
@@ -407,6 +431,7 @@ def exclusive_scan(
     temp_storage=None,
     prefix_op=None,
     aggregate_output=None,
+    block_prefix_callback_op=None,
 ):
     """Exclusive scan with `scan_op` across the group (cub::BlockScan::ExclusiveScan /
     cub::WarpScan::ExclusiveScan), returning a fresh payload.
@@ -427,6 +452,7 @@ def exclusive_scan(
         prefix_op: {prefix_op}
         aggregate_output: a one-item `ThreadData` or array that receives the
             group's reduction (without `initial_value`) in every thread.
+        block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
         A new payload holding the scan; for a scalar payload, the thread's

@@ -1,0 +1,89 @@
+"""The seed's other spellings, compiled for sm_90 without a GPU: `block_prefix_callback_op=` is
+`prefix_op=`, and a StatefulFunction's state is the scan's third operand."""
+
+import numpy as np
+import pytest
+from numba_cuda_mlir import cuda
+
+import cuda.coop.numba_mlir as coop
+
+
+class RunningTotal:
+    def __init__(self, total):
+        self.total = total
+
+    def __call__(self, block_aggregate):
+        before = self.total[0]
+        self.total[0] = before + block_aggregate
+        return before
+
+
+@cuda.jit(device=True)
+def running_total(state, block_aggregate):
+    before = state[0]
+    state[0] = before + block_aggregate
+    return before
+
+
+RUNNING_TOTAL = coop.StatefulFunction(running_total, np.int64)
+
+
+def prefix_symbols(explanation):
+    return [line for plan in explanation.plans for line in plan.describe().splitlines() if "prefix_op" in line]
+
+
+def test_block_prefix_callback_op_is_prefix_op():
+    @cuda.jit
+    def kernel(data, out):
+        block = coop.this_block()
+        total = cuda.local.array(1, np.int32)
+        total[0] = 0
+        items = coop.ThreadData(4)
+        coop.load(block, data, items)
+        coop.store(block, out, coop.exclusive_sum(block, items, block_prefix_callback_op=RunningTotal(total)))
+
+    data = np.ones(512, np.int32)
+    assert prefix_symbols(coop.explain(kernel, data, data, grid=1, block=128))
+
+
+def test_an_option_and_its_other_name_together_are_refused():
+    @cuda.jit
+    def kernel(data, out):
+        block = coop.this_block()
+        total = cuda.local.array(1, np.int32)
+        items = coop.ThreadData(4)
+        coop.load(block, data, items)
+        prefix = RunningTotal(total)
+        coop.store(block, out, coop.exclusive_sum(block, items, prefix_op=prefix, block_prefix_callback_op=prefix))
+
+    data = np.ones(512, np.int32)
+    with pytest.raises(TypeError, match="'block_prefix_callback_op' and 'prefix_op' are the same option"):
+        coop.explain(kernel, data, data, grid=1, block=128)
+
+
+@pytest.mark.parametrize("state_kind", ["thread_data", "local_array"])
+def test_a_stateful_function_takes_its_state_as_the_third_operand(state_kind):
+    if state_kind == "thread_data":
+
+        @cuda.jit
+        def kernel(data, out):
+            block = coop.this_block()
+            state = coop.ThreadData(1, dtype=np.int64)
+            state[0] = 0
+            items = coop.ThreadData(2)
+            coop.load(block, data, items)
+            coop.store(block, out, coop.inclusive_sum(block, items, state, prefix_op=RUNNING_TOTAL))
+
+    else:
+
+        @cuda.jit
+        def kernel(data, out):
+            block = coop.this_block()
+            state = cuda.local.array(1, np.int64)
+            state[0] = 0
+            items = coop.ThreadData(2)
+            coop.load(block, data, items)
+            coop.store(block, out, coop.inclusive_sum(block, items, state, prefix_op=RUNNING_TOTAL))
+
+    data = np.ones(256, np.int32)
+    assert prefix_symbols(coop.explain(kernel, data, data, grid=1, block=128))
