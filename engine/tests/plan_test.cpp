@@ -320,10 +320,14 @@ TEST(Plan, WarpThreadDataGoesThroughAnAdapterOfCubsClass) {
   EXPECT_NE(scan.adapter, nullptr);
   EXPECT_EQ(scan.scratch_instances, 16);
   EXPECT_EQ(scan.reuse_barrier, Barrier::Warp);
+  // One value per lane: CUB's class plus the seed's valid_items, taken last.
   const Plan scalar = plan(reduce_call("inclusive_scan", kWarp8, DType::Int32, PayloadKind::Scalar, 1,
-                                       {{"scan_op", OptionBinding::fixed("max")}}));
-  EXPECT_EQ(scalar.call_type, scalar.cub_type);
-  EXPECT_EQ(scalar.adapter, nullptr);
+                                       {{"scan_op", OptionBinding::fixed("max")},
+                                        {"aggregate_output", OptionBinding::runtime()},
+                                        {"valid_items", OptionBinding::runtime()}}));
+  EXPECT_EQ(scalar.call_type, "::coop_adapt::WarpScanPartial<::cuda::std::int32_t, 8>");
+  EXPECT_EQ(scalar.abi[1], (AbiParam{"aggregate_output", AbiKind::Pointer, "::cuda::std::int32_t", "int32"}));
+  EXPECT_EQ(scalar.abi[2], (AbiParam{"valid_items", AbiKind::Value, "::cuda::std::int64_t", "int64"}));
 }
 
 TEST(Plan, FlagsSelectTheSegmentedMethod) {
@@ -453,7 +457,13 @@ TEST(Plan, RejectsValidItemsOnOverloadsCubLacks) {
                   ErrorKind::UnsupportedOperation, "valid_items", "::cub::WarpReduce::Sum has no ThreadData overload");
   expect_rejected(
       reduce_call("inclusive_sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1, {{"valid_items", runtime}}),
-      ErrorKind::InvalidArgument, "valid_items", "algorithm, prefix_op, aggregate_output");
+      ErrorKind::UnsupportedOperation, "valid_items",
+      "given with a block group is not allowed; expected no valid_items: ::cub::BlockScan::InclusiveSum");
+  expect_rejected(reduce_call("inclusive_sum", kWarp8, DType::Int32, PayloadKind::Array, 2, {{"valid_items", runtime}}),
+                  ErrorKind::UnsupportedOperation, "valid_items", "an overload CUB does not have");
+  expect_rejected(reduce_call("inclusive_sum", kWarp8, DType::Int32, PayloadKind::Scalar, 1,
+                              {{"valid_items", OptionBinding::fixed("9")}}),
+                  ErrorKind::InvalidArgument, "valid_items", "0..8");
   expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
                               {{"valid_items", OptionBinding::fixed("129")}}),
                   ErrorKind::InvalidArgument, "valid_items", "0..128");

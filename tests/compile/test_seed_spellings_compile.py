@@ -87,3 +87,19 @@ def test_a_stateful_function_takes_its_state_as_the_third_operand(state_kind):
 
     data = np.ones(256, np.int32)
     assert prefix_symbols(coop.explain(kernel, data, data, grid=1, block=128))
+
+
+@pytest.mark.parametrize("mode", ["inclusive_max", "exclusive_sum"])
+def test_warp_scans_take_valid_items(mode):
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).parents[1] / "runtime" / "test_warp_scan_valid_items_runtime.py"
+    spec = importlib.util.spec_from_file_location("warp_scan_valid_items_kernels", path)
+    kernels = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kernels)
+    values = np.zeros(64, np.int32)
+    explanation = coop.explain(kernels.partial_scan_kernel(mode, 16), values, values, values, 5, grid=1, block=64)
+    (plan,) = explanation.plans
+    assert "::coop_adapt::WarpScanPartial<::cuda::std::int32_t, 16>" in plan.describe()
+    assert "valid_items: RUNTIME" in plan.describe()

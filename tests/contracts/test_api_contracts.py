@@ -28,15 +28,15 @@ SIGNATURES = {
     "sum": "(group, value, /, *, broadcast=True, valid_items=None, algorithm=None, temp_storage=None)",
     "segmented_reduce": "(warp, value, flag, /, *, binary_op=None, flags='heads')",
     "scan": "(group, value, state=None, /, *, mode='exclusive', scan_op=None, initial_value=None, algorithm=None, "
-    "temp_storage=None, prefix_op=None, aggregate_output=None, block_prefix_callback_op=None)",
+    "temp_storage=None, prefix_op=None, aggregate_output=None, valid_items=None, block_prefix_callback_op=None)",
     "inclusive_sum": "(group, value, state=None, /, *, algorithm=None, temp_storage=None, prefix_op=None, "
-    "aggregate_output=None, block_prefix_callback_op=None)",
+    "aggregate_output=None, valid_items=None, block_prefix_callback_op=None)",
     "exclusive_sum": "(group, value, state=None, /, *, algorithm=None, temp_storage=None, prefix_op=None, "
-    "aggregate_output=None, block_prefix_callback_op=None)",
+    "aggregate_output=None, valid_items=None, block_prefix_callback_op=None)",
     "inclusive_scan": "(group, value, state=None, /, *, scan_op=None, algorithm=None, temp_storage=None, prefix_op=None, "
-    "aggregate_output=None, block_prefix_callback_op=None)",
+    "aggregate_output=None, valid_items=None, block_prefix_callback_op=None)",
     "exclusive_scan": "(group, value, state=None, /, *, scan_op=None, initial_value=None, algorithm=None, temp_storage=None, "
-    "prefix_op=None, aggregate_output=None, block_prefix_callback_op=None)",
+    "prefix_op=None, aggregate_output=None, valid_items=None, block_prefix_callback_op=None)",
     "broadcast": "(warp, value, src_lane, /)",
     "radix_sort": "(group, keys, /, *, values=None, descending=False, begin_bit=None, end_bit=None, "
     "output_layout='blocked')",

@@ -165,8 +165,17 @@ class ReduceScanBundleBuilder {
       }
       add("exclusive_scan", group, four, scan_algorithm, {{"prefix_op", prefix}, {"scan_op", user}});
     }
-    if (!block)
+    if (!block) {
       add("segmented_reduce", group, scalar, "", {{"binary_op", user}, {"flags", OptionBinding::fixed("tails")}});
+      // The seed's valid_items on one value per lane, with and without the aggregate it narrows.
+      const OptionBinding last = OptionBinding::fixed(last_valid);
+      add("inclusive_sum", group, scalar, "", {{"valid_items", runtime}});
+      add("exclusive_sum", group, scalar, "", {{"valid_items", last}, {"aggregate_output", runtime}});
+      add("inclusive_scan", group, scalar, "", {{"valid_items", runtime}, {"aggregate_output", runtime}});
+      add("exclusive_scan", group, scalar, "",
+          {{"valid_items", runtime}, {"aggregate_output", runtime}, {"initial_value", seed}});
+      add("exclusive_scan", group, scalar, "", {{"valid_items", last}});
+    }
   }
 
   MatrixBundle take() { return std::move(bundle_); }
@@ -192,7 +201,7 @@ inline std::vector<std::string> first_algorithm(const std::vector<std::string>& 
 // (scalar, 1 item, 4 items), every operation x logical-warp width x payload, the warp-only
 // operations, then every optional argument at block (32,4,1) for every algorithm and in
 // 16-lane warps. A last bundle holds the other arithmetic dtypes at block 128 and 32-lane warps.
-// 2502 calls in 6 bundles take ~9 s of NVRTC (precompiled header) on a 2-core machine.
+// 2527 calls in 6 bundles take ~9 s of NVRTC (precompiled header) on a 2-core machine.
 inline std::vector<MatrixBundle> reduce_scan_matrix() {
   std::vector<MatrixBundle> bundles;
   for (const DType dtype : kReduceScanDtypes) {

@@ -174,6 +174,7 @@ def scan(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    valid_items: int | None = None,
     block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def inclusive_sum(
@@ -186,6 +187,7 @@ def inclusive_sum(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    valid_items: int | None = None,
     block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def exclusive_sum(
@@ -198,6 +200,7 @@ def exclusive_sum(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    valid_items: int | None = None,
     block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def inclusive_scan(
@@ -211,6 +214,7 @@ def inclusive_scan(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    valid_items: int | None = None,
     block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def exclusive_scan(
@@ -225,6 +229,7 @@ def exclusive_scan(
     temp_storage: TempStorage | None = None,
     prefix_op: Callable[[Any], Any] | None = None,
     aggregate_output: Payload | None = None,
+    valid_items: int | None = None,
     block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def broadcast(warp: GroupDescriptor, value: Any, src_lane: int, /) -> Any: ...

@@ -24,6 +24,9 @@ const ClassAdapter kWarpScanItems{
     {"cub/thread/thread_reduce.cuh", "cub/thread/thread_scan.cuh", "cuda/ptx", "cuda/std/functional"},
     adapters::source("warp_scan_items")};
 
+// The seed's valid_items on warps: CUB's WarpScan has none; this adds overloads taking it last.
+const ClassAdapter kWarpScanPartial{"::coop_adapt::WarpScanPartial", {}, adapters::source("warp_scan_partial")};
+
 std::vector<AlgorithmSpec> block_algorithms() {
   const std::string prefix = "::cub::BLOCK_SCAN_";
   return {
@@ -50,6 +53,12 @@ OptionSpec prefix_op_option() {
           .aliases = {"block_prefix_callback_op"}};
 }
 
+// Warps, one value per lane: the first valid_items lanes take part (results in the others are
+// unspecified; the aggregate covers the valid lanes only).
+OptionSpec valid_items_option() {
+  return {.name = "valid_items", .type = OptionType::Count, .range = CountRange::ZeroToTileCapacity};
+}
+
 OptionSpec mode_option() {
   return {.name = "mode",
           .type = OptionType::Choice,
@@ -70,14 +79,16 @@ std::vector<GroupForm> forms() {
        .template_args = kBlockTemplate,
        .algorithms = block_algorithms(),
        .needs_scratch = true,
-       .payloads = {{PayloadKind::Array}, {PayloadKind::Scalar}}},
+       .payloads = {{PayloadKind::Array}, {PayloadKind::Scalar}},
+       .lacks = {"valid_items"}},
       {.group = GroupKind::Warp,
        .cub_class = "::cub::WarpScan",
        .header = "cub/warp/warp_scan.cuh",
        .template_args = kWarpTemplate,
        .needs_whole_warps = true,
        .needs_scratch = true,
-       .payloads = {{PayloadKind::Array, {}, &kWarpScanItems}, {PayloadKind::Scalar}},
+       .payloads = {{PayloadKind::Array, {"valid_items"}, &kWarpScanItems},
+                    {PayloadKind::Scalar, {}, &kWarpScanPartial}},
        .lacks = {"prefix_op"}},
   };
 }
@@ -109,7 +120,8 @@ OperationSpec scan_operation(const std::string& name, const std::string& mode, b
       .method =
           exclusive ? (sums_only ? "ExclusiveSum" : "ExclusiveScan") : (sums_only ? "InclusiveSum" : "InclusiveScan"),
       .operands = {{"value", OperandRole::PayloadIn}, {"result", OperandRole::PayloadResult}},
-      .method_arguments = {"value", "result", "initial_value", "scan_op", "aggregate_output", "prefix_op"},
+      .method_arguments = {"value", "result", "initial_value", "scan_op", "aggregate_output", "prefix_op",
+                           "valid_items"},
       .forms = forms(),
       .dtypes = arithmetic_dtypes(),
   };
@@ -119,6 +131,7 @@ OperationSpec scan_operation(const std::string& name, const std::string& mode, b
   operation.options.push_back(algorithm_option(block_algorithms(), "raking"));
   operation.options.push_back(prefix_op_option());
   operation.options.push_back(aggregate_output_option());
+  operation.options.push_back(valid_items_option());
   std::erase_if(operation.method_arguments, [&](const std::string& name) {
     return name != "value" && name != "result" && operation.option(name) == nullptr;
   });

@@ -188,6 +188,7 @@ def scan(
     temp_storage=None,
     prefix_op=None,
     aggregate_output=None,
+    valid_items=None,
     block_prefix_callback_op=None,
 ):
     """A prefix scan across the group (cub::BlockScan / cub::WarpScan), returning a fresh payload.
@@ -215,6 +216,10 @@ def scan(
         aggregate_output: a one-item `ThreadData` or array of the payload's dtype
             that receives the group's aggregate (without `initial_value`) in every
             thread.
+        valid_items: warps, one scalar per lane: how many of the group's first
+            lanes take part, compile-time or runtime (a runtime count outside
+            ``0..width`` traps); the lanes below it get their scan, the others
+            an unspecified value, and `aggregate_output` covers the valid lanes.
         block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
@@ -258,6 +263,7 @@ def inclusive_sum(
     temp_storage=None,
     prefix_op=None,
     aggregate_output=None,
+    valid_items=None,
     block_prefix_callback_op=None,
 ):
     """Inclusive prefix sum across the group (cub::BlockScan::InclusiveSum /
@@ -277,6 +283,10 @@ def inclusive_sum(
         prefix_op: {prefix_op}
         aggregate_output: a one-item `ThreadData` or array that receives the
             group's total in every thread.
+        valid_items: warps, one scalar per lane: how many of the group's first
+            lanes take part, compile-time or runtime (a runtime count outside
+            ``0..width`` traps); the lanes below it get their scan, the others
+            an unspecified value, and `aggregate_output` covers the valid lanes.
         block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
@@ -316,6 +326,7 @@ def exclusive_sum(
     temp_storage=None,
     prefix_op=None,
     aggregate_output=None,
+    valid_items=None,
     block_prefix_callback_op=None,
 ):
     """Exclusive prefix sum across the group (cub::BlockScan::ExclusiveSum /
@@ -333,6 +344,10 @@ def exclusive_sum(
         prefix_op: {prefix_op}
         aggregate_output: a one-item `ThreadData` or array that receives the
             group's total in every thread.
+        valid_items: warps, one scalar per lane: how many of the group's first
+            lanes take part, compile-time or runtime (a runtime count outside
+            ``0..width`` traps); the lanes below it get their scan, the others
+            an unspecified value, and `aggregate_output` covers the valid lanes.
         block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
@@ -376,6 +391,7 @@ def inclusive_scan(
     temp_storage=None,
     prefix_op=None,
     aggregate_output=None,
+    valid_items=None,
     block_prefix_callback_op=None,
 ):
     """Inclusive scan with `scan_op` across the group (cub::BlockScan::InclusiveScan /
@@ -392,6 +408,10 @@ def inclusive_scan(
         prefix_op: {prefix_op}
         aggregate_output: a one-item `ThreadData` or array that receives the
             group's reduction in every thread.
+        valid_items: warps, one scalar per lane: how many of the group's first
+            lanes take part, compile-time or runtime (a runtime count outside
+            ``0..width`` traps); the lanes below it get their scan, the others
+            an unspecified value, and `aggregate_output` covers the valid lanes.
         block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
@@ -431,6 +451,7 @@ def exclusive_scan(
     temp_storage=None,
     prefix_op=None,
     aggregate_output=None,
+    valid_items=None,
     block_prefix_callback_op=None,
 ):
     """Exclusive scan with `scan_op` across the group (cub::BlockScan::ExclusiveScan /
@@ -452,6 +473,10 @@ def exclusive_scan(
         prefix_op: {prefix_op}
         aggregate_output: a one-item `ThreadData` or array that receives the
             group's reduction (without `initial_value`) in every thread.
+        valid_items: warps, one scalar per lane: how many of the group's first
+            lanes take part, compile-time or runtime (a runtime count outside
+            ``0..width`` traps); the lanes below it get their scan, the others
+            an unspecified value, and `aggregate_output` covers the valid lanes.
         block_prefix_callback_op: another name for `prefix_op` (the seed's).
 
     Returns:
