@@ -7,11 +7,14 @@ Importing it activates the planner (after checking the compiler's version);
 `StatefulFunction`, and the algorithm IntEnums, which selector options take as
 they take their names."""
 
-from numba_cuda_mlir.cuda import local, shared
+# First: importing the compiler below runs cuda.coop's registration hook, which calls
+# this module's activate() while the module is still being imported.
+from ._activation import activate  # isort: skip
+
+from numba_cuda_mlir.cuda import local, shared  # isort: skip
 
 from .. import *
 from .. import __all__ as _root_names
-from ._activation import activate
 from ._enums import (
     BlockHistogramAlgorithm,
     BlockLoadAlgorithm,

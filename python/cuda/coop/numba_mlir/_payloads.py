@@ -118,8 +118,8 @@ def compile_time_int(state, var, context: str, argument: str) -> int:
     if from_literal_unroll(state.func_ir, var):
         raise UnsupportedOperationError(literal_unroll_message(context, argument))
     found = definition(state.func_ir, var)
-    if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)) and isinstance(found.value, int):
-        return found.value
+    if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)) and isinstance(found.value, (int, np.integer)):
+        return int(found.value)
     if isinstance(found, ir.Expr) and found.op == "getattr" and found.attr == "items_per_thread":
         made = definition(state.func_ir, found.value)  # another payload's extent: ThreadData(items.items_per_thread)
         if isinstance(made, ir.Expr) and made.op == "call" and python_value(state.func_ir, made.func) is ThreadData:
@@ -183,7 +183,7 @@ def _alignment(state, var):
     """The alignment argument's constant; an explicit None means it was left out."""
     found = definition(state.func_ir, var)
     if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
-        return found.value
+        return int(found.value) if isinstance(found.value, np.integer) else found.value
     return _UNKNOWN
 
 
@@ -236,11 +236,16 @@ def infer_from_writes(state, payload: Payload, oracle, context: str) -> None:
 def local_array(state, var, oracle) -> Payload | None:
     """The user's `cuda.local.array(n, dtype)` of compile-time length as a payload."""
     found = definition(state.func_ir, var)
-    if not (isinstance(found, ir.Expr) and found.op == "call" and found.args):
+    if not (isinstance(found, ir.Expr) and found.op == "call"):
         return None
     if python_value(state.func_ir, found.func) is not numba_cuda_mlir.cuda.local.array:
         return None
-    extent = python_value(state.func_ir, found.args[0])
+    shape = found.args[0] if found.args else dict(found.kws).get("shape")  # local.array(n, ...) or (shape=n, ...)
+    if shape is None:
+        return None
+    extent = python_value(state.func_ir, shape)
+    if isinstance(extent, tuple) and len(extent) == 1:
+        extent = extent[0]  # shape=(n,)
     array_type = oracle.type_of(var)
     if not isinstance(extent, int) or not isinstance(array_type, types.Array) or array_type.ndim != 1:
         return None

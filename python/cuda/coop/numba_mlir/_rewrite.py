@@ -80,7 +80,8 @@ def rewrite(state, calls, payloads, removed_statements, layout):
                     payload.dtype,
                     loc,
                     target=statement.target,
-                    alignment=payload.alignment,
+                    # The kernel compiler's local arrays take multiples of 8; less is met by 8.
+                    alignment=max(payload.alignment, 8) if payload.alignment else None,
                 )[0]
             if key in by_statement:
                 call = by_statement[key]

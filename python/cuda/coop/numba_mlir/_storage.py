@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 
+import numpy as np
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .._core.api.storage import TempStorage
@@ -70,7 +71,12 @@ def _constant(state, bound, name, where_text):
         raise InvalidArgumentError(
             f"{where_text}: argument '{name}' is not a compile-time constant; expected {_EXPECTED[name]}"
         )
-    return found.value
+    return _plain(found.value)
+
+
+def _plain(value):
+    """A NumPy integer constant (np.int64(32)) as the Python int it stands for."""
+    return int(value) if isinstance(value, np.integer) else value
 
 
 _EXPECTED = {
