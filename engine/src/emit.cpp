@@ -341,12 +341,10 @@ std::string scratch_instance(const Plan& plan, const Names& names) {
 // past the tile, and narrowing to int could wrap.
 void emit_range_check(std::ostream& out, const Plan& plan, const OptionSpec& option) {
   if (option.type != OptionType::Count) return;
-  long long high = -1;
-  const CountRange range = plan.range_of(option);
-  if (range == CountRange::ZeroToTileCapacity) high = plan.tile_capacity();
-  if (range == CountRange::GroupRank) high = plan.facts.group.threads() - 1;
-  if (high < 0) return;
-  out << "  if (" << option.name << " < 0 || " << option.name << " > " << high << ") { __trap(); }\n";
+  const auto bounds = count_bounds(plan.range_of(option), plan.tile_capacity(), plan.facts.group.threads());
+  if (!bounds) return;
+  out << "  if (" << option.name << " < " << bounds->low << " || " << option.name << " > " << bounds->high
+      << ") { __trap(); }\n";
 }
 
 void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {

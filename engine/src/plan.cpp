@@ -226,20 +226,14 @@ void check_operator(const CallFacts& facts, const OptionSpec& option, const std:
 
 void check_count(const CallFacts& facts, const OptionSpec& option, CountRange allowed, const std::string& text,
                  long long tile) {
-  const int threads = facts.group.threads();
-  std::string range;
-  if (allowed == CountRange::ZeroToTileCapacity) {
-    range = "0.." + std::to_string(tile) + " (the tile capacity: items_per_thread x group threads)";
-  }
-  if (allowed == CountRange::GroupRank) range = "0.." + std::to_string(threads - 1) + " (a rank in the group)";
+  const auto bounds = count_bounds(allowed, tile, facts.group.threads());
   const auto value = literal::parse_signed(text);
   if (!value) {
     reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
-           range.empty() ? "an integer" : "an integer " + range);
+           bounds ? "an integer " + bounds->words : "an integer");
   }
-  const long long high = allowed == CountRange::GroupRank ? threads - 1 : tile;
-  if (!range.empty() && (*value < 0 || *value > high)) {
-    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text, range);
+  if (bounds && (*value < bounds->low || *value > bounds->high)) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text, bounds->words);
   }
 }
 
@@ -598,6 +592,24 @@ std::string canonical_key(const Plan& plan) {
 }
 
 }  // namespace
+
+std::optional<CountBounds> count_bounds(CountRange range, long long tile, int threads) {
+  const std::string capacity = " (the tile capacity: items_per_thread x group threads)";
+  switch (range) {
+    case CountRange::Any:
+      return std::nullopt;
+    case CountRange::ZeroToTileCapacity:
+      return CountBounds{0, tile, "0.." + std::to_string(tile) + capacity};
+    case CountRange::OneToTileCapacity:
+      return CountBounds{1, tile, "1.." + std::to_string(tile) + capacity};
+    case CountRange::GroupRank:
+      return CountBounds{0, threads - 1LL, "0.." + std::to_string(threads - 1) + " (a rank in the group)"};
+    case CountRange::OtherRank:
+      return CountBounds{1, threads - 1LL,
+                         "1.." + std::to_string(threads - 1) + " (a distance that moves every value)"};
+  }
+  return std::nullopt;
+}
 
 const char* to_string(Barrier barrier) {
   switch (barrier) {

@@ -463,7 +463,7 @@ TEST(Plan, RejectsValidItemsOnOverloadsCubLacks) {
                   ErrorKind::UnsupportedOperation, "valid_items", "an overload CUB does not have");
   expect_rejected(reduce_call("inclusive_sum", kWarp8, DType::Int32, PayloadKind::Scalar, 1,
                               {{"valid_items", OptionBinding::fixed("9")}}),
-                  ErrorKind::InvalidArgument, "valid_items", "0..8");
+                  ErrorKind::InvalidArgument, "valid_items", "1..8");
   expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
                               {{"valid_items", OptionBinding::fixed("129")}}),
                   ErrorKind::InvalidArgument, "valid_items", "0..128");

@@ -80,7 +80,9 @@ enum class OptionType {
 enum class CountRange {
   Any,
   ZeroToTileCapacity,
-  GroupRank,  // 0 .. threads in the group - 1 (a source lane)
+  OneToTileCapacity,  // at least one valid member (the seed's valid_items of a scan)
+  GroupRank,          // 0 .. threads in the group - 1 (a source lane)
+  OtherRank,          // 1 .. threads in the group - 1 (a rotation that moves every value)
 };
 
 struct OptionSpec {

@@ -32,6 +32,13 @@ struct ExternalFunction {
 enum class Barrier { None, Block, Warp };
 const char* to_string(Barrier barrier);
 
+// The values a Count may take, and how a message says it; nullopt for CountRange::Any.
+struct CountBounds {
+  long long low = 0, high = 0;
+  std::string words;  // "1..32 (the tile capacity: items_per_thread x group threads)"
+};
+std::optional<CountBounds> count_bounds(CountRange range, long long tile, int threads);
+
 struct Plan {
   CallFacts facts;
   const OperationSpec* operation = nullptr;

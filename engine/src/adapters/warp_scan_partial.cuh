@@ -11,15 +11,13 @@ struct ValidLanes {
 // lane reads only the lanes before it, so the lanes below valid_items get CUB's own results
 // whatever the others hold; only the aggregate must leave the invalid lanes out: it is the
 // inclusive result (without an initial value) of the last valid lane, broadcast to the warp.
-// valid_items arrives range-checked (0..LOGICAL_WARP_THREADS); with none valid the aggregate
-// is left as it was.
+// valid_items arrives range-checked (1..LOGICAL_WARP_THREADS).
 template <typename T, int LOGICAL_WARP_THREADS>
 class WarpScanPartial : public ::cub::WarpScan<T, LOGICAL_WARP_THREADS> {
   using Base = ::cub::WarpScan<T, LOGICAL_WARP_THREADS>;
 
   __device__ __forceinline__ void aggregate_of(T inclusive, T& aggregate, ValidLanes valid) {
-    const T last = Base::Broadcast(inclusive, valid.count > 0 ? valid.count - 1 : 0);
-    if (valid.count > 0) aggregate = last;
+    aggregate = Base::Broadcast(inclusive, valid.count - 1);
   }
 
  public:

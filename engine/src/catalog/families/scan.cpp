@@ -53,10 +53,10 @@ OptionSpec prefix_op_option() {
           .aliases = {"block_prefix_callback_op"}};
 }
 
-// Warps, one value per lane: the first valid_items lanes take part (results in the others are
-// unspecified; the aggregate covers the valid lanes only).
+// Warps, one value per lane: the first valid_items lanes take part, at least one (results in the
+// others are unspecified; the aggregate covers the valid lanes only).
 OptionSpec valid_items_option() {
-  return {.name = "valid_items", .type = OptionType::Count, .range = CountRange::ZeroToTileCapacity};
+  return {.name = "valid_items", .type = OptionType::Count, .range = CountRange::OneToTileCapacity};
 }
 
 OptionSpec mode_option() {

@@ -35,11 +35,12 @@ std::vector<MethodRule> mode_rules() {
        .allows = {"block_prefix_output"},
        .fixed = {{"distance", "1"}}},
       {.when = {{"mode", "offset"}}, .method = "Offset", .payloads = value},
-      // CUB wraps once: distances past the block would read past its scratch.
+      // CUB wraps once: distances past the block would read past its scratch; the seed
+      // also refuses 0, a rotation that moves nothing.
       {.when = {{"mode", "rotate"}},
        .method = "Rotate",
        .payloads = value,
-       .ranges = {{"distance", CountRange::GroupRank}}},
+       .ranges = {{"distance", CountRange::OtherRank}}},
   };
 }
 
