@@ -304,7 +304,7 @@ def shuffle_up_a_scalar(source, destination):
     destination[0] = coop.shuffle(block, source[0], mode="up")  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.shuffle", "'distance'", "0..127")
+@expect(coop.InvalidArgumentError, "coop.shuffle", "'distance'", "1..127")
 @cuda.jit
 def rotate_past_the_block(source, destination):
     block = coop.this_block()
@@ -329,26 +329,26 @@ def uses_histogram(source, destination):
     coop.histogram(block, items, destination)  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = 3 is not allowed", "a Python function op(a, b)")
+@expect(coop.InvalidArgumentError, "coop.reduce", "'binary_op' = 3 is not allowed", "a Python function op(a, b)")
 @cuda.jit
 def operator_that_is_not_callable(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, 3)  # <- error
+    destination[0] = coop.reduce(block, items, binary_op=3)  # <- error
 
 
 def three_way(a, b, c):
     return a + b + c
 
 
-@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = three_way takes 3 arguments", "binary operator")
+@expect(coop.InvalidArgumentError, "coop.reduce", "'binary_op' = three_way takes 3 arguments", "binary operator")
 @cuda.jit
 def operator_of_the_wrong_arity(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, three_way)  # <- error
+    destination[0] = coop.reduce(block, items, binary_op=three_way)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "load", "'diagonal'", BLOCK_ALGORITHMS)
@@ -700,15 +700,16 @@ def first_nonzero(a, b):
     return a if a != 0 else b
 
 
-@expect(coop.InvalidArgumentError, "inclusive_sum", "'prefix_op'", "either prefix_op or block_aggregate")
+@expect(coop.InvalidArgumentError, "inclusive_sum", "'prefix_op'", "either prefix_op or aggregate_output")
 @cuda.jit
-def prefix_op_with_block_aggregate(source, destination):
+def prefix_op_with_aggregate_output(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     total = cuda.local.array(1, np.int32)
     total[0] = 0
-    coop.inclusive_sum(block, items, block_aggregate=destination, prefix_op=RunningTotal(total))  # <- error
+    scanned = coop.inclusive_sum(block, items, aggregate_output=destination, prefix_op=RunningTotal(total))  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.UnsupportedOperationError, "exclusive_sum", "'prefix_op'", "WarpScan::ExclusiveSum has no overload")
@@ -719,7 +720,8 @@ def prefix_op_on_a_warp(source, destination):
     coop.load(warp, source, items)
     total = cuda.local.array(1, np.int32)
     prefix = RunningTotal(total)
-    coop.exclusive_sum(warp, items, prefix_op=prefix)  # <- error
+    scanned = coop.exclusive_sum(warp, items, prefix_op=prefix)  # <- error
+    coop.store(warp, destination, scanned)
 
 
 @expect(coop.InvalidArgumentError, "coop.inclusive_sum", "'prefix_op'", "__call__(self, block_aggregate)")
@@ -728,7 +730,8 @@ def prefix_op_is_a_function(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.inclusive_sum(block, items, prefix_op=first_nonzero)  # <- error
+    scanned = coop.inclusive_sum(block, items, prefix_op=first_nonzero)  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.InvalidArgumentError, "coop.inclusive_sum", "TwoArguments", "__call__(self, block_aggregate)")
@@ -738,7 +741,8 @@ def prefix_op_of_the_wrong_arity(source, destination):
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     total = cuda.local.array(1, np.int32)
-    coop.inclusive_sum(block, items, prefix_op=TwoArguments(total))  # <- error
+    scanned = coop.inclusive_sum(block, items, prefix_op=TwoArguments(total))  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.InvalidArgumentError, "coop.exclusive_sum", "argument 1 of RunningTotal", "cuda.local.array")
@@ -747,7 +751,8 @@ def prefix_op_state_in_global_memory(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.exclusive_sum(block, items, prefix_op=RunningTotal(destination))  # <- error
+    scanned = coop.exclusive_sum(block, items, prefix_op=RunningTotal(destination))  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.InvalidArgumentError, "coop.exclusive_sum", "NamedTotal.name holds 'running'", "compile-time number")
@@ -757,7 +762,8 @@ def prefix_op_holding_a_string(source, destination):
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     total = cuda.local.array(1, np.int32)
-    coop.exclusive_sum(block, items, prefix_op=NamedTotal(total))  # <- error
+    scanned = coop.exclusive_sum(block, items, prefix_op=NamedTotal(total))  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.InvalidArgumentError, "coop.exclusive_sum", "ReplacesItsState.__call__ assigns self.total")
@@ -767,7 +773,8 @@ def prefix_op_rebinding_its_state(source, destination):
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     total = cuda.local.array(1, np.int32)
-    coop.exclusive_sum(block, items, prefix_op=ReplacesItsState(total))  # <- error
+    scanned = coop.exclusive_sum(block, items, prefix_op=ReplacesItsState(total))  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.InvalidArgumentError, "prefix_op object RunningTotal(...)", "used at line", "only at compile time")
@@ -778,7 +785,8 @@ def prefix_op_used_at_run_time(source, destination):
     coop.load(block, source, items)
     total = cuda.local.array(1, np.int32)
     prefix = RunningTotal(total)  # <- error
-    coop.exclusive_sum(block, items, prefix_op=prefix)
+    scanned = coop.exclusive_sum(block, items, prefix_op=prefix)
+    coop.store(block, destination, scanned)
     destination[0] = prefix(3)
 
 
@@ -790,7 +798,8 @@ def static_initial_value_of_another_type(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.exclusive_scan(block, items, "sum", initial_value=1.5)  # <- error
+    scanned = coop.exclusive_scan(block, items, scan_op="sum", initial_value=1.5)  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.InvalidArgumentError, "coop.exclusive_scan", "'initial_value' is float64", "payload's dtype int32")
@@ -799,7 +808,8 @@ def runtime_initial_value_of_another_type(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.exclusive_scan(block, items, "sum", initial_value=source[0] * 0.5)  # <- error
+    scanned = coop.exclusive_scan(block, items, scan_op="sum", initial_value=source[0] * 0.5)  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.UnsupportedOperationError, "reduce", "'valid_items'", "an overload CUB does not have")
@@ -808,38 +818,41 @@ def valid_items_on_a_thread_data_reduction(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, "max", valid_items=100)  # <- error
+    destination[0] = coop.reduce(block, items, binary_op="max", valid_items=100)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "segmented_reduce", "'group'", "segmented_reduce supports: warp")
 @cuda.jit
 def segmented_reduce_on_a_block(source, destination):
     value = source[cuda.threadIdx.x]
-    destination[0] = coop.segmented_reduce(coop.this_block(), value, 1, "sum")  # <- error
+    destination[0] = coop.segmented_reduce(coop.this_block(), value, 1, binary_op="sum")  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "'block_aggregate' is int32", "one-element array of")
+@expect(
+    coop.InvalidArgumentError, "coop.inclusive_sum", "'aggregate_output' is int32", "one-item coop.ThreadData or array"
+)
 @cuda.jit
-def block_aggregate_is_not_an_array(source, destination):
+def aggregate_output_is_not_an_array(source, destination):
     block = coop.this_block()
-    coop.inclusive_sum(block, source[cuda.threadIdx.x], block_aggregate=destination[0])  # <- error
+    destination[1] = coop.inclusive_sum(block, source[cuda.threadIdx.x], aggregate_output=destination[0])  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.exclusive_sum", "'block_aggregate' is array(int64", "dtype int32")
+@expect(coop.InvalidArgumentError, "coop.exclusive_sum", "'aggregate_output' is array(int64", "dtype int32")
 @cuda.jit
-def block_aggregate_of_another_dtype(source, destination):
+def aggregate_output_of_another_dtype(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     aggregate = cuda.local.array(1, np.int64)
-    coop.exclusive_sum(block, items, block_aggregate=aggregate)  # <- error
+    scanned = coop.exclusive_sum(block, items, aggregate_output=aggregate)  # <- error
+    coop.store(block, destination, scanned)
     destination[0] = aggregate[0]
 
 
 @expect(
     coop.UnsupportedOperationError,
     "coop.reduce",
-    "'op' = first_nonzero cannot be compiled for bfloat16",
+    "'binary_op' = first_nonzero cannot be compiled for bfloat16",
     "first_nonzero",
     argtypes=(BF16, BF16),
 )
@@ -848,7 +861,7 @@ def python_operator_the_compiler_cannot_type(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, first_nonzero)  # <- error
+    destination[0] = coop.reduce(block, items, binary_op=first_nonzero)  # <- error
 
 
 # -- arguments of the wrong kind (the bad-input campaign)
@@ -932,43 +945,46 @@ def oob_default_given_an_array(source, destination):
 @cuda.jit
 def segment_flag_given_an_array(source, destination):
     warp = coop.this_warp()
-    destination[0] = coop.segmented_reduce(warp, source[0], destination, "sum")  # <- error
+    destination[0] = coop.segmented_reduce(warp, source[0], destination, binary_op="sum")  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = an object made by Functor(...) in the kernel")
+@expect(coop.InvalidArgumentError, "coop.reduce", "'binary_op' = an object made by Functor(...) in the kernel")
 @cuda.jit
 def operator_given_an_object(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, Functor())  # <- error
+    destination[0] = coop.reduce(block, items, binary_op=Functor())  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = 'source' of type array(int32, 1d, C)")
+@expect(coop.InvalidArgumentError, "coop.reduce", "'binary_op' = 'source' of type array(int32, 1d, C)")
 @cuda.jit
 def operator_given_an_array(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, source)  # <- error
+    destination[0] = coop.reduce(block, items, binary_op=source)  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.reduce", "'op' = halves returns float64 for int32", "convert explicitly")
+@expect(
+    coop.InvalidArgumentError, "coop.reduce", "'binary_op' = halves returns float64 for int32", "convert explicitly"
+)
 @cuda.jit
 def operator_returning_a_float(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, halves)  # <- error
+    destination[0] = coop.reduce(block, items, binary_op=halves)  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.inclusive_scan", "'op' = is_larger returns bool for int32")
+@expect(coop.InvalidArgumentError, "coop.inclusive_scan", "'scan_op' = is_larger returns bool for int32")
 @cuda.jit
 def operator_returning_a_bool(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.inclusive_scan(block, items, is_larger)  # <- error
+    scanned = coop.inclusive_scan(block, items, scan_op=is_larger)  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.InvalidArgumentError, "coop.exclusive_sum", "'prefix_op' = FloatPrefix returns float64 for int32")
@@ -978,16 +994,17 @@ def prefix_op_returning_a_float(source, destination):
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     total = cuda.local.array(1, np.int32)
-    coop.exclusive_sum(block, items, prefix_op=FloatPrefix(total))  # <- error
+    scanned = coop.exclusive_sum(block, items, prefix_op=FloatPrefix(total))  # <- error
+    coop.store(block, destination, scanned)
 
 
-@expect(coop.UnsupportedOperationError, "coop.reduce", "'op' = warp_total calls coop.sum", "inside an operator")
+@expect(coop.UnsupportedOperationError, "coop.reduce", "'binary_op' = warp_total calls coop.sum", "inside an operator")
 @cuda.jit
 def collective_inside_an_operator(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, warp_total)  # <- error
+    destination[0] = coop.reduce(block, items, binary_op=warp_total)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "coop.inclusive_sum", "'prefix_op' = CollectivePrefix calls coop.sum")
@@ -997,37 +1014,112 @@ def collective_inside_a_prefix_op(source, destination):
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     total = cuda.local.array(1, np.int32)
-    coop.inclusive_sum(block, items, prefix_op=CollectivePrefix(total))  # <- error
+    scanned = coop.inclusive_sum(block, items, prefix_op=CollectivePrefix(total))  # <- error
+    coop.store(block, destination, scanned)
 
 
-@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "'output' (out) holds 2 item(s)", "payload 'items' holds 4")
+# -- the seed's reduction and scan shapes: operators are keywords, scans return a fresh payload
+# (no output=), aggregate_output= (was block_aggregate=), an exclusive scan of another operator
+# than the sum needs its seed, an inclusive scan takes none
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_scan", "'initial_value' = omitted", "initial_value or prefix_op")
 @cuda.jit
-def output_smaller_than_the_payload(source, destination):
+def exclusive_scan_of_another_operator_without_a_seed(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
-    out = coop.ThreadData(2)
     coop.load(block, source, items)
-    coop.inclusive_sum(block, items, output=out)  # <- error
+    scanned = coop.exclusive_scan(block, items, scan_op="max")  # <- error
+    coop.store(block, destination, scanned)
 
 
-@expect(coop.InvalidArgumentError, "coop.exclusive_scan", "'output' (out) holds 1 item(s)", "holds 4")
+@expect(coop.InvalidArgumentError, "coop.exclusive_scan", "'initial_value' = omitted", "initial_value or prefix_op")
 @cuda.jit
-def output_local_array_smaller_than_the_payload(source, destination):
+def exclusive_scan_of_a_python_operator_without_a_seed(source, destination):
+    warp = coop.this_warp()
+    scanned = coop.exclusive_scan(warp, source[cuda.threadIdx.x], scan_op=first_nonzero)  # <- error
+    destination[cuda.threadIdx.x] = scanned
+
+
+@expect(coop.InvalidArgumentError, "coop.scan", "'initial_value' = omitted", "mode 'exclusive'")
+@cuda.jit
+def exclusive_mode_scan_of_another_operator_without_a_seed(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
-    out = cuda.local.array(1, np.int32)
     coop.load(block, source, items)
-    coop.exclusive_scan(block, items, "max", initial_value=0, output=out)  # <- error
+    scanned = coop.scan(block, items, scan_op="min")  # <- error
+    coop.store(block, destination, scanned)
 
 
-@expect(coop.PayloadInferenceError, "coop.inclusive_sum", "payload 'out' holds float32", "holds int32")
+@expect(coop.InvalidArgumentError, "coop.scan", "'initial_value' = given", "mode 'inclusive'")
 @cuda.jit
-def output_of_another_dtype(source, destination):
+def inclusive_mode_scan_given_an_initial_value(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
-    out = coop.ThreadData(4, dtype=np.float32)
     coop.load(block, source, items)
-    coop.inclusive_sum(block, items, output=out)  # <- error
+    scanned = coop.scan(block, items, mode="inclusive", scan_op="max", initial_value=0)  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.InvalidArgumentError, "coop.scan", "'initial_value' = given", "mode 'inclusive'")
+@cuda.jit
+def inclusive_mode_sum_given_an_initial_value(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    scanned = coop.scan(block, items, mode="inclusive", initial_value=source[0])  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.InvalidArgumentError, "coop.scan", "'mode' = 'prefix' is not allowed", "one of: exclusive, inclusive")
+@cuda.jit
+def scan_of_an_unknown_mode(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    scanned = coop.scan(block, items, mode="prefix")  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.InvalidArgumentError, "coop.scan", "'mode' = 1 (int)", "one of its names as a string")
+@cuda.jit
+def scan_mode_given_a_number(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    scanned = coop.scan(block, items, mode=1)  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_scan", "'scan_op' = 'avg'", "sum")
+@cuda.jit
+def scan_op_of_an_unknown_name(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    scanned = coop.inclusive_scan(block, items, scan_op="avg")  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_scan", "argument 'state' is given without a prefix_op", "scan_op=")
+@cuda.jit
+def scan_operator_given_positionally(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    scanned = coop.inclusive_scan(block, items, "max")  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.PayloadInferenceError, "coop.exclusive_sum", "holds float32", "holds int32")
+@cuda.jit
+def aggregate_output_thread_data_of_another_dtype(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    total = coop.ThreadData(1, dtype=np.float32)
+    coop.load(block, source, items)
+    scanned = coop.exclusive_sum(block, items, aggregate_output=total)  # <- error
+    coop.store(block, destination, scanned)
 
 
 @expect(coop.PayloadInferenceError, "coop.ThreadData", "'dtype' = dtype('<M8[ns]')", "numeric NumPy or Numba dtype")
@@ -1130,18 +1222,88 @@ def group_given_by_keyword(source, destination):
     coop.load(group=coop.this_block(), source=source, items=items)  # <- error
 
 
+@cuda.jit
+def reduce_operator_given_positionally(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, "max")  # <- error
+
+
+@cuda.jit
+def segmented_reduce_operator_given_positionally(source, destination):
+    warp = coop.this_warp()
+    lane = cuda.threadIdx.x
+    destination[lane] = coop.segmented_reduce(warp, source[lane], lane % 4 == 0, "max")  # <- error
+
+
+@cuda.jit
+def scan_given_an_output(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    out = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.inclusive_sum(block, items, output=out)  # <- error
+    coop.store(block, destination, out)
+
+
+@cuda.jit
+def scan_given_a_block_aggregate(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    scanned = coop.exclusive_sum(block, items, block_aggregate=destination)  # <- error
+    coop.store(block, destination, scanned)
+
+
+@cuda.jit
+def inclusive_scan_given_an_initial_value(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    scanned = coop.inclusive_scan(block, items, scan_op="max", initial_value=0)  # <- error
+    coop.store(block, destination, scanned)
+
+
+@cuda.jit
+def reduce_given_op_by_its_old_name(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, op="max")  # <- error
+
+
 @pytest.mark.parametrize(
-    ("kernel", "reason"),
+    ("kernel", "call", "reason"),
     [
-        (algorithm_given_positionally, "too many positional arguments"),
-        (group_given_by_keyword, "'group' parameter is positional only"),
+        (algorithm_given_positionally, "coop.load", "too many positional arguments"),
+        (group_given_by_keyword, "coop.load", "'group' parameter is positional only"),
+        (reduce_operator_given_positionally, "coop.reduce", "too many positional arguments"),
+        (segmented_reduce_operator_given_positionally, "coop.segmented_reduce", "too many positional arguments"),
+        (scan_given_an_output, "coop.inclusive_sum", "got an unexpected keyword argument 'output'"),
+        (scan_given_a_block_aggregate, "coop.exclusive_sum", "got an unexpected keyword argument 'block_aggregate'"),
+        (reduce_given_op_by_its_old_name, "coop.reduce", "got an unexpected keyword argument 'op'"),
+        (
+            inclusive_scan_given_an_initial_value,
+            "coop.inclusive_scan",
+            "got an unexpected keyword argument 'initial_value'",
+        ),
     ],
-    ids=["option-positionally", "operand-by-keyword"],
+    ids=[
+        "option-positionally",
+        "operand-by-keyword",
+        "reduce-operator-positionally",
+        "segmented-reduce-operator-positionally",
+        "scan-output",
+        "scan-block-aggregate",
+        "reduce-op-keyword",
+        "inclusive-scan-initial-value",
+    ],
 )
-def test_argument_binding_follows_the_signature(kernel, reason):
+def test_argument_binding_follows_the_signature(kernel, call, reason):
     with pytest.raises(TypeError) as raised:
         compile_for_launch(kernel, (I32, I32), grid=1, block=128)
-    assert str(raised.value).startswith(f"{site('coop.load', kernel)}: {reason}")
+    assert str(raised.value).startswith(f"{site(call, kernel)}: {reason}")
 
 
 @cuda.jit
@@ -1188,7 +1350,8 @@ def scan_after_an_early_return(source, destination):
     if cuda.threadIdx.x >= source[0]:
         return
     coop.load(block, source, items)
-    coop.inclusive_sum(block, items)  # <- error
+    scanned = coop.inclusive_sum(block, items)  # <- error
+    destination[cuda.threadIdx.x] = scanned[0]
 
 
 @cuda.jit
@@ -1204,7 +1367,8 @@ def block_scan_in_a_loop_over_the_thread_index(source, destination):
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     for _ in range(cuda.threadIdx.x):
-        coop.inclusive_sum(block, items)  # <- error
+        scanned = coop.inclusive_sum(block, items)  # <- error
+        destination[cuda.threadIdx.x] = scanned[0]
 
 
 DIVERGENT = [
@@ -1223,6 +1387,65 @@ def test_collective_under_a_thread_dependent_condition_warns(kernel):
     assert f"({kernel.py_func.__qualname__}, {FILE}:{tagged_line(kernel)})" in message
     assert "depends on the thread index" in message
     assert "every thread of the group" in message
+
+
+# -- a scan's fresh result dropped: code written for the in-place API would store its input
+# unscanned (a warning: the call still compiles)
+
+
+@cuda.jit
+def inclusive_sum_result_dropped(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.inclusive_sum(block, items)  # <- error
+    coop.store(block, destination, items)
+
+
+@cuda.jit
+def exclusive_scan_result_dropped(source, destination):
+    block = coop.this_block()
+    items = cuda.local.array(4, np.int32)
+    coop.load(block, source, items)
+    coop.exclusive_scan(block, items, scan_op="max", initial_value=-1)  # <- error
+    coop.store(block, destination, items)
+
+
+@cuda.jit
+def scan_result_dropped(source, destination):
+    warp = coop.this_warp()
+    items = coop.ThreadData(2)
+    coop.load(warp, source, items)
+    coop.scan(warp, items, mode="inclusive")  # <- error
+    coop.store(warp, destination, items)
+
+
+@cuda.jit
+def scalar_scan_result_dropped(source, destination):
+    block = coop.this_block()
+    value = source[cuda.threadIdx.x]
+    coop.exclusive_sum(block, value)  # <- error
+    destination[cuda.threadIdx.x] = value
+
+
+DROPPED = {
+    inclusive_sum_result_dropped: "inclusive_sum",
+    exclusive_scan_result_dropped: "exclusive_scan",
+    scan_result_dropped: "scan",
+    scalar_scan_result_dropped: "exclusive_sum",
+}
+
+
+@pytest.mark.parametrize("kernel", list(DROPPED), ids=[kernel.py_func.__name__ for kernel in DROPPED])
+def test_a_scans_dropped_result_warns(kernel):
+    operation = DROPPED[kernel]
+    with pytest.warns(coop.CoopWarning) as warned:
+        compile_for_launch(kernel, (I32, I32), grid=1, block=128)
+    messages = [str(warning.message) for warning in warned if "the result is not used" in str(warning.message)]
+    assert len(messages) == 1, [str(warning.message) for warning in warned]
+    assert messages[0].startswith(f"{site(f'coop.{operation}', kernel)}: the result is not used")
+    assert f"coop.{operation} returns a fresh payload and leaves its input unchanged" in messages[0]
+    assert f"`out = coop.{operation}(...)`" in messages[0]
 
 
 @cuda.jit

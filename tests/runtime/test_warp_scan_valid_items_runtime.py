@@ -49,5 +49,11 @@ def launch_with_too_many_valid_lanes():
     partial_scan_kernel("exclusive_sum", 32)[1, 32](values, values.copy(), values.copy(), 33)
 
 
-def test_a_count_past_the_warp_traps(traps_in_child):
-    traps_in_child(launch_with_too_many_valid_lanes)
+def launch_with_no_valid_lanes():
+    values = np.zeros(32, np.int32)
+    partial_scan_kernel("inclusive_max", 32)[1, 32](values, values.copy(), values.copy(), 0)
+
+
+@pytest.mark.parametrize("launch", [launch_with_too_many_valid_lanes, launch_with_no_valid_lanes], ids=["33", "0"])
+def test_a_count_outside_one_to_the_width_traps(traps_in_child, launch):
+    traps_in_child(launch)
