@@ -10,7 +10,12 @@
 # as on the GPU machine, which has no package index. PYTHON picks the interpreter (default python3).
 # COOP_TRIAL_LAUNCH=1 fails unless the trial kernels are launched on a GPU.
 #
-# System CUDA is hidden three ways: CUDA_HOME, CUDA_PATH and LD_LIBRARY_PATH are unset and PATH
+# COOP_TRIAL_TOOLKIT=system installs "cuda-coop[numba-cuda-mlir]" instead and takes NVRTC,
+# nvJitLink and CCCL from the system toolkit (CUDA_HOME, default /usr/local/cuda): the locator's
+# last place, and what the GPU machine can carry (the cu13 wheels are 300 MB); doctor must then
+# report no piece as a wheel's.
+#
+# Otherwise system CUDA is hidden three ways: CUDA_HOME, CUDA_PATH and LD_LIBRARY_PATH are unset and PATH
 # holds only the environment's bin and /usr/bin:/bin; where the command may (root, unshare), an
 # empty directory is mounted over /usr/local/cuda*, which both cuda-pathfinder's system search and
 # the engine's last resort look in; and doctor must report every piece as coming from a wheel.
@@ -39,8 +44,11 @@ for wheel in "$dist"/cuda_coop-*.whl; do
   fi
 done
 [[ -n "$installed" ]] || { echo "try-fresh-install: no wheel in $dist fits $("$python" --version)" >&2; exit 1; }
-say "pip install \"cuda-coop[cu13]\"   # $(basename "$installed"), --find-links $dist${wheelhouse:+ --no-index --find-links $wheelhouse}"
-"$venv/bin/python" -m pip install --quiet "${sources[@]}" "cuda-coop[cu13]"
+toolkit="${COOP_TRIAL_TOOLKIT:-wheels}"
+requirement="cuda-coop[cu13]"
+[[ "$toolkit" == system ]] && requirement="cuda-coop[numba-cuda-mlir]"
+say "pip install \"$requirement\"   # $(basename "$installed"), --find-links $dist${wheelhouse:+ --no-index --find-links $wheelhouse}"
+"$venv/bin/python" -m pip install --quiet "${sources[@]}" "$requirement"
 "$venv/bin/python" -m pip list 2>/dev/null | grep -iE '^(cuda-coop|cuda-pathfinder|numba.cuda.mlir|nvidia-)' | sed 's/^/    /'
 
 # The commands run in a clean environment: no CUDA variables, no toolkit on PATH or the loader's path.
@@ -48,7 +56,10 @@ clean=(env -i HOME="$trial" TMPDIR="$trial" XDG_CACHE_HOME="$trial/cache" PATH="
   LANG=C.UTF-8 PYTHONNOUSERSITE=1)
 hide=()
 toolkits=(/usr/local/cuda*)
-if [[ -e "${toolkits[0]}" ]] && [[ $EUID -eq 0 ]] && unshare -m true 2>/dev/null; then
+if [[ "$toolkit" == system ]]; then
+  clean+=(CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}")
+  echo "(the toolkit comes from the system: CUDA_HOME=${CUDA_HOME:-/usr/local/cuda})"
+elif [[ -e "${toolkits[0]}" ]] && [[ $EUID -eq 0 ]] && unshare -m true 2>/dev/null; then
   mkdir -p "$trial/empty"
   mounts=""
   for dir in "${toolkits[@]}"; do [[ -d "$dir" && ! -L "$dir" ]] && mounts+="mount --bind $trial/empty $dir && "; done
@@ -64,11 +75,12 @@ run coop --version
 say "python -m cuda.coop doctor"
 run python -m cuda.coop doctor
 run python -m cuda.coop doctor --json >"$trial/doctor.json"
-run python - "$trial/doctor.json" <<'PY'
+run python - "$trial/doctor.json" "$toolkit" <<'PY'
 import json, sys
 origins = json.load(open(sys.argv[1]))["toolkit"].get("origins")
-if not origins or not all(o.startswith("wheel ") for o in origins.values()):
-    sys.exit(f"try-fresh-install: a toolkit piece did not come from a wheel: {origins}")
+from_wheels = sys.argv[2] == "wheels"
+if not origins or not all(o.startswith("wheel ") == from_wheels for o in origins.values()):
+    sys.exit(f"try-fresh-install: a toolkit piece did not come from the {sys.argv[2]}: {origins}")
 PY
 say "python -m cuda.coop explain sum --group warp --block 256 --dtype float32"
 run python -m cuda.coop explain sum --group warp --block 256 --dtype float32 | head -4
