@@ -52,7 +52,7 @@ if os.environ.get("COOP_BENCH_WITH_COOP") == "1":
         start = cuda.blockIdx.x * TILE
         coop.load(block, source, items, algorithm=ALGORITHM, offset=start)
         total = coop.sum(block, items)
-        coop.inclusive_sum(block, items)
-        coop.store(block, destination, items, algorithm=ALGORITHM, offset=start)
+        scanned = coop.inclusive_sum(block, items)
+        coop.store(block, destination, scanned, algorithm=ALGORITHM, offset=start)
         if cuda.threadIdx.x == 0:
             totals[cuda.blockIdx.x] = total

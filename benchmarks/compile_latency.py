@@ -48,7 +48,7 @@ ALGORITHM = "transpose"
 
 
 def coop_kernel(declared: bool = True):
-    """Each block scans its tile in place (inclusive sum) and writes the tile's sum.
+    """Each block scans its tile (inclusive sum, into a fresh payload) and writes the tile's sum.
     `declared`: the kernel declares its block (coop.this_block(THREADS)); without, it
     is specialized on every launch configuration."""
     from numba_cuda_mlir import cuda
@@ -60,8 +60,8 @@ def coop_kernel(declared: bool = True):
         start = cuda.blockIdx.x * TILE
         coop.load(block, source, items, algorithm=ALGORITHM, offset=start)
         total = coop.sum(block, items)
-        coop.inclusive_sum(block, items)
-        coop.store(block, destination, items, algorithm=ALGORITHM, offset=start)
+        scanned = coop.inclusive_sum(block, items)
+        coop.store(block, destination, scanned, algorithm=ALGORITHM, offset=start)
         if cuda.threadIdx.x == 0:
             totals[cuda.blockIdx.x] = total
 

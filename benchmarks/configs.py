@@ -6,8 +6,8 @@ dtype, block size and items per thread. The families:
                              writes the sum (one value per tile); "broadcast" rows
                              give the sum to every thread (coop.sum's default) and
                              the group's last thread writes it
-  block_scan, warp_scan      a direct load, coop.inclusive_sum or exclusive_sum in
-                             place, a direct store
+  block_scan, warp_scan      a direct load, coop.inclusive_sum or exclusive_sum into
+                             a fresh payload, a direct store of it
   block_exchange,            a direct load, coop.exchange blocked_to_striped (block:
   warp_exchange              also with warp time slicing), a striped store: a copy
                              whose store is coalesced

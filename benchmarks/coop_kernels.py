@@ -3,8 +3,8 @@ families) or each warp of 32 lanes (warp families) loads its tile with coop.load
 at a runtime `offset=`, the block's origin (pointer arithmetic in the provider, as
 in the twin; a warp's own tile within the block is the provider's to add), then
 stores it back with the same algorithm (copies), sums it (reductions: the
-group's first thread writes the sum), scans it in place and stores it direct
-(scans), exchanges it blocked-to-striped and stores it striped (exchanges) or
+group's first thread writes the sum), scans it into the fresh payload the scan
+returns and stores that direct (scans), exchanges it blocked-to-striped and stores it striped (exchanges) or
 shifts it up by one item and stores it direct (shuffles). The shape constants are closure constants, so the tile offset is a
 compile-time multiple, as in the twin.
 
@@ -100,8 +100,8 @@ def block_scan(algorithm: str, operation: str, items_per_thread: int, tile: int)
         items = coop.ThreadData(items_per_thread)
         start = cuda.blockIdx.x * tile
         coop.load(block, source, items, algorithm="direct", offset=start)
-        scan(block, items, algorithm=algorithm)
-        coop.store(block, destination, items, algorithm="direct", offset=start)
+        scanned = scan(block, items, algorithm=algorithm)  # a fresh payload: registers, as in place
+        coop.store(block, destination, scanned, algorithm="direct", offset=start)
 
     return scan_tile
 
@@ -116,8 +116,8 @@ def warp_scan(operation: str, items_per_thread: int, threads: int):
         items = coop.ThreadData(items_per_thread)
         start = cuda.blockIdx.x * block_tile
         coop.load(warp, source, items, algorithm="direct", offset=start)
-        scan(warp, items)
-        coop.store(warp, destination, items, algorithm="direct", offset=start)
+        scanned = scan(warp, items)
+        coop.store(warp, destination, scanned, algorithm="direct", offset=start)
 
     return scan_tile
 

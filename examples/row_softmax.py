@@ -19,7 +19,7 @@ def row_softmax(matrix, result):
     row = cuda.blockIdx.x * COLUMNS
     values = coop.ThreadData(ITEMS)
     coop.load(block, matrix, values, algorithm="transpose", offset=row)
-    largest = coop.reduce(block, values, "max")  # in every thread of the block
+    largest = coop.reduce(block, values, binary_op="max")  # in every thread of the block
     for i in range(ITEMS):
         values[i] = math.exp(values[i] - largest)
     total = coop.sum(block, values)

@@ -33,8 +33,8 @@ def running_sum(values, sums, tiles):
     for tile in range(tiles):
         offset = tile * THREADS * ITEMS
         coop.load(block, values, items, offset=offset, algorithm="transpose")
-        coop.inclusive_sum(block, items, prefix_op=prefix)
-        coop.store(block, sums, items, offset=offset, algorithm="transpose")
+        running = coop.inclusive_sum(block, items, prefix_op=prefix)  # a fresh payload: items is unchanged
+        coop.store(block, sums, running, offset=offset, algorithm="transpose")
 
 
 def main():

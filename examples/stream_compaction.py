@@ -1,5 +1,5 @@
 """Stream compaction in one block: keep-flags, their exclusive sum (the output
-positions, with the block aggregate as the count), then a scatter. Checked against
+positions, with the block's aggregate as the count), then a scatter. Checked against
 NumPy's boolean indexing."""
 
 import numpy as np
@@ -15,12 +15,12 @@ def compact_positive(values, kept, count):
     block = coop.this_block()
     items = coop.ThreadData(ITEMS)
     coop.load(block, values, items)
-    positions = coop.ThreadData(ITEMS, np.int32)
+    keep = coop.ThreadData(ITEMS, np.int32)
     for i in range(ITEMS):
-        positions[i] = 1 if items[i] > 0 else 0
-    coop.exclusive_sum(block, positions, block_aggregate=count)
+        keep[i] = 1 if items[i] > 0 else 0
+    positions = coop.exclusive_sum(block, keep, aggregate_output=count)  # the count reaches every thread
     for i in range(ITEMS):
-        if items[i] > 0:
+        if keep[i]:
             kept[positions[i]] = items[i]
 
 

@@ -1,6 +1,8 @@
 // The CUDA C++ twins of the Python scan kernels (benchmarks/coop_kernels.py): each
 // block (block_scan) or each warp of 32 lanes (warp_scan) loads its tile direct
-// with CUB, scans it in place (inclusive or exclusive sum) and stores it direct.
+// with CUB, scans it into a second array (inclusive or exclusive sum), as cuda.coop's
+// scans return a fresh payload, and stores that direct. Both arrays live in
+// registers: the code is the same as an in-place scan's.
 // The load and the store are direct (no scratch), so the scan is the kernel's one
 // scratch user and cuda.coop places no barrier; neither do the twins.
 // benchmarks/twins.py instantiates these templates once per configuration as
@@ -26,13 +28,14 @@ __device__ __forceinline__ void block_scan(const T* source, T* destination) {
   __shared__ typename Scan::TempStorage scratch;
   const auto tile = static_cast<long long>(blockIdx.x) * (BLOCK * ITEMS);
   T items[ITEMS];
+  T scanned[ITEMS];
   Load().Load(source + tile, items);
   if constexpr (INCLUSIVE) {
-    Scan(scratch).InclusiveSum(items, items);
+    Scan(scratch).InclusiveSum(items, scanned);
   } else {
-    Scan(scratch).ExclusiveSum(items, items);
+    Scan(scratch).ExclusiveSum(items, scanned);
   }
-  Store().Store(destination + tile, items);
+  Store().Store(destination + tile, scanned);
 }
 
 // CUB's WarpScan takes one value per lane. A thread's items are scanned the way
@@ -50,15 +53,16 @@ __device__ __forceinline__ void warp_scan(const T* source, T* destination) {
   __shared__ typename Scan::TempStorage scratch[BLOCK / WARP];
   const auto tile = (static_cast<long long>(blockIdx.x) * BLOCK + threadIdx.x) / WARP * (WARP * ITEMS);
   T items[ITEMS];
+  T scanned[ITEMS];
   Load().Load(source + tile, items);
   T prefix = cub::ThreadReduce(items, ::cuda::std::plus<>{});
   if constexpr (INCLUSIVE) {
     Scan(scratch[threadIdx.x / WARP]).ExclusiveSum(prefix, prefix);
     const bool first_lane = ::cuda::ptx::get_sreg_laneid() % WARP == 0;
-    cub::internal::ThreadScanInclusive(items, items, ::cuda::std::plus<>{}, prefix, !first_lane);
+    cub::internal::ThreadScanInclusive(items, scanned, ::cuda::std::plus<>{}, prefix, !first_lane);
   } else {
     Scan(scratch[threadIdx.x / WARP]).ExclusiveScan(prefix, prefix, T{}, ::cuda::std::plus<>{});
-    cub::internal::ThreadScanExclusive(items, items, ::cuda::std::plus<>{}, prefix, true);
+    cub::internal::ThreadScanExclusive(items, scanned, ::cuda::std::plus<>{}, prefix, true);
   }
-  Store().Store(destination + tile, items);
+  Store().Store(destination + tile, scanned);
 }

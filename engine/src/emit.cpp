@@ -208,8 +208,12 @@ std::vector<const OptionSpec*> runtime_options(const Plan& plan) {
 }
 
 // The calling thread's x-major rank in the block, from the planned block shape.
+// The kernel runs with exactly this block, so a dimension of extent 1 has index 0: reading it
+// would cost a special-register read per call for nothing (CUB's RowMajorTid skips it too).
 std::string block_rank(const Plan& plan) {
   const Dim3& block = plan.facts.group.block;
+  if (block.y == 1 && block.z == 1) return "threadIdx.x";
+  if (block.z == 1) return "(threadIdx.x + " + std::to_string(block.x) + "u * threadIdx.y)";
   return "(threadIdx.x + " + std::to_string(block.x) + "u * (threadIdx.y + " + std::to_string(block.y) +
          "u * threadIdx.z))";
 }

@@ -25,8 +25,7 @@ def declared_kernel(shape):
         block = coop.this_block(shape)
         items = coop.ThreadData(2)
         coop.load(block, source, items)
-        coop.inclusive_sum(block, items)
-        coop.store(block, destination, items)
+        coop.store(block, destination, coop.inclusive_sum(block, items))
 
     return scan
 

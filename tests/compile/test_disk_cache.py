@@ -29,8 +29,7 @@ def declared(source, destination):
     block = coop.this_block(BLOCK)
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.inclusive_scan(block, items, ops.combine)
-    coop.store(block, destination, items)
+    coop.store(block, destination, coop.inclusive_scan(block, items, scan_op=ops.combine))
 
 @cuda.jit(cache=True)
 def undeclared(source, destination):

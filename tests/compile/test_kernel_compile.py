@@ -189,8 +189,8 @@ def max_scan_from_negative_infinity():
         block = coop.this_block()
         items = coop.ThreadData(4)
         coop.load(block, source, items, valid_items=100, oob_default=NEG_INF)
-        coop.exclusive_scan(block, items, "max", initial_value=NEG_INF)
-        coop.store(block, destination, items)
+        before = coop.exclusive_scan(block, items, scan_op="max", initial_value=NEG_INF)
+        coop.store(block, destination, before)
 
     return running_max
 

@@ -1,4 +1,4 @@
-"""Kernels of the GPU runtime tests (exchange, shuffle, reduction broadcasts), compiled for sm_90
+"""Kernels of the GPU runtime tests (exchange, shuffle, reductions and scans), compiled for sm_90
 without a GPU:
 each reaches a cubin through the planner, calls the CUB member function its mode names, and
 gets its fresh payload allocated where the call was."""
@@ -117,3 +117,117 @@ def test_an_unused_fresh_result_warns():
     values = np.zeros(512, np.int32)
     with pytest.warns(coop.CoopWarning, match=r"coop\.exchange returns a fresh payload and leaves its input"):
         coop.explain(in_place_habit, values, values, grid=1, block=128)
+
+
+reductions = _load("test_reduce_scan_runtime.py", "reduce_scan_runtime_kernels")
+
+SCAN_METHODS = {
+    "inclusive_sum": "InclusiveSum",
+    "exclusive_sum": "ExclusiveSum",
+    "inclusive_scan_max": "InclusiveScan",
+    "exclusive_scan_min": "ExclusiveScan",
+    "scan": "ExclusiveSum",
+    "scan_exclusive_max": "ExclusiveScan",
+    "scan_inclusive": "InclusiveSum",
+    "scan_inclusive_xor": "InclusiveScan",
+}
+
+
+def scan_plans(explanation):
+    return [plan for plan in explanation.plans if plan.facts.operation not in ("load", "store")]
+
+
+def cub_call(plan):
+    return next(line.split("cub: ", 1)[1] for line in plan.describe().splitlines() if line.startswith("cub: "))
+
+
+@pytest.mark.filterwarnings("error::cuda.coop.CoopWarning")  # every result is used
+@pytest.mark.parametrize("payload", ["thread_data", "local_array"])
+@pytest.mark.parametrize("group_width", [0, 8], ids=["block", "warp8"])
+@pytest.mark.parametrize("call", sorted(SCAN_METHODS))
+def test_scan_entry_points_write_a_fresh_result(call, group_width, payload):
+    """Each entry point (coop.scan in both modes too) calls CUB's method of its mode and operator,
+    reading the input and writing the fresh result: two operands, the input left as it was."""
+    values = np.zeros(128 * 4, np.int32)
+    kernel = reductions.scan_call_kernel(call, group_width, payload)
+    (plan,) = scan_plans(coop.explain(kernel, values, values, values, grid=1, block=128))
+    scan_class = "::cub::BlockScan<" if group_width == 0 else "::cub::WarpScan<"
+    assert cub_call(plan).startswith(scan_class) and cub_call(plan).endswith(f"::{SCAN_METHODS[call]}")
+    assert [param.name for param in plan.abi][:2] == ["value", "result"]
+
+
+@pytest.mark.parametrize("group_width", [0, 16], ids=["block", "warp16"])
+@pytest.mark.parametrize("mode", ["exclusive", "inclusive"])
+def test_scan_modes_of_scalars(mode, group_width):
+    values = np.zeros(256, np.int64)
+    (plan,) = scan_plans(
+        coop.explain(reductions.scalar_scan_kernel(mode, group_width), values, values, grid=1, block=256)
+    )
+    description = plan.describe()
+    assert f"mode: STATIC {mode}" in description
+    assert f"initial_value: {'RUNTIME' if mode == 'exclusive' else 'OMITTED'}" in description  # -SEED
+    assert cub_call(plan).endswith("::ExclusiveScan" if mode == "exclusive" else "::InclusiveScan")
+
+
+@pytest.mark.parametrize("group_width", [0, 8], ids=["block", "warp8"])
+@pytest.mark.parametrize("holder", ["thread_data", "thread_data_untyped", "local_array"])
+def test_aggregate_output_holders(holder, group_width):
+    values = np.zeros(128 * 2, np.int32)
+    kernel = reductions.aggregate_kernel(holder, group_width)
+    (plan,) = scan_plans(coop.explain(kernel, values, values, values[:128], grid=1, block=128))
+    assert "aggregate_output: RUNTIME" in plan.describe()
+    assert "aggregate_output" in [param.name for param in plan.abi]
+
+
+@pytest.mark.parametrize(
+    ("name", "spelling"),
+    reductions.SPELLED,
+    ids=[reductions.spelling_id(spelling) for _, spelling in reductions.SPELLED],
+)
+def test_operator_spelling_kernels(name, spelling):
+    values = np.zeros(512, np.int32)
+    reduced, scanned = scan_plans(
+        coop.explain(reductions.spelled_operator_kernel(spelling), values, values[:1], values, grid=1, block=128)
+    )
+    python_function = callable(spelling) and getattr(spelling, "__module__", None) == reductions.__name__
+    for plan in (reduced, scanned):
+        assert bool(plan.external_functions) == python_function
+
+
+RUNTIME_KERNELS = {
+    "block_reduce": lambda: (reductions.block_reduce_kernel("max", "raking", 4), "i4", "i4"),
+    "block_reduce_scalars": lambda: (reductions.block_reduce_kernel("min", "warp_reductions", 1), "f8", "f8"),
+    "warp_reduce": lambda: (reductions.warp_reduce_kernel("sum", 8, 4), "i4", "i4"),
+    "partial_sum": lambda: (reductions.partial_sum, "i4", "i4", 77),
+    "block_scan": lambda: (reductions.block_scan_kernel("exclusive_sum_from_100", "warp_scans"), "i4", "i4", "i4"),
+    "block_scan_max": lambda: (reductions.block_scan_kernel("inclusive_max", "raking"), "i4", "i4", "i4"),
+    "scalar_scans": lambda: (reductions.scalar_scans, "f8", "f8", "f8"),
+    "warp_scan": lambda: (reductions.warp_scan_kernel(16), "i8", "i8"),
+    "segments": lambda: (reductions.segments_and_broadcast, "i4", "i4", "i4", "i4"),
+    "python_operator": lambda: (reductions.operator_kernel("raking"), "i4", "i4", "i4"),
+    "running_exclusive_scan": lambda: (
+        reductions.running_prefix_kernel("exclusive_scan", "raking", np.int64, 4),
+        "i8",
+        "i8",
+        3,
+    ),
+    "running_inclusive_scan": lambda: (
+        reductions.running_prefix_kernel("inclusive_scan", "warp_scans", np.int64, 4),
+        "i8",
+        "i8",
+        3,
+    ),
+    "running_max": lambda: (reductions.running_max_of_scalars, "f4", "f4", 3),
+    "half_operators": lambda: (reductions.half_operators, "f2", "f2", "f2"),
+    "complex_sums": lambda: (reductions.complex_sums_kernel("raking", "raking_memoize", 4), "c8", "c8", "c8", "c8"),
+    "complex_warp": lambda: (reductions.complex_warp_kernel(8), "c16", "c16", "c16"),
+    "seeded_exclusive": lambda: (reductions.seeded_exclusive_kernel(reductions.larger, -np.inf), "f8", "f8"),
+}
+
+
+@pytest.mark.filterwarnings("error::cuda.coop.CoopWarning")
+@pytest.mark.parametrize("name", sorted(RUNTIME_KERNELS))
+def test_the_reduction_and_scan_runtime_kernels_compile(name):
+    kernel, *arguments = RUNTIME_KERNELS[name]()
+    values = [np.zeros(1024, argument) if isinstance(argument, str) else argument for argument in arguments]
+    assert scan_plans(coop.explain(kernel, *values, grid=1, block=128))

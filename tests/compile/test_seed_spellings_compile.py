@@ -103,3 +103,44 @@ def test_warp_scans_take_valid_items(mode):
     (plan,) = explanation.plans
     assert "::coop_adapt::WarpScanPartial<::cuda::std::int32_t, 16>" in plan.describe()
     assert "valid_items: RUNTIME" in plan.describe()
+
+
+def written_out_defaults_kernel(spelled_out):
+    """A reduction and a scan with their defaults left out, or written out as None."""
+    if spelled_out:
+
+        @cuda.jit
+        def kernel(data, out):
+            block = coop.this_block()
+            items = coop.ThreadData(4)
+            coop.load(block, data, items)
+            total = coop.reduce(block, items, binary_op=None, algorithm=None, valid_items=None, temp_storage=None)
+            scanned = coop.scan(block, items, scan_op=None, initial_value=None, algorithm=None, prefix_op=None)
+            coop.store(block, out, scanned)
+            out[0] = total
+
+    else:
+
+        @cuda.jit
+        def kernel(data, out):
+            block = coop.this_block()
+            items = coop.ThreadData(4)
+            coop.load(block, data, items)
+            total = coop.reduce(block, items)
+            scanned = coop.scan(block, items)
+            coop.store(block, out, scanned)
+            out[0] = total
+
+    return kernel
+
+
+def test_none_written_out_is_the_default():
+    """algorithm=None is the default algorithm, binary_op=/scan_op=None the sum (the seed's defaults)."""
+    data = np.ones(512, np.int32)
+    plans = [
+        [plan.key for plan in coop.explain(written_out_defaults_kernel(spelled), data, data, grid=1, block=128).plans]
+        for spelled in (False, True)
+    ]
+    assert plans[0] == plans[1]
+    assert any("algorithm=warp_reductions" in key for key in plans[0])
+    assert any("operation=scan" in key and "algorithm=raking" in key for key in plans[0])

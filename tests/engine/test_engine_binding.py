@@ -143,8 +143,14 @@ def test_catalog_exports_each_operations_operands_by_role():
         "destination_array",
         "payload_inout",
     ]
-    assert _engine.operation_operands("reduce") == [{"name": "items", "role": "payload_in", "starts_as": ""}]
+    assert _engine.operation_operands("reduce") == [{"name": "value", "role": "payload_in", "starts_as": ""}]
     assert [operand["role"] for operand in _engine.operation_operands("segmented_reduce")] == ["payload_in", "flag"]
+    # A scan reads its value and writes a fresh result: the input is left unchanged.
+    for scan in ("scan", "inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"):
+        assert _engine.operation_operands(scan) == [
+            {"name": "value", "role": "payload_in", "starts_as": ""},
+            {"name": "result", "role": "payload_result", "starts_as": ""},
+        ]
     # A fresh result the front end allocates; a shuffle's starts as a copy of its input.
     assert _engine.operation_operands("shuffle")[1] == {
         "name": "result",
@@ -162,9 +168,60 @@ def test_catalog_exports_operators_with_their_spellings():
 
 def test_an_operator_alias_plans_as_its_name():
     engine = _engine.Engine("test")
-    spelled = engine.plan(facts("reduce", "raking", op=_engine.OptionBinding.fixed("+")))
-    named = engine.plan(facts("reduce", "raking", op=_engine.OptionBinding.fixed("sum")))
-    assert spelled.key == named.key and "op=STATIC:sum" in spelled.key
+    spelled = engine.plan(facts("reduce", "raking", binary_op=_engine.OptionBinding.fixed("+")))
+    named = engine.plan(facts("reduce", "raking", binary_op=_engine.OptionBinding.fixed("sum")))
+    assert spelled.key == named.key and "binary_op=STATIC:sum" in spelled.key
+    scanned = engine.plan(facts("inclusive_scan", "raking", scan_op=_engine.OptionBinding.fixed("maximum")))
+    assert "scan_op=STATIC:max" in scanned.key
+
+
+def test_the_operator_options_are_binary_op_and_scan_op():
+    def operators(name):
+        return [option["name"] for option in _engine.operation_options(name) if option["type"] == "operator"]
+
+    assert operators("reduce") == operators("segmented_reduce") == ["binary_op"]
+    assert operators("sum") == operators("inclusive_sum") == operators("exclusive_sum") == []
+    assert operators("scan") == operators("inclusive_scan") == operators("exclusive_scan") == ["scan_op"]
+    names = {option["name"] for scan in ("scan", "inclusive_scan") for option in _engine.operation_options(scan)}
+    assert not names & {"op", "output", "block_aggregate"} and "aggregate_output" in names
+
+
+def test_the_scan_takes_a_mode():
+    options = {option["name"]: option for option in _engine.operation_options("scan")}
+    assert (options["mode"]["choices"], options["mode"]["default"]) == (["exclusive", "inclusive"], "exclusive")
+    engine = _engine.Engine("test")
+    inclusive = engine.plan(facts("scan", "raking", mode=_engine.OptionBinding.fixed("inclusive")))
+    assert "mode=STATIC:inclusive" in inclusive.key
+    assert engine.plan(facts("scan", "raking")).key != inclusive.key
+
+
+@pytest.mark.parametrize(
+    "operation, options, named",
+    [
+        ("exclusive_scan", {"scan_op": "max"}, "argument 'initial_value' = omitted is not allowed"),
+        ("scan", {"scan_op": "min"}, "argument 'initial_value' = omitted is not allowed"),
+        ("inclusive_scan", {"initial_value": "0"}, "argument 'initial_value' = given is not allowed"),
+        ("scan", {"mode": "inclusive", "initial_value": "0"}, "argument 'initial_value' = given"),
+        ("scan", {"mode": "inclusive", "scan_op": "max", "initial_value": "0"}, "argument 'initial_value' = given"),
+    ],
+)
+def test_a_scan_seeds_exactly_the_exclusive_scans_of_other_operators(operation, options, named):
+    bindings = {name: _engine.OptionBinding.fixed(value) for name, value in options.items()}
+    with pytest.raises(_engine.EngineError, match=named) as raised:
+        _engine.Engine("test").plan(facts(operation, "raking", **bindings))
+    assert raised.value.kind == "InvalidArgument"
+    assert str(raised.value).startswith(f"{operation} (copy_tile (kernel.py:12)): ")
+
+
+def test_an_exclusive_sum_starts_from_zero_and_another_operator_from_its_seed():
+    engine = _engine.Engine("test")
+    engine.plan(facts("exclusive_scan", "raking"))
+    engine.plan(facts("scan", "raking"))
+    seed = _engine.OptionBinding.fixed("-1")
+    seeded = engine.plan(
+        facts("exclusive_scan", "raking", scan_op=_engine.OptionBinding.fixed("max"), initial_value=seed)
+    )
+    assert "initial_value=STATIC:-1" in seeded.key
 
 
 def test_catalog_exports_a_prefix_callbacks_state_parameter():
@@ -244,7 +301,7 @@ def test_static_infinities_compile_for_every_float_dtype(cache_home):
     for dtype in ("float16", "bfloat16", "float32", "float64"):
         for value in (float("-inf"), float("inf"), float("nan")):
             seed = _engine.OptionBinding.fixed(repr(value))  # how the planner spells a Python float
-            options = {"op": _engine.OptionBinding.fixed("max"), "initial_value": seed}
+            options = {"scan_op": _engine.OptionBinding.fixed("max"), "initial_value": seed}
             scan = _engine.CallFacts("exclusive_scan", _engine.block(128), dtype, 2, options, "scan (kernel.py:3)")
             plans.append(engine.plan(scan))
     assert len(engine.compile(plans, ARCH).providers) == len(plans)

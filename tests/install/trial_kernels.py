@@ -35,7 +35,7 @@ def sum_and_max(values, result):
     items = coop.ThreadData(ITEMS)
     coop.load(block, values, items)
     total = coop.sum(block, items)
-    largest = coop.reduce(block, items, max)
+    largest = coop.reduce(block, items, binary_op=max)
     if cuda.threadIdx.x == 0:
         result[0] = total
         result[1] = largest
@@ -64,8 +64,8 @@ def running_prefix(values, sums, tiles):
     for tile in range(tiles):
         offset = tile * TILE
         coop.load(block, values, items, offset=offset, algorithm="transpose")
-        coop.inclusive_sum(block, items, prefix_op=prefix)
-        coop.store(block, sums, items, offset=offset, algorithm="transpose")
+        running = coop.inclusive_sum(block, items, prefix_op=prefix)
+        coop.store(block, sums, running, offset=offset, algorithm="transpose")
 
 
 @cuda.jit

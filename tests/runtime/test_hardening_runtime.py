@@ -1,4 +1,4 @@
-"""Runtime checks of the hardening fixes: an output of the payload's extent, operators
+"""Runtime checks of the hardening fixes: a scan's fresh result beside its unchanged input, operators
 and prefix_op classes defined inside functions, and the participation rule's
 documented pattern (every thread calls the collective; a partial tile says so with
 valid_items instead of a branch)."""
@@ -10,20 +10,19 @@ from cuda import coop
 
 
 @cuda.jit
-def scan_into_output(source, scanned, kept):
+def scan_into_a_fresh_result(source, scanned, kept):
     block = coop.this_block()
     items = coop.ThreadData(4)
-    out = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.inclusive_sum(block, items, output=out)
+    out = coop.inclusive_sum(block, items)
     coop.store(block, scanned, out)
     coop.store(block, kept, items)
 
 
-def test_output_of_the_payloads_extent_leaves_the_input_unchanged():
+def test_a_scans_fresh_result_leaves_the_input_unchanged():
     source = np.arange(512, dtype=np.int32) % 7
     scanned, kept = np.zeros_like(source), np.zeros_like(source)
-    scan_into_output[1, 128](source, scanned, kept)
+    scan_into_a_fresh_result[1, 128](source, scanned, kept)
     cuda.synchronize()
     np.testing.assert_array_equal(scanned, np.cumsum(source))
     np.testing.assert_array_equal(kept, source)
@@ -56,11 +55,11 @@ def make_kernels():
         prefix = RunningTotal(total)
         for tile in range(tiles):
             coop.load(block, source, items, offset=tile * 256)
-            result = coop.reduce(block, items, maximum)
+            result = coop.reduce(block, items, binary_op=maximum)
             if cuda.threadIdx.x == 0:
                 reduced[tile] = result
-            coop.inclusive_sum(block, items, prefix_op=prefix)
-            coop.store(block, carried, items, offset=tile * 256)
+            running = coop.inclusive_sum(block, items, prefix_op=prefix)
+            coop.store(block, carried, running, offset=tile * 256)
 
     return reduce_and_carry
 

@@ -1,6 +1,9 @@
 """Block and warp reductions and scans in Python kernels, compared with NumPy
 (integers exactly; floats within a relative tolerance of a float64 reference)."""
 
+import builtins
+import operator
+
 import numpy as np
 import pytest
 from numba_cuda_mlir import cuda
@@ -37,7 +40,7 @@ def block_reduce_kernel(op, algorithm, items):
         @cuda.jit
         def reduce_scalars(source, result):
             value = source[cuda.blockIdx.x * cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z + rank()]
-            total = coop.reduce(coop.this_block(), value, op, algorithm=algorithm)
+            total = coop.reduce(coop.this_block(), value, binary_op=op, algorithm=algorithm)
             if rank() == 0:
                 result[cuda.blockIdx.x] = total
 
@@ -49,7 +52,7 @@ def block_reduce_kernel(op, algorithm, items):
         tile = cuda.blockIdx.x * cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z * items
         values = coop.ThreadData(items)
         coop.load(block, source, values, offset=tile)
-        total = coop.reduce(block, values, op, algorithm=algorithm)
+        total = coop.reduce(block, values, binary_op=op, algorithm=algorithm)
         if rank() == 0:
             result[cuda.blockIdx.x] = total
 
@@ -94,7 +97,7 @@ def warp_reduce_kernel(op, width, items):
         values = coop.ThreadData(items)
         for i in range(items):
             values[i] = source[rank() * items + i]
-        total = coop.reduce(warp, values, op)
+        total = coop.reduce(warp, values, binary_op=op)
         if rank() % width == 0:
             result[rank() // width] = total
 
@@ -120,14 +123,16 @@ def block_scan_kernel(kind, algorithm):
         values = coop.ThreadData(4)
         coop.load(block, source, values)
         if kind == "inclusive_sum":
-            coop.inclusive_sum(block, values, block_aggregate=aggregate, algorithm=algorithm)
+            scanned = coop.inclusive_sum(block, values, aggregate_output=aggregate, algorithm=algorithm)
         elif kind == "exclusive_sum":
-            coop.exclusive_sum(block, values, block_aggregate=aggregate, algorithm=algorithm)
+            scanned = coop.exclusive_sum(block, values, aggregate_output=aggregate, algorithm=algorithm)
         elif kind == "inclusive_max":
-            coop.inclusive_scan(block, values, "max", block_aggregate=aggregate, algorithm=algorithm)
+            scanned = coop.inclusive_scan(block, values, scan_op="max", aggregate_output=aggregate, algorithm=algorithm)
         else:
-            coop.exclusive_scan(block, values, "sum", initial_value=100, block_aggregate=aggregate, algorithm=algorithm)
-        coop.store(block, destination, values)
+            scanned = coop.exclusive_scan(
+                block, values, scan_op="sum", initial_value=100, aggregate_output=aggregate, algorithm=algorithm
+            )
+        coop.store(block, destination, scanned)
 
     return scan
 
@@ -161,7 +166,7 @@ def test_block_scan(kind, algorithm, shape):
 def scalar_scans(source, inclusive, exclusive):
     value = source[rank()]
     inclusive[rank()] = coop.inclusive_sum(coop.this_block(), value)
-    exclusive[rank()] = coop.exclusive_scan(coop.this_block(), value, "sum", initial_value=0)
+    exclusive[rank()] = coop.exclusive_scan(coop.this_block(), value, scan_op="sum", initial_value=0)
 
 
 def test_scalar_scans_return_the_scanned_value():
@@ -195,7 +200,7 @@ def test_warp_inclusive_sum(width):
 def segments_and_broadcast(source, heads, sums, broadcasts):
     warp = coop.this_warp()
     value = source[rank()]
-    total = coop.segmented_reduce(warp, value, heads[rank()], "sum")
+    total = coop.segmented_reduce(warp, value, heads[rank()], binary_op="sum")
     sums[rank()] = total
     broadcasts[rank()] = coop.broadcast(warp, value, 5)
 
@@ -223,11 +228,10 @@ def operator_kernel(algorithm):
         block = coop.this_block()
         values = coop.ThreadData(4)
         coop.load(block, source, values)
-        total = coop.reduce(block, values, first_nonzero, algorithm=algorithm)
+        total = coop.reduce(block, values, binary_op=first_nonzero, algorithm=algorithm)
         if rank() == 0:
             reduced[0] = total
-        coop.inclusive_scan(block, values, first_nonzero, algorithm="raking")
-        coop.store(block, scanned, values)
+        coop.store(block, scanned, coop.inclusive_scan(block, values, scan_op=first_nonzero, algorithm="raking"))
 
     return ordered
 
@@ -287,14 +291,14 @@ def running_prefix_kernel(kind, algorithm, dtype, items):
         for tile in range(tiles):
             coop.load(block, source, values, offset=tile * tile_items)
             if kind == "inclusive_sum":
-                coop.inclusive_sum(block, values, prefix_op=prefix, algorithm=algorithm)
+                scanned = coop.inclusive_sum(block, values, prefix_op=prefix, algorithm=algorithm)
             elif kind == "exclusive_sum":
-                coop.exclusive_sum(block, values, prefix_op=prefix, algorithm=algorithm)
+                scanned = coop.exclusive_sum(block, values, prefix_op=prefix, algorithm=algorithm)
             elif kind == "inclusive_scan":
-                coop.inclusive_scan(block, values, "sum", prefix_op=prefix, algorithm=algorithm)
-            else:
-                coop.exclusive_scan(block, values, add, prefix_op=prefix, algorithm=algorithm)
-            coop.store(block, destination, values, offset=tile * tile_items)
+                scanned = coop.inclusive_scan(block, values, scan_op="sum", prefix_op=prefix, algorithm=algorithm)
+            else:  # a Python operator other than the sum: the prefix callback is its seed
+                scanned = coop.exclusive_scan(block, values, scan_op=add, prefix_op=prefix, algorithm=algorithm)
+            coop.store(block, destination, scanned, offset=tile * tile_items)
 
     return running
 
@@ -338,7 +342,7 @@ def running_max_of_scalars(source, destination, tiles):
     prefix = RunningMax(best, -5.0)
     for tile in range(tiles):
         value = source[tile * 256 + rank()]
-        destination[tile * 256 + rank()] = coop.inclusive_scan(block, value, max, prefix_op=prefix)
+        destination[tile * 256 + rank()] = coop.inclusive_scan(block, value, scan_op=max, prefix_op=prefix)
 
 
 def test_a_prefix_callback_with_a_constant_on_scalars():
@@ -359,11 +363,10 @@ def half_operators(source, reduced, scanned):
     block = coop.this_block()
     values = coop.ThreadData(4)
     coop.load(block, source, values)
-    total = coop.reduce(block, values, first_nonzero)
+    total = coop.reduce(block, values, binary_op=first_nonzero)
     if rank() == 0:
         reduced[0] = total
-    coop.inclusive_scan(block, values, larger)
-    coop.store(block, scanned, values)
+    coop.store(block, scanned, coop.inclusive_scan(block, values, scan_op=larger))
 
 
 def test_python_operators_on_float16():
@@ -396,8 +399,8 @@ def complex_sums_kernel(algorithm, scan_algorithm, items):
         total = coop.sum(block, values, algorithm=algorithm)
         if rank() == 0:
             sums[cuda.blockIdx.x] = total
-        coop.exclusive_sum(block, values, block_aggregate=aggregate, algorithm=scan_algorithm)
-        coop.store(block, scanned, values, offset=tile)
+        before = coop.exclusive_sum(block, values, aggregate_output=aggregate, algorithm=scan_algorithm)
+        coop.store(block, scanned, before, offset=tile)
 
     return complex_sums
 
@@ -428,11 +431,10 @@ def complex_warp_kernel(width):
         warp = coop.this_warp().group_by(width) if width < 32 else coop.this_warp()
         values = coop.ThreadData(4)
         coop.load(warp, source, values)  # each logical warp reads its own tile
-        product = coop.reduce(warp, values, complex_multiply)
+        product = coop.reduce(warp, values, binary_op=complex_multiply)
         if rank() % width == 0:
             products[rank() // width] = product
-        coop.inclusive_sum(warp, values)
-        coop.store(warp, scanned, values)
+        coop.store(warp, scanned, coop.inclusive_sum(warp, values))
 
     return warp_products
 
@@ -461,7 +463,7 @@ def broadcast_kernel(group_width, broadcast):
         items = coop.ThreadData(3)
         coop.load(group, source, items)
         got_sum[rank()] = coop.sum(group, items, broadcast=broadcast)
-        got_max[rank()] = coop.reduce(group, items, "max", broadcast=broadcast)
+        got_max[rank()] = coop.reduce(group, items, binary_op="max", broadcast=broadcast)
 
     return totals
 
@@ -483,3 +485,194 @@ def test_reductions_reach_every_thread_of_the_group(shape, group_width, broadcas
     checked = np.ones(threads, bool) if broadcast else first
     np.testing.assert_array_equal(got_sum[checked], expected_sum[checked])
     np.testing.assert_array_equal(got_max[checked], expected_max[checked])
+
+
+# The seed's shapes: scans return a fresh payload, coop.scan takes a mode, an exclusive scan of
+# another operator than the sum starts from initial_value, and aggregate_output takes a one-item
+# ThreadData or array.
+
+SEED = 1000  # the exclusive scans' initial_value: larger than every item (min) and smaller (max, -SEED)
+
+SCAN_CALLS = {
+    "inclusive_sum": lambda tile: np.cumsum(tile),
+    "exclusive_sum": lambda tile: exclusive(np.cumsum(tile)),
+    "inclusive_scan_max": lambda tile: np.maximum.accumulate(tile),
+    "exclusive_scan_min": lambda tile: np.minimum.accumulate(np.concatenate([[SEED], tile]))[:-1],
+    "scan": lambda tile: exclusive(np.cumsum(tile)),  # mode="exclusive" and the sum: from 0
+    "scan_exclusive_max": lambda tile: np.maximum.accumulate(np.concatenate([[-SEED], tile]))[:-1],
+    "scan_inclusive": lambda tile: np.cumsum(tile),
+    "scan_inclusive_xor": lambda tile: np.bitwise_xor.accumulate(tile),
+}
+
+
+def scan_call_kernel(call, group_width, payload):
+    """One scan entry point over 4 items per thread; its result and its input are both stored."""
+
+    @cuda.jit
+    def fresh(source, scanned, kept):
+        group = coop.this_block() if group_width == 0 else coop.this_warp().group_by(group_width)
+        values = coop.ThreadData(4) if payload == "thread_data" else cuda.local.array(4, np.int32)
+        coop.load(group, source, values)
+        if call == "inclusive_sum":
+            out = coop.inclusive_sum(group, values)
+        elif call == "exclusive_sum":
+            out = coop.exclusive_sum(group, values)
+        elif call == "inclusive_scan_max":
+            out = coop.inclusive_scan(group, values, scan_op="max")
+        elif call == "exclusive_scan_min":
+            out = coop.exclusive_scan(group, values, scan_op="min", initial_value=SEED)
+        elif call == "scan":
+            out = coop.scan(group, values)
+        elif call == "scan_exclusive_max":
+            out = coop.scan(group, values, mode="exclusive", scan_op="max", initial_value=-SEED)
+        elif call == "scan_inclusive":
+            out = coop.scan(group, values, mode="inclusive")
+        else:
+            out = coop.scan(group, values, mode="inclusive", scan_op="bit_xor")
+        coop.store(group, scanned, out)
+        coop.store(group, kept, values)
+
+    return fresh
+
+
+@pytest.mark.parametrize("payload", ["thread_data", "local_array"])
+@pytest.mark.parametrize("group_width", [0, 8, 32], ids=["block", "warp8", "warp32"])
+@pytest.mark.parametrize("call", sorted(SCAN_CALLS))
+def test_a_scan_returns_a_fresh_payload_and_leaves_its_input_unchanged(call, group_width, payload):
+    source = data(128 * 4, np.int32)
+    scanned, kept = np.zeros_like(source), np.zeros_like(source)
+    scan_call_kernel(call, group_width, payload)[1, 128](source, scanned, kept)
+    cuda.synchronize()
+    tiles = source.reshape(-1, 4 * (group_width or 128))  # each group scans its own tile
+    np.testing.assert_array_equal(scanned, np.concatenate([SCAN_CALLS[call](tile) for tile in tiles]))
+    np.testing.assert_array_equal(kept, source)
+
+
+def scalar_scan_kernel(mode, group_width):
+    """coop.scan of one value per thread, its mode a compile-time constant: an exclusive scan of
+    the maximum starts from initial_value; an inclusive one takes none."""
+
+    @cuda.jit
+    def modes(source, scanned):
+        group = coop.this_block() if group_width == 0 else coop.this_warp().group_by(group_width)
+        if mode == "exclusive":
+            value = coop.scan(group, source[rank()], mode=mode, scan_op="max", initial_value=-SEED)
+        else:
+            value = coop.scan(group, source[rank()], mode=mode, scan_op="max")
+        scanned[rank()] = value
+
+    return modes
+
+
+@pytest.mark.parametrize("group_width", [0, 16], ids=["block", "warp16"])
+@pytest.mark.parametrize("mode", ["exclusive", "inclusive"])
+def test_scan_modes_on_one_value_per_thread(mode, group_width):
+    source = data(256, np.int64)
+    scanned = np.zeros_like(source)
+    scalar_scan_kernel(mode, group_width)[1, 256](source, scanned)
+    cuda.synchronize()
+    expected = SCAN_CALLS["scan_exclusive_max" if mode == "exclusive" else "inclusive_scan_max"]
+    tiles = source.reshape(-1, group_width or 256)
+    np.testing.assert_array_equal(scanned, np.concatenate([expected(tile) for tile in tiles]))
+
+
+def aggregate_kernel(holder, group_width):
+    """The group's aggregate reaches every thread of the group, in a one-item ThreadData (its
+    dtype given or taken from the scan) or a local array; it does not count initial_value."""
+
+    @cuda.jit
+    def aggregates(source, scanned, totals):
+        group = coop.this_block() if group_width == 0 else coop.this_warp().group_by(group_width)
+        values = coop.ThreadData(2)
+        coop.load(group, source, values)
+        if holder == "thread_data":
+            total = coop.ThreadData(1, dtype=np.int32)
+        elif holder == "thread_data_untyped":
+            total = coop.ThreadData(1)
+        else:
+            total = cuda.local.array(1, np.int32)
+        out = coop.exclusive_scan(group, values, scan_op="+", initial_value=SEED, aggregate_output=total)
+        coop.store(group, scanned, out)
+        totals[rank()] = total[0]
+
+    return aggregates
+
+
+@pytest.mark.parametrize("group_width", [0, 8], ids=["block", "warp8"])
+@pytest.mark.parametrize("holder", ["thread_data", "thread_data_untyped", "local_array"])
+def test_aggregate_output_reaches_every_thread(holder, group_width):
+    source = data(128 * 2, np.int32)
+    scanned, totals = np.zeros_like(source), np.zeros(128, np.int32)
+    aggregate_kernel(holder, group_width)[1, 128](source, scanned, totals)
+    cuda.synchronize()
+    width = group_width or 128
+    tiles = source.reshape(-1, 2 * width)
+    np.testing.assert_array_equal(scanned, np.concatenate([SEED + exclusive(np.cumsum(tile)) for tile in tiles]))
+    np.testing.assert_array_equal(totals, np.repeat(tiles.sum(axis=1), width))
+
+
+OPERATOR_SPELLINGS = {
+    "sum": [None, "sum", "+", "add", "plus", operator.add, np.add, add, lambda a, b: a + b],
+    "max": ["max", "maximum", builtins.max, np.maximum, larger],
+    "bit_xor": ["bit_xor", "^", operator.xor, np.bitwise_xor],
+}
+SPELLED = [(name, spelling) for name, spellings in OPERATOR_SPELLINGS.items() for spelling in spellings]
+NUMPY = {"sum": np.add, "max": np.maximum, "bit_xor": np.bitwise_xor}
+
+
+def spelling_id(spelling) -> str:
+    """A test id the same in every process (no addresses): 'max', np.maximum, operator.add."""
+    if spelling is None or isinstance(spelling, str):
+        return repr(spelling)
+    module = "np" if isinstance(spelling, np.ufunc) else spelling.__module__.strip("_")
+    return f"{module}.{spelling.__name__}"
+
+
+def spelled_operator_kernel(op):
+    """binary_op= of a reduction and scan_op= of an inclusive scan, spelled alike."""
+
+    @cuda.jit
+    def spelled(source, reduced, scanned):
+        block = coop.this_block()
+        values = coop.ThreadData(4)
+        coop.load(block, source, values)
+        total = coop.reduce(block, values, binary_op=op)
+        if rank() == 0:
+            reduced[0] = total
+        coop.store(block, scanned, coop.inclusive_scan(block, values, scan_op=op))
+
+    return spelled
+
+
+@pytest.mark.parametrize(("name", "spelling"), SPELLED, ids=[spelling_id(spelling) for _, spelling in SPELLED])
+def test_every_spelling_of_an_operator_computes_it(name, spelling):
+    source = data(512, np.int32)
+    reduced, scanned = np.zeros(1, np.int32), np.zeros_like(source)
+    spelled_operator_kernel(spelling)[1, 128](source, reduced, scanned)
+    cuda.synchronize()
+    assert reduced[0] == NUMPY[name].reduce(source)
+    np.testing.assert_array_equal(scanned, NUMPY[name].accumulate(source))
+
+
+def seeded_exclusive_kernel(op, seed):
+    @cuda.jit
+    def seeded(source, scanned):
+        block = coop.this_block()
+        values = coop.ThreadData(2)
+        coop.load(block, source, values)
+        coop.store(block, scanned, coop.exclusive_scan(block, values, scan_op=op, initial_value=seed))
+
+    return seeded
+
+
+@pytest.mark.parametrize(
+    ("op", "seed", "ufunc"),
+    [("mul", 1.0, np.multiply), (np.minimum, np.inf, np.minimum), (larger, -np.inf, np.maximum)],
+    ids=["mul", "np.minimum", "python"],
+)
+def test_an_exclusive_scan_of_another_operator_starts_from_its_initial_value(op, seed, ufunc):
+    source = (1 + data(256, np.float64) / 1000).astype(np.float64)  # products of 256 stay near 1
+    scanned = np.zeros_like(source)
+    seeded_exclusive_kernel(op, seed)[1, 128](source, scanned)
+    cuda.synchronize()
+    check(scanned, ufunc.accumulate(np.concatenate([[seed], source]))[:-1], np.float64)

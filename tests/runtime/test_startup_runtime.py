@@ -26,8 +26,7 @@ def scan_tiles(source, destination):
     items = coop.ThreadData(ITEMS)
     start = cuda.blockIdx.x * TILE
     coop.load(block, source, items, offset=start)
-    coop.inclusive_sum(block, items)
-    coop.store(block, destination, items, offset=start)
+    coop.store(block, destination, coop.inclusive_sum(block, items), offset=start)
 
 
 def expected(host):
@@ -81,8 +80,7 @@ def coop_scan(source, destination):
     items = coop.ThreadData(4)
     start = cuda.blockIdx.x * 512
     coop.load(block, source, items, offset=start)
-    coop.inclusive_sum(block, items)
-    coop.store(block, destination, items, offset=start)
+    coop.store(block, destination, coop.inclusive_sum(block, items), offset=start)
 
 @cuda.jit(cache=True)
 def plain_double(source, destination):

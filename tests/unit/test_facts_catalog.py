@@ -25,11 +25,29 @@ def test_flags_cross_the_abi_as_values():
     assert _facts.parameters("segmented_reduce").values == ("flag",)
 
 
+@pytest.mark.parametrize("name", ["scan", "inclusive_sum", "exclusive_sum", "inclusive_scan", "exclusive_scan"])
+def test_a_scan_reads_its_value_and_returns_a_fresh_result(name):
+    scan = _facts.parameters(name)
+    assert (scan.payload, scan.results) == ("value", ("result",))
+
+
+def test_reductions_return_a_value_rather_than_a_fresh_payload():
+    for name in ("reduce", "sum", "segmented_reduce"):
+        assert (_facts.parameters(name).payload, _facts.parameters(name).results) == ("value", ())
+    assert _facts.parameters("reduce").options_of("operator") == ["binary_op"]
+    assert _facts.parameters("segmented_reduce").options_of("operator") == ["binary_op"]
+
+
+def test_the_scan_takes_its_mode_as_a_choice():
+    assert _facts.option_kinds("scan")["mode"] == "choice"
+    assert _facts.parameters("inclusive_scan").kinds.get("initial_value") is None
+
+
 def test_options_are_grouped_by_kind():
     scan = _facts.parameters("exclusive_scan")
-    assert scan.options_of("operator") == ["op"]
-    assert scan.options_of("payload_output") == ["output"]
-    assert scan.options_of("scalar_output") == ["block_aggregate"]
+    assert scan.options_of("operator") == ["scan_op"]
+    assert scan.options_of("scalar_output") == ["aggregate_output"]
+    assert scan.options_of("payload_output") == []
     assert scan.prefix_states == {"prefix_op": "prefix_op_state"}
     assert _facts.option_kinds("load")["oob_default"] == "payload_scalar"
 

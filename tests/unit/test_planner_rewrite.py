@@ -238,10 +238,10 @@ def sequential_reductions(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)  # direct: no scratch
-    largest = coop.reduce(block, items, "max")
+    largest = coop.reduce(block, items, binary_op="max")
     total = coop.sum(block, items)  # reuses the reduction's scratch: one barrier
-    coop.inclusive_sum(block, items)  # and again: one barrier
-    coop.store(block, destination, items)  # direct: none
+    running = coop.inclusive_sum(block, items)  # and again: one barrier
+    coop.store(block, destination, running)  # direct: none
     if cuda.threadIdx.x == 0:
         destination[0] = largest + total
 
@@ -257,10 +257,10 @@ def sequential_reductions_exclusively(source, destination):
     storage = coop.TempStorage(sharing="exclusive")
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    largest = coop.reduce(block, items, "max", temp_storage=storage)
+    largest = coop.reduce(block, items, binary_op="max", temp_storage=storage)
     total = coop.sum(block, items, temp_storage=storage)
-    coop.inclusive_sum(block, items, temp_storage=storage)
-    coop.store(block, destination, items)
+    running = coop.inclusive_sum(block, items, temp_storage=storage)
+    coop.store(block, destination, running)
     if cuda.threadIdx.x == 0:
         destination[0] = largest + total
 
@@ -290,8 +290,8 @@ def running_prefix(source, destination, tiles):
     prefix = RunningTotal(total)
     for tile in range(tiles):
         coop.load(block, source, items, offset=tile * 512)
-        coop.exclusive_sum(block, items, prefix_op=prefix)
-        coop.store(block, destination, items, offset=tile * 512)
+        before = coop.exclusive_sum(block, items, prefix_op=prefix)
+        coop.store(block, destination, before, offset=tile * 512)
 
 
 def test_a_prefix_callback_is_inlined_and_its_scan_reused_in_a_loop():
@@ -310,8 +310,8 @@ def half_precision_operator(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.inclusive_scan(block, items, larger)
-    coop.store(block, destination, items)
+    running = coop.inclusive_scan(block, items, scan_op=larger)
+    coop.store(block, destination, running)
 
 
 def test_a_python_operator_on_float16_is_inlined():

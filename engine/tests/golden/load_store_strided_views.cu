@@ -102,7 +102,7 @@ using coop_spec_1 = ::cub::WarpStore<::cuda::std::int16_t, 4, ::cub::WARP_STORE_
 
 // store: warp(8 lanes) in block(64,1,1), int16 x 4, vectorize, destination a strided 1-D view
 static __device__ __forceinline__ void coop_impl_9a2b4117d4c5(::coop_adapt::StridedView<::cuda::std::int16_t, 1> destination, ::cuda::std::int16_t (&items)[4]) {
-  coop_spec_1().Store(destination + static_cast<long long>((threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 8u) * 32LL, items);
+  coop_spec_1().Store(destination + static_cast<long long>(threadIdx.x / 8u) * 32LL, items);
 }
 
 extern "C" __device__ int coop_store_9a2b4117d4c5_3c8bcccc(void* __ret, void* destination, ::cuda::std::int64_t destination_extent_0, ::cuda::std::int64_t destination_stride_0, void* items) {

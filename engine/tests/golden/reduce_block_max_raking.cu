@@ -27,7 +27,7 @@ using coop_spec_0 = ::cub::BlockReduce<float, 128, ::cub::BLOCK_REDUCE_RAKING, 1
 // reduce: block(128,1,1), float32 x 4, raking, binary_op max
 static __device__ __forceinline__ float coop_impl_6e3c2f103a15(float (&value)[4], ::coop_adapt::WithResult<coop_spec_0::TempStorage, float>& temp_storage) {
   float first_thread_result = coop_spec_0(temp_storage.storage).Reduce(value, ::cuda::maximum<>{});
-  if ((threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z)) == 0u) temp_storage.result = first_thread_result;
+  if (threadIdx.x == 0u) temp_storage.result = first_thread_result;
   __syncthreads();
   return temp_storage.result;
 }

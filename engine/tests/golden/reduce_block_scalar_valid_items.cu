@@ -27,7 +27,7 @@ using coop_spec_0 = ::cub::BlockReduce<::cuda::std::int32_t, 32, ::cub::BLOCK_RE
 // sum: block(32,4,1), int32 scalar, warp_reductions
 static __device__ __forceinline__ ::cuda::std::int32_t coop_impl_fc5858eb739c(::cuda::std::int32_t value, int valid_items, ::coop_adapt::WithResult<coop_spec_0::TempStorage, ::cuda::std::int32_t>& temp_storage) {
   ::cuda::std::int32_t first_thread_result = coop_spec_0(temp_storage.storage).Sum(value, valid_items);
-  if ((threadIdx.x + 32u * (threadIdx.y + 4u * threadIdx.z)) == 0u) temp_storage.result = first_thread_result;
+  if ((threadIdx.x + 32u * threadIdx.y) == 0u) temp_storage.result = first_thread_result;
   __syncthreads();
   return temp_storage.result;
 }
@@ -45,7 +45,7 @@ using coop_spec_1 = ::cub::BlockReduce<::cuda::std::int64_t, 32, ::cub::BLOCK_RE
 // reduce: block(32,4,1), int64 scalar, raking_commutative_only, binary_op min
 static __device__ __forceinline__ ::cuda::std::int64_t coop_impl_46a0f61aa132(::cuda::std::int64_t value, ::coop_adapt::WithResult<coop_spec_1::TempStorage, ::cuda::std::int64_t>& temp_storage) {
   ::cuda::std::int64_t first_thread_result = coop_spec_1(temp_storage.storage).Reduce(value, ::cuda::minimum<>{}, 100);
-  if ((threadIdx.x + 32u * (threadIdx.y + 4u * threadIdx.z)) == 0u) temp_storage.result = first_thread_result;
+  if ((threadIdx.x + 32u * threadIdx.y) == 0u) temp_storage.result = first_thread_result;
   __syncthreads();
   return temp_storage.result;
 }

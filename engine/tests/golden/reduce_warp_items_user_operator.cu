@@ -51,12 +51,12 @@ using coop_spec_0 = ::coop_adapt::WarpReduceItems<__half, 8>;
 // reduce: warp(8 lanes) in block(128,1,1), float16 x 4, binary_op user:first_nonzero
 static __device__ __forceinline__ __half coop_impl_45beecfcc1e7(__half (&value)[4], coop_spec_0::TempStorage& temp_storage) {
   __half first_thread_result = coop_spec_0(temp_storage).Reduce(value, coop_user_op_first_nonzero{});
-  return ::cub::ShuffleIndex<8>(first_thread_result, 0, ::cub::WarpMask<8>(((threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z)) % 32u) / 8u));
+  return ::cub::ShuffleIndex<8>(first_thread_result, 0, ::cub::WarpMask<8>((threadIdx.x % 32u) / 8u));
 }
 
 extern "C" __device__ int coop_reduce_45beecfcc1e7_82e6004a(void* __ret, void* value, void* temp_storage) {
   *static_cast<__half*>(__ret) = coop_impl_45beecfcc1e7(*static_cast<__half (*)[4]>(value),
-      static_cast<coop_spec_0::TempStorage*>(temp_storage)[(threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z)) / 8u]);
+      static_cast<coop_spec_0::TempStorage*>(temp_storage)[threadIdx.x / 8u]);
   return 0;
 }
 
@@ -65,12 +65,12 @@ using coop_spec_1 = ::cub::WarpReduce<__half, 32>;
 // sum: warp(32 lanes) in block(128,1,1), float16 scalar
 static __device__ __forceinline__ __half coop_impl_04e13df48f32(__half value, coop_spec_1::TempStorage& temp_storage) {
   __half first_thread_result = coop_spec_1(temp_storage).Sum(value);
-  return ::cub::ShuffleIndex<32>(first_thread_result, 0, ::cub::WarpMask<32>(((threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z)) % 32u) / 32u));
+  return ::cub::ShuffleIndex<32>(first_thread_result, 0, ::cub::WarpMask<32>((threadIdx.x % 32u) / 32u));
 }
 
 extern "C" __device__ int coop_sum_04e13df48f32_82e6004a(void* __ret, ::cuda::std::uint16_t value, void* temp_storage) {
   *static_cast<__half*>(__ret) = coop_impl_04e13df48f32(__ushort_as_half(value),
-      static_cast<coop_spec_1::TempStorage*>(temp_storage)[(threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z)) / 32u]);
+      static_cast<coop_spec_1::TempStorage*>(temp_storage)[threadIdx.x / 32u]);
   return 0;
 }
 

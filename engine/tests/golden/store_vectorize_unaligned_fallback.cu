@@ -15,7 +15,7 @@ using coop_spec_0 = ::cub::BlockStore<float, 128, 4, ::cub::BLOCK_STORE_VECTORIZ
 // store: block(128,1,1), float32 x 4, vectorize
 static __device__ __forceinline__ void coop_impl_4bd39e3ed05d(float* destination, float (&items)[4], ::cuda::std::int64_t offset) {
   if (reinterpret_cast<::cuda::std::uintptr_t>(destination + offset) % alignof(::cub::CubVector<float, 4>::Type) != 0) {
-    ::cub::StoreDirectBlocked(static_cast<int>((threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z))), destination + offset, items);
+    ::cub::StoreDirectBlocked(static_cast<int>(threadIdx.x), destination + offset, items);
     return;
   }
   coop_spec_0().Store(destination + offset, items);
@@ -33,11 +33,11 @@ using coop_spec_1 = ::cub::WarpStore<::cuda::std::int8_t, 8, ::cub::WARP_STORE_V
 
 // store: warp(16 lanes) in block(64,1,1), int8 x 8, vectorize
 static __device__ __forceinline__ void coop_impl_f0fca7004120(::cuda::std::int8_t* destination, ::cuda::std::int8_t (&items)[8]) {
-  if (reinterpret_cast<::cuda::std::uintptr_t>(destination + static_cast<long long>((threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 16u) * 128LL) % alignof(::cub::CubVector<::cuda::std::int8_t, 4>::Type) != 0) {
-    ::cub::StoreDirectBlocked(static_cast<int>((threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) % 16u), destination + static_cast<long long>((threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 16u) * 128LL, items);
+  if (reinterpret_cast<::cuda::std::uintptr_t>(destination + static_cast<long long>(threadIdx.x / 16u) * 128LL) % alignof(::cub::CubVector<::cuda::std::int8_t, 4>::Type) != 0) {
+    ::cub::StoreDirectBlocked(static_cast<int>(threadIdx.x % 16u), destination + static_cast<long long>(threadIdx.x / 16u) * 128LL, items);
     return;
   }
-  coop_spec_1().Store(destination + static_cast<long long>((threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 16u) * 128LL, items);
+  coop_spec_1().Store(destination + static_cast<long long>(threadIdx.x / 16u) * 128LL, items);
 }
 
 extern "C" __device__ int coop_store_f0fca7004120_edddb916(void* __ret, void* destination, void* items) {

@@ -14,7 +14,7 @@ using coop_spec_0 = ::cub::WarpLoad<::cuda::std::uint8_t, 4, ::cub::WARP_LOAD_TR
 
 // load: warp(8 lanes) in block(128,1,1), uint8 x 4, transpose
 static __device__ __forceinline__ void coop_impl_0d6f3ea80486(const ::cuda::std::uint8_t* source, ::cuda::std::uint8_t (&items)[4], int valid_items, coop_spec_0::TempStorage& temp_storage) {
-  coop_spec_0(temp_storage).Load(source + static_cast<long long>((threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z)) / 8u) * 32LL, items, valid_items);
+  coop_spec_0(temp_storage).Load(source + static_cast<long long>(threadIdx.x / 8u) * 32LL, items, valid_items);
 }
 
 extern "C" __device__ int coop_load_0d6f3ea80486_c872f580(void* __ret, void* source, void* items, ::cuda::std::int64_t valid_items, void* temp_storage) {
@@ -22,7 +22,7 @@ extern "C" __device__ int coop_load_0d6f3ea80486_c872f580(void* __ret, void* sou
   coop_impl_0d6f3ea80486(static_cast<::cuda::std::uint8_t*>(source),
       *static_cast<::cuda::std::uint8_t (*)[4]>(items),
       static_cast<int>(valid_items),
-      static_cast<coop_spec_0::TempStorage*>(temp_storage)[(threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z)) / 8u]);
+      static_cast<coop_spec_0::TempStorage*>(temp_storage)[threadIdx.x / 8u]);
   (void)__ret;
   return 0;
 }
@@ -31,13 +31,13 @@ using coop_spec_1 = ::cub::WarpStore<::cuda::std::uint8_t, 4, ::cub::WARP_STORE_
 
 // store: warp(8 lanes) in block(128,1,1), uint8 x 4, transpose
 static __device__ __forceinline__ void coop_impl_103f7e2eccd7(::cuda::std::uint8_t* destination, ::cuda::std::uint8_t (&items)[4], coop_spec_1::TempStorage& temp_storage) {
-  coop_spec_1(temp_storage).Store(destination + static_cast<long long>((threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z)) / 8u) * 32LL, items);
+  coop_spec_1(temp_storage).Store(destination + static_cast<long long>(threadIdx.x / 8u) * 32LL, items);
 }
 
 extern "C" __device__ int coop_store_103f7e2eccd7_c872f580(void* __ret, void* destination, void* items, void* temp_storage) {
   coop_impl_103f7e2eccd7(static_cast<::cuda::std::uint8_t*>(destination),
       *static_cast<::cuda::std::uint8_t (*)[4]>(items),
-      static_cast<coop_spec_1::TempStorage*>(temp_storage)[(threadIdx.x + 128u * (threadIdx.y + 1u * threadIdx.z)) / 8u]);
+      static_cast<coop_spec_1::TempStorage*>(temp_storage)[threadIdx.x / 8u]);
   (void)__ret;
   return 0;
 }

@@ -14,7 +14,7 @@ using coop_spec_0 = ::cub::WarpLoad<__nv_bfloat16, 4, ::cub::WARP_LOAD_VECTORIZE
 
 // load: warp(32 lanes) in block(32,1,1), bfloat16 x 4, vectorize
 static __device__ __forceinline__ void coop_impl_feca994593ff(const __nv_bfloat16* source, __nv_bfloat16 (&items)[4], int valid_items, __nv_bfloat16 oob_default) {
-  coop_spec_0().Load(source + static_cast<long long>((threadIdx.x + 32u * (threadIdx.y + 1u * threadIdx.z)) / 32u) * 128LL, items, valid_items, oob_default);
+  coop_spec_0().Load(source + static_cast<long long>(threadIdx.x / 32u) * 128LL, items, valid_items, oob_default);
 }
 
 extern "C" __device__ int coop_load_feca994593ff_283bc170(void* __ret, void* source, void* items, ::cuda::std::int64_t valid_items, ::cuda::std::uint16_t oob_default) {

@@ -147,7 +147,7 @@ extern "C" __device__ int coop_exclusive_scan_29e988ffe448_b221907b(void* __ret,
   coop_impl_29e988ffe448(*static_cast<__nv_bfloat16 (*)[4]>(value),
       *static_cast<__nv_bfloat16 (*)[4]>(result),
       __ushort_as_bfloat16(initial_value),
-      static_cast<coop_spec_0::TempStorage*>(temp_storage)[(threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 16u]);
+      static_cast<coop_spec_0::TempStorage*>(temp_storage)[threadIdx.x / 16u]);
   (void)__ret;
   return 0;
 }
@@ -161,7 +161,7 @@ extern "C" __device__ int coop_inclusive_sum_ad915ad0855b_b221907b(void* __ret, 
   coop_impl_ad915ad0855b(*static_cast<__nv_bfloat16 (*)[4]>(value),
       *static_cast<__nv_bfloat16 (*)[4]>(result),
       *static_cast<__nv_bfloat16*>(aggregate_output),
-      static_cast<coop_spec_0::TempStorage*>(temp_storage)[(threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 16u]);
+      static_cast<coop_spec_0::TempStorage*>(temp_storage)[threadIdx.x / 16u]);
   (void)__ret;
   return 0;
 }

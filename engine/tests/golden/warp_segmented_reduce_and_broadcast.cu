@@ -21,7 +21,7 @@ static __device__ __forceinline__ ::cuda::std::uint32_t coop_impl_0da1f54d7ca2(:
 extern "C" __device__ int coop_segmented_reduce_0da1f54d7ca2_a54d82c3(void* __ret, ::cuda::std::uint32_t value, ::cuda::std::int32_t flag, void* temp_storage) {
   *static_cast<::cuda::std::uint32_t*>(__ret) = coop_impl_0da1f54d7ca2(value,
       static_cast<int>(flag),
-      static_cast<coop_spec_0::TempStorage*>(temp_storage)[(threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 32u]);
+      static_cast<coop_spec_0::TempStorage*>(temp_storage)[threadIdx.x / 32u]);
   return 0;
 }
 
@@ -33,7 +33,7 @@ static __device__ __forceinline__ ::cuda::std::uint32_t coop_impl_f322cdcdbb37(:
 extern "C" __device__ int coop_segmented_reduce_f322cdcdbb37_a54d82c3(void* __ret, ::cuda::std::uint32_t value, ::cuda::std::int32_t flag, void* temp_storage) {
   *static_cast<::cuda::std::uint32_t*>(__ret) = coop_impl_f322cdcdbb37(value,
       static_cast<int>(flag),
-      static_cast<coop_spec_0::TempStorage*>(temp_storage)[(threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 32u]);
+      static_cast<coop_spec_0::TempStorage*>(temp_storage)[threadIdx.x / 32u]);
   return 0;
 }
 
@@ -48,7 +48,7 @@ extern "C" __device__ int coop_broadcast_456ddb54ee87_a54d82c3(void* __ret, ::cu
   if (src_lane < 0 || src_lane > 3) { __trap(); }
   *static_cast<::cuda::std::uint32_t*>(__ret) = coop_impl_456ddb54ee87(value,
       static_cast<int>(src_lane),
-      static_cast<coop_spec_1::TempStorage*>(temp_storage)[(threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 4u]);
+      static_cast<coop_spec_1::TempStorage*>(temp_storage)[threadIdx.x / 4u]);
   return 0;
 }
 
@@ -61,7 +61,7 @@ static __device__ __forceinline__ ::cuda::std::uint32_t coop_impl_4f8cc33f4fa7(:
 
 extern "C" __device__ int coop_broadcast_4f8cc33f4fa7_a54d82c3(void* __ret, ::cuda::std::uint32_t value, void* temp_storage) {
   *static_cast<::cuda::std::uint32_t*>(__ret) = coop_impl_4f8cc33f4fa7(value,
-      static_cast<coop_spec_2::TempStorage*>(temp_storage)[(threadIdx.x + 64u * (threadIdx.y + 1u * threadIdx.z)) / 32u]);
+      static_cast<coop_spec_2::TempStorage*>(temp_storage)[threadIdx.x / 32u]);
   return 0;
 }
 

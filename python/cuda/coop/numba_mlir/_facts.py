@@ -214,10 +214,10 @@ def _operator(state, name, var, dtype, oracle, where_text):
             f"{', '.join(repr(spelling) for spelling in _operator_spellings())}, operator.add, operator.mul, min, "
             "max, a NumPy ufunc (np.add, np.maximum, ...), or a Python function op(a, b)"
         )
-    _operators.check_binary(function, where_text)
+    _operators.check_binary(function, where_text, name)
     arch = state.metadata["targetoptions"]["chip"]
     symbol = _operators.operator_symbol(function, dtype)
-    compile_it = functools.partial(_operators.compile_operator, function, dtype, arch, where_text, state)
+    compile_it = functools.partial(_operators.compile_operator, function, dtype, arch, where_text, state, name)
     return _engine.OptionBinding.fixed(f"user:{symbol}"), {symbol: compile_it}
 
 
@@ -234,8 +234,9 @@ def _check_value_type(value_type, dtype: str, name: str, where_text: str) -> Non
     float seed for an integer scan would be truncated without a word."""
     if value_type is None:
         return  # not known before typing; the ABI converts it
-    lossy = isinstance(value_type, types.Complex) or (
-        isinstance(value_type, types.Float) and not dtype.startswith(("float", "bfloat"))
+    complex_payload = dtype.startswith("complex")
+    lossy = (isinstance(value_type, types.Complex) and not complex_payload) or (
+        isinstance(value_type, types.Float) and not dtype.startswith(("float", "bfloat", "complex"))
     )
     if lossy:
         raise InvalidArgumentError(
@@ -390,7 +391,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     if prefix_callback is None and _prefix_callbacks.STATE_OPERAND in arguments:
         raise InvalidArgumentError(
             f"{where_text}: argument '{_prefix_callbacks.STATE_OPERAND}' is given without a prefix_op; the third "
-            "operand is the state of a StatefulFunction prefix_op"
+            "operand is the state of a StatefulFunction prefix_op (an operator is given as scan_op=)"
         )
     options = {name: binding for name, binding in options.items() if binding.binding != "omitted"}
     for name in declared.options_of("scalar_output"):
@@ -460,14 +461,14 @@ def result_payloads(state, sites, payloads, oracle) -> list:
         if not (is_primitive(site) and site.marker.implemented and parameters(site.marker.name).results):
             continue
         signature = inspect.signature(python_value(state.func_ir, site.call.func))
+        where_text = context(site.marker.name, state, site.statement.loc)
         try:
             bound = signature.bind(*site.call.args, **dict(site.call.kws))
-        except TypeError:
-            continue  # analyze reports it, naming the call
+        except TypeError as error:  # now, not when a call before it is analyzed finds no result to read
+            raise TypeError(f"{where_text}: {error}") from None
         var = bound.arguments.get(parameters(site.marker.name).payload)
         if var is None:
             continue
-        where_text = context(site.marker.name, state, site.statement.loc)
         source, shape = _payload(state, var, [*payloads, *results], oracle, where_text)
         if shape == "array":
             results.append(_payloads.Result(site, source))

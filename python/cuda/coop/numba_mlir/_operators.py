@@ -25,12 +25,12 @@ def python_function(value):
     return function if inspect.isfunction(function) else None
 
 
-def check_binary(function, where_text: str) -> None:
+def check_binary(function, where_text: str, argument: str) -> None:
     parameters = inspect.signature(function).parameters
     if len(parameters) != 2:
         raise InvalidArgumentError(
-            f"{where_text}: argument 'op' = {function.__qualname__} takes {len(parameters)} arguments; expected a "
-            "binary operator op(a, b)"
+            f"{where_text}: argument '{argument}' = {function.__qualname__} takes {len(parameters)} arguments; "
+            "expected a binary operator op(a, b)"
         )
 
 
@@ -42,9 +42,10 @@ def operator_symbol(function, dtype: str) -> str:
     return symbol_for("op", function.__qualname__, dtype, identity)
 
 
-def compile_operator(function, dtype: str, arch: str, where_text: str, state):
-    """The link item of `function` as a binary operator on `dtype`, for `arch` ("sm_90");
-    compiled once per process, after planning, for the plans that link with it."""
+def compile_operator(function, dtype: str, arch: str, where_text: str, state, argument: str):
+    """The link item of `function`, the call's `argument` (binary_op, scan_op), as a binary
+    operator on `dtype`, for `arch` ("sm_90"); compiled once per process, after planning,
+    for the plans that link with it."""
 
     def build():
         from numba_cuda_mlir import cuda, types
@@ -52,7 +53,7 @@ def compile_operator(function, dtype: str, arch: str, where_text: str, state):
         symbol = operator_symbol(function, dtype)
         scalar = numba_scalar(dtype)
         ready = with_device_helpers(function)
-        check_result_kind(state, ready, (scalar, scalar), dtype, where_text, "op", function.__qualname__)
+        check_result_kind(state, ready, (scalar, scalar), dtype, where_text, argument, function.__qualname__)
         if passes_by_pointer(dtype):
             operator = cuda.jit(device=True)(ready)
 
@@ -64,6 +65,6 @@ def compile_operator(function, dtype: str, arch: str, where_text: str, state):
         else:
             compiled, signature = ready, scalar(scalar, scalar)
         name = function.__qualname__
-        return symbol, compile_device_function(compiled, signature, symbol, arch, where_text, "op", name, dtype)
+        return symbol, compile_device_function(compiled, signature, symbol, arch, where_text, argument, name, dtype)
 
     return compiled_once(("op", function, dtype, arch), build)[1]

@@ -172,8 +172,7 @@ def exchange(
                 striped = coop.ThreadData(4)
                 coop.load(block, values, striped, algorithm="striped")
                 items = coop.exchange(block, striped, mode="striped_to_blocked")
-                coop.inclusive_sum(block, items)
-                coop.store(block, sums, items)
+                coop.store(block, sums, coop.inclusive_sum(block, items))
 
             values = np.ones(512, dtype=np.int32)
             sums = np.zeros_like(values)

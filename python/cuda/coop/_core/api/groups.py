@@ -380,7 +380,7 @@ def this_warp() -> GroupDescriptor:
             @cuda.jit
             def warp_max(values, maxima):
                 warp = coop.this_warp()
-                largest = coop.reduce(warp, values[cuda.threadIdx.x], "max")
+                largest = coop.reduce(warp, values[cuda.threadIdx.x], binary_op="max")
                 if cuda.threadIdx.x % 32 == 0:
                     maxima[cuda.threadIdx.x // 32] = largest
 
