@@ -54,15 +54,16 @@ def _operator_spellings() -> dict:
     return spellings
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Call:
+    """What the facts stage knows of one primitive call; the plan and bundle stages
+    return their results alongside it (_plan.PlannedCall, _bundle.LinkedCall)."""
+
     site: Site
     facts: object  # _engine.CallFacts
     operands: dict  # ABI parameter name -> IR variable (group and storage excluded)
     payload: _payloads.Payload
     temp_storage: str | None  # the TempStorage variable named, if any
-    plan: object = None  # _engine.Plan
-    provider: object = None  # _engine.Provider
     # symbol -> a thunk compiling that Python function (an operator, a prefix callback) to the
     # link item the plan's external function of that symbol needs; run after planning.
     link_requests: dict = dataclasses.field(default_factory=dict)
