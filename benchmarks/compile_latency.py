@@ -151,7 +151,7 @@ class PlannerClock:
     time less the engine's is its Python analysis and rewrite of the IR."""
 
     def __init__(self):
-        from cuda.coop.numba_mlir import _planner
+        from cuda.coop.numba_mlir import _bundle, _plan, _planner
 
         self.seconds, self.runs, self.bundles, self.engine_s, self.engine_calls_s = 0.0, 0, [], 0.0, 0.0
         planner = _planner.CoopWholeFunctionPlanner
@@ -166,7 +166,7 @@ class PlannerClock:
                 self.runs += 1
 
         planner.run = timed_run
-        engine = _planner.engine
+        engine = _plan.engine
 
         def timed_engine():  # the engine's creation, once per process: part of the planner's time
             start = time.perf_counter()
@@ -175,17 +175,17 @@ class PlannerClock:
             finally:
                 self.engine_s += time.perf_counter() - start
 
-        _planner.engine = timed_engine
-        engine_call = _planner._engine_call
+        _plan.engine = _bundle.engine = timed_engine
+        engine_call = _plan.engine_call
 
-        def timed_engine_call(function, *args):  # session.plan and session.compile
+        def timed_engine_call(function, *args, **kwargs):  # session.plan and session.compile
             start = time.perf_counter()
             try:
-                return engine_call(function, *args)
+                return engine_call(function, *args, **kwargs)
             finally:
                 self.engine_calls_s += time.perf_counter() - start
 
-        _planner._engine_call = timed_engine_call
+        _plan.engine_call = _bundle.engine_call = timed_engine_call
         _planner._explain_recorders.append(lambda state, calls, bundle: self.bundles.append(bundle))
 
     def reading(self) -> dict:

@@ -26,24 +26,21 @@ void add_view_metadata(std::vector<AbiParam>& params, const std::string& array, 
   }
 }
 
-// A ThreadData array of `dtype` elements the wrapper receives as void*.
-std::string payload_array_argument(const CallFacts& facts, const std::string& name, DType dtype) {
-  return "*static_cast<" + cpp_of(dtype) + " (*)[" + std::to_string(facts.items_per_thread) + "]>(" + name + ")";
-}
-std::string payload_array_argument(const CallFacts& facts, const std::string& name) {
-  return payload_array_argument(facts, name, facts.dtype);
+// An array of `extent` items of `dtype` (a ThreadData, CounterT[bins]) the wrapper receives as void*.
+std::string array_argument(const std::string& name, DType dtype, int extent) {
+  return "*static_cast<" + cpp_of(dtype) + " (*)[" + std::to_string(extent) + "]>(" + name + ")";
 }
 
 // A strided view from the pointer, extents and strides its wrapper receives.
-std::string view_argument(const CallFacts& facts, const std::string& name, int dimensions) {
+std::string view_argument(const std::string& name, DType dtype, int dimensions) {
   std::string extents, strides;
   for (int dimension = 0; dimension < dimensions; ++dimension) {
     const std::string suffix = "_" + std::to_string(dimension);
     extents += (dimension ? ", " : "") + name + "_extent" + suffix;
     strides += (dimension ? ", " : "") + name + "_stride" + suffix;
   }
-  return view_type(facts.dtype, dimensions) + "{static_cast<" + cpp_of(facts.dtype) + "*>(" + name + "), {" + extents +
-         "}, {" + strides + "}}";
+  return view_type(dtype, dimensions) + "{static_cast<" + cpp_of(dtype) + "*>(" + name + "), {" + extents + "}, {" +
+         strides + "}}";
 }
 
 }  // namespace
@@ -88,25 +85,30 @@ int view_dimensions(const CallFacts& facts, const std::string& operand) {
   return found == facts.strided_views.end() ? 0 : found->second;
 }
 
+bool payload_by_value(const CallFacts& facts, const OperandSpec& operand) {
+  return facts.payload == PayloadKind::Scalar && operand.array.extent.empty();
+}
+
 std::vector<AbiParam> operand_abi(const CallFacts& facts, const OperandSpec& operand) {
+  const DType dtype = element_dtype(facts, operand);
   switch (operand.role) {
     case OperandRole::SourceArray:
     case OperandRole::DestinationArray: {
-      std::vector<AbiParam> params = {pointer_to(operand.name, facts.dtype)};
+      std::vector<AbiParam> params = {pointer_to(operand.name, dtype)};
       add_view_metadata(params, operand.name, view_dimensions(facts, operand.name));
       return params;
     }
     case OperandRole::PayloadIn:
     case OperandRole::PayloadOut:
     case OperandRole::PayloadInOut:
-      if (facts.payload == PayloadKind::Scalar)
-        return {{operand.name, AbiKind::Value, abi_value_type(facts.dtype), name_of(facts.dtype)}};
-      return {pointer_to(operand.name, facts.dtype)};
+      if (payload_by_value(facts, operand))
+        return {{operand.name, AbiKind::Value, abi_value_type(dtype), name_of(dtype)}};
+      return {pointer_to(operand.name, dtype)};
     case OperandRole::Flag:
       return {{operand.name, AbiKind::Value, kInt32, "int32"}};
     case OperandRole::PayloadResult:  // a scalar's is the result slot
-      if (facts.payload == PayloadKind::Scalar) return {};
-      return {pointer_to(operand.name, facts.dtype)};
+      if (payload_by_value(facts, operand)) return {};
+      return {pointer_to(operand.name, dtype)};
   }
   return {};
 }
@@ -118,7 +120,7 @@ AbiParam option_abi(const CallFacts& facts, const OptionSpec& option) {
     case OptionType::ScalarOutput:
       return pointer_to(option.name, facts.dtype);
     case OptionType::PayloadArray:
-      return pointer_to(option.name, option.element);
+      return pointer_to(option.name, element_dtype(facts, option));
     default:  // counts and offsets
       return int64_value(option.name);
   }
@@ -133,13 +135,14 @@ std::string view_type(DType dtype, int dimensions) {
 }
 
 std::string operand_argument(const CallFacts& facts, const OperandSpec& operand) {
+  const DType dtype = element_dtype(facts, operand);
   if (const int dimensions = view_dimensions(facts, operand.name); dimensions > 0) {
-    return view_argument(facts, operand.name, dimensions);
+    return view_argument(operand.name, dtype, dimensions);
   }
   if (operand.role == OperandRole::Flag) return "static_cast<int>(" + operand.name + ")";
-  if (!is_payload(operand.role)) return "static_cast<" + cpp_of(facts.dtype) + "*>(" + operand.name + ")";
-  if (facts.payload == PayloadKind::Scalar) return from_abi_value(facts.dtype, operand.name);
-  return payload_array_argument(facts, operand.name);
+  if (!is_payload(operand.role)) return "static_cast<" + cpp_of(dtype) + "*>(" + operand.name + ")";
+  if (payload_by_value(facts, operand)) return from_abi_value(dtype, operand.name);
+  return array_argument(operand.name, dtype, array_extent(facts, operand.array));
 }
 
 std::string option_argument(const CallFacts& facts, const OptionSpec& option) {
@@ -151,7 +154,7 @@ std::string option_argument(const CallFacts& facts, const OptionSpec& option) {
     case OptionType::ScalarOutput:
       return "*static_cast<" + cpp_of(facts.dtype) + "*>(" + option.name + ")";
     case OptionType::PayloadArray:
-      return payload_array_argument(facts, option.name, option.element);
+      return array_argument(option.name, element_dtype(facts, option), array_extent(facts, option.array));
     default:  // an offset: int64 as the impl takes it
       return option.name;
   }

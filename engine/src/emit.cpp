@@ -110,7 +110,7 @@ constexpr const char* kResultLocal = "result";
 
 // A scalar payload's fresh result is the impl's local kResultLocal, not a parameter.
 bool is_result_local(const Plan& plan, const OperandSpec& operand) {
-  return operand.role == OperandRole::PayloadResult && plan.facts.payload == PayloadKind::Scalar;
+  return operand.role == OperandRole::PayloadResult && payload_by_value(plan.facts, operand);
 }
 
 bool is_memory_operand(const Plan& plan, const std::string& name) {
@@ -154,18 +154,16 @@ std::string method_argument(const Plan& plan, const std::string& name) {
   return operand;
 }
 
-std::string payload_array(const Plan& plan, const std::string& name, const std::string& type) {
-  return type + " (&" + name + ")[" + std::to_string(plan.facts.items_per_thread) + "]";
-}
-std::string payload_array(const Plan& plan, const std::string& name) {
-  return payload_array(plan, name, element_type(plan));
+std::string array_parameter(const std::string& name, DType dtype, int extent) {
+  return std::string(info(dtype).cpp) + " (&" + name + ")[" + std::to_string(extent) + "]";
 }
 
 // CUB's ThreadData overloads take non-const references even where they only read.
 std::string operand_parameter(const Plan& plan, const OperandSpec& operand) {
-  const std::string type = element_type(plan);
+  const DType dtype = element_dtype(plan.facts, operand);
+  const std::string type(info(dtype).cpp);
   if (const int dimensions = view_dimensions(plan.facts, operand.name); dimensions > 0) {
-    return view_type(plan.facts.dtype, dimensions) + " " + operand.name;
+    return view_type(dtype, dimensions) + " " + operand.name;
   }
   switch (operand.role) {
     case OperandRole::SourceArray:
@@ -176,8 +174,8 @@ std::string operand_parameter(const Plan& plan, const OperandSpec& operand) {
     case OperandRole::PayloadOut:
     case OperandRole::PayloadInOut:
     case OperandRole::PayloadResult:
-      if (plan.facts.payload == PayloadKind::Scalar) return type + " " + operand.name;
-      return payload_array(plan, operand.name);
+      if (payload_by_value(plan.facts, operand)) return type + " " + operand.name;
+      return array_parameter(operand.name, dtype, array_extent(plan.facts, operand.array));
     case OperandRole::Flag:
       return "int " + operand.name;
   }
@@ -193,7 +191,7 @@ std::string option_parameter(const Plan& plan, const OptionSpec& option) {
     case OptionType::ScalarOutput:
       return element_type(plan) + "& " + option.name;
     case OptionType::PayloadArray:
-      return payload_array(plan, option.name, std::string(info(option.element).cpp));
+      return array_parameter(option.name, element_dtype(plan.facts, option), array_extent(plan.facts, option.array));
     default:
       return "::cuda::std::int64_t " + option.name;
   }
@@ -449,6 +447,8 @@ std::string summary(const Plan& plan) {
   std::string text =
       facts.operation + ": " + facts.group.describe() + ", " + std::string(info(facts.dtype).name) +
       (facts.payload == PayloadKind::Scalar ? " scalar" : " x " + std::to_string(facts.items_per_thread));
+  for (const auto& [name, dtype] : facts.dtypes) text += ", " + name + " " + std::string(info(dtype).name);
+  for (const auto& [name, extent] : facts.extents) text += ", " + name + " " + std::to_string(extent);
   if (plan.algorithm != nullptr) text += ", " + plan.algorithm->name;
   for (const auto& [name, dimensions] : facts.strided_views) {
     text += ", " + name + " a strided " + std::to_string(dimensions) + "-D view";

@@ -11,6 +11,7 @@
 #include "coop/error.hpp"
 #include "coop/warning.hpp"
 #include "literal.hpp"
+#include "named_facts.hpp"
 
 namespace coop {
 namespace {
@@ -500,7 +501,11 @@ std::string template_argument(const TemplateSlot& slot, const CallFacts& facts, 
     case TemplateArg::LogicalWarpThreads:
       return std::to_string(facts.group.width);
     case TemplateArg::Option:
-      return static_value(facts, *operation.option(slot.option));
+      return static_value(facts, *operation.option(slot.fact));
+    case TemplateArg::NamedDType:
+      return std::string(info(facts.dtypes.at(slot.fact)).cpp);
+    case TemplateArg::NamedExtent:
+      return std::to_string(facts.extents.at(slot.fact));
   }
   return {};
 }
@@ -523,9 +528,8 @@ std::vector<AbiParam> abi_of(const Plan& plan) {
 // CUB returns the value, or (for a scalar payload) writes it to the output argument.
 std::optional<AbiParam> result_of(const Plan& plan) {
   bool produces = plan.operation->returns_value;
-  const bool scalar = plan.facts.payload == PayloadKind::Scalar;
   for (const auto& operand : plan.operation->operands) {
-    produces = produces || (operand.role == OperandRole::PayloadResult && scalar);
+    produces = produces || (operand.role == OperandRole::PayloadResult && payload_by_value(plan.facts, operand));
   }
   if (!produces) return std::nullopt;
   return result_abi(plan.facts.dtype);
@@ -563,6 +567,9 @@ std::vector<ExternalFunction> external_functions_of(const Plan& plan) {
 std::vector<std::string> headers_of(const Plan& plan) {
   std::set<std::string> headers = {"cuda/std/cstdint", plan.form->header};
   if (!info(plan.facts.dtype).header.empty()) headers.insert(std::string(info(plan.facts.dtype).header));
+  for (const auto& [name, dtype] : plan.facts.dtypes) {
+    if (!info(dtype).header.empty()) headers.insert(std::string(info(dtype).header));
+  }
   if (plan.adapter != nullptr) headers.insert(plan.adapter->headers.begin(), plan.adapter->headers.end());
   for (const auto& option : plan.operation->options) {
     if (option.type != OptionType::Operator) continue;
@@ -580,6 +587,8 @@ std::string canonical_key(const Plan& plan) {
   key +=
       ";dtype=" + std::string(info(facts.dtype).name) + ";items_per_thread=" + std::to_string(facts.items_per_thread);
   key += ";payload=" + std::string(to_string(facts.payload));
+  for (const auto& [name, dtype] : facts.dtypes) key += ";dtype:" + name + "=" + std::string(info(dtype).name);
+  for (const auto& [name, extent] : facts.extents) key += ";extent:" + name + "=" + std::to_string(extent);
   for (const auto& [name, dimensions] : facts.strided_views) key += ";view:" + name + "=" + std::to_string(dimensions);
   key += ";algorithm=" + (plan.algorithm != nullptr ? plan.algorithm->name : std::string("none"));
   for (const auto& option : plan.operation->options) {
@@ -641,14 +650,20 @@ CountRange Plan::range_of(const OptionSpec& option) const {
   return option.range;
 }
 
-Plan plan(const CallFacts& facts) {
-  const OperationSpec& operation = require_operation(facts);
+Plan plan(const CallFacts& facts) { return plan(facts, require_operation(facts)); }
+
+Plan plan(const CallFacts& facts, const OperationSpec& operation) {
+  if (facts.operation != operation.name) {
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), "operation", quoted(facts.operation),
+           quoted(operation.name) + ", the operation it is planned against");
+  }
   validate(facts.group, facts.call_name());
   const GroupForm& form = require_form(operation, facts);
   require_dtype(operation, facts);
   const PayloadShape& shape = require_payload(operation, form, facts);
   require_complex_by_pointer(operation, facts);
   check_views(operation, facts);
+  check_named_facts(facts, operation, form);
   check_options(facts, operation, 1LL * facts.items_per_thread * facts.group.threads());
 
   Plan result;
@@ -700,6 +715,8 @@ std::string Plan::describe() const {
           (facts.payload == PayloadKind::Scalar ? std::string("scalar (one value per thread)")
                                                 : "ThreadData[" + std::to_string(facts.items_per_thread) + "]") +
           "\n";
+  for (const auto& [name, dtype] : facts.dtypes) text += name + ": " + std::string(info(dtype).name) + "\n";
+  for (const auto& [name, extent] : facts.extents) text += name + ": " + std::to_string(extent) + "\n";
   for (const auto& [name, dimensions] : facts.strided_views) {
     text += name + ": a strided " + std::to_string(dimensions) +
             "-D view, addressed element by element in C order (coop_adapt::StridedView)\n";

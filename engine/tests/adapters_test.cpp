@@ -89,7 +89,7 @@ std::vector<std::pair<const ClassAdapter*, const GroupForm*>> catalog_adapters()
 }
 
 // The form's template slots bound for int, a 64-thread block, logical warps of 8
-// lanes, 4 items and each option's default.
+// lanes, 4 items, each option's default, float for a named dtype and 16 for a named extent.
 std::string sample_arguments(const GroupForm& form) {
   std::string arguments;
   for (const TemplateSlot& slot : form.template_args) {
@@ -116,6 +116,12 @@ std::string sample_arguments(const GroupForm& form) {
         break;
       case TemplateArg::Option:
         value = "false";
+        break;
+      case TemplateArg::NamedDType:
+        value = "float";
+        break;
+      case TemplateArg::NamedExtent:
+        value = "16";
         break;
     }
     arguments += (arguments.empty() ? "" : ", ") + value;

@@ -199,10 +199,40 @@ TEST(Catalog, MethodRulesAndTemplateSlotsNameTheOperationsOptions) {
     for (const auto& form : operation.forms) {
       for (const auto& slot : form.template_args) {
         if (slot.from != TemplateArg::Option) continue;
-        const OptionSpec* option = operation.option(slot.option);
+        const OptionSpec* option = operation.option(slot.fact);
         ASSERT_NE(option, nullptr) << operation.name << " slot " << slot.name;
         EXPECT_TRUE(option->type == OptionType::Bool || option->type == OptionType::Choice) << slot.name;
         EXPECT_FALSE(option->allow_runtime) << slot.name;
+      }
+    }
+  }
+}
+
+// Named dtypes and extents come from the arrays passed for a call's parameters, so only the
+// parameters a front end reads an array from declare them (not a fresh result, which it
+// allocates), and a template slot reads only a name one of them declares.
+TEST(Catalog, NamedFactsAreDeclaredByTheArraysAFrontEndReads) {
+  for (const auto& operation : catalog()) {
+    std::set<std::string> dtypes, extents;
+    const auto declare = [&](const ArrayType& array) {
+      if (!array.element.empty()) dtypes.insert(array.element);
+      if (!array.extent.empty()) extents.insert(array.extent);
+    };
+    for (const auto& operand : operation.operands) {
+      const bool named = !operand.array.element.empty() || !operand.array.extent.empty();
+      EXPECT_TRUE(!named || (is_payload(operand.role) && operand.role != OperandRole::PayloadResult))
+          << operation.name << ": " << operand.name;
+      declare(operand.array);
+    }
+    for (const auto& option : operation.options) {
+      const bool named = !option.array.element.empty() || !option.array.extent.empty();
+      EXPECT_TRUE(!named || option.type == OptionType::PayloadArray) << operation.name << ": " << option.name;
+      declare(option.array);
+    }
+    for (const auto& form : operation.forms) {
+      for (const auto& slot : form.template_args) {
+        if (slot.from == TemplateArg::NamedDType) EXPECT_TRUE(dtypes.contains(slot.fact)) << slot.name;
+        if (slot.from == TemplateArg::NamedExtent) EXPECT_TRUE(extents.contains(slot.fact)) << slot.name;
       }
     }
   }

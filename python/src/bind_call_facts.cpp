@@ -39,19 +39,28 @@ Dim3 to_dim3(const std::vector<int>& shape, const std::string& call) {
   return block;
 }
 
-CallFacts make_facts(std::string operation, Group group, const std::string& dtype, int items_per_thread,
-                     std::map<std::string, OptionBinding> options, std::string where, const std::string& payload,
-                     std::map<std::string, int> strided_views) {
-  CallFacts facts{std::move(operation), group, DType::Int32, items_per_thread, std::move(options), std::move(where)};
-  const auto parsed = parse_dtype(dtype);
-  if (!parsed) reject(ErrorKind::InvalidArgument, facts.call_name(), "dtype", "'" + dtype + "'", dtype_names());
-  facts.dtype = *parsed;
+DType dtype_named(const CallFacts& facts, const std::string& argument, const std::string& name) {
+  const auto parsed = parse_dtype(name);
+  if (!parsed) reject(ErrorKind::InvalidArgument, facts.call_name(), argument, "'" + name + "'", dtype_names());
+  return *parsed;
+}
+
+// The fields Python gives by name (dtypes by their NumPy names, the payload's shape as a word), parsed.
+CallFacts with_names_parsed(CallFacts facts, const std::string& dtype, const std::string& payload,
+                            const std::map<std::string, std::string>& dtypes) {
+  facts.dtype = dtype_named(facts, "dtype", dtype);
   if (payload != "array" && payload != "scalar") {
     reject(ErrorKind::InvalidArgument, facts.call_name(), "payload", "'" + payload + "'", "'array' or 'scalar'");
   }
   facts.payload = payload == "scalar" ? PayloadKind::Scalar : PayloadKind::Array;
-  facts.strided_views = std::move(strided_views);
+  for (const auto& [name, named] : dtypes) facts.dtypes[name] = dtype_named(facts, "dtypes['" + name + "']", named);
   return facts;
+}
+
+std::map<std::string, std::string> dtype_names_of(const std::map<std::string, DType>& dtypes) {
+  std::map<std::string, std::string> names;
+  for (const auto& [name, dtype] : dtypes) names[name] = std::string(info(dtype).name);
+  return names;
 }
 
 std::string repr(const OptionBinding& option) {
@@ -132,17 +141,33 @@ void bind_call_facts(nb::module_& module) {
           "__init__",
           [](CallFacts* self, std::string operation, Group group, const std::string& dtype, int items_per_thread,
              std::map<std::string, OptionBinding> options, std::string where, const std::string& payload,
-             std::map<std::string, int> strided_views) {
-            new (self) CallFacts(make_facts(std::move(operation), group, dtype, items_per_thread, std::move(options),
-                                            std::move(where), payload, std::move(strided_views)));
+             std::map<std::string, int> strided_views, const std::map<std::string, std::string>& dtypes,
+             std::map<std::string, int> extents) {
+            CallFacts facts;
+            facts.operation = std::move(operation);
+            facts.group = group;
+            facts.items_per_thread = items_per_thread;
+            facts.options = std::move(options);
+            facts.where = std::move(where);
+            facts.strided_views = std::move(strided_views);
+            facts.extents = std::move(extents);
+            new (self) CallFacts(with_names_parsed(std::move(facts), dtype, payload, dtypes));
           },
           "operation"_a, "group"_a, "dtype"_a, "items_per_thread"_a,
           "options"_a = std::map<std::string, OptionBinding>{}, "where"_a = "", "payload"_a = "array",
-          "strided_views"_a = std::map<std::string, int>{},
+          "strided_views"_a = std::map<std::string, int>{}, "dtypes"_a = std::map<std::string, std::string>{},
+          "extents"_a = std::map<std::string, int>{},
           "`options` maps option names to bindings (absent means omitted); `where` names the user's "
           "function, file and line for messages; `payload` is \"array\" (a ThreadData) or \"scalar\" (one value "
-          "per thread); `strided_views` maps a memory operand that is a strided N-D view to its dimensions.")
+          "per thread); `strided_views` maps a memory operand that is a strided N-D view to its dimensions; "
+          "`dtypes` and `extents` are the named facts the catalog's type expressions read (an operand's or "
+          "option's named_dtype / named_extent): the dtype of the array passed for it (\"ValueT\": \"float16\") "
+          "and its length (\"bins\": 256).")
       .def_ro("strided_views", &CallFacts::strided_views)
+      .def_prop_ro(
+          "dtypes", [](const CallFacts& facts) { return dtype_names_of(facts.dtypes); },
+          "Named dtypes beyond the payload's: type name (\"ValueT\") -> dtype name.")
+      .def_ro("extents", &CallFacts::extents, "Named extents read from array lengths: name (\"bins\") -> length.")
       .def_prop_ro("payload", [](const CallFacts& facts) { return std::string(to_string(facts.payload)); })
       .def_ro("operation", &CallFacts::operation)
       .def_ro("group", &CallFacts::group)

@@ -65,6 +65,13 @@ const OperationSpec& operation_named(const std::string& name) {
   return *operation;
 }
 
+// An array whose dtype or length is a named fact: the front end fills CallFacts.dtypes /
+// extents under these names from the array passed. Present only where the catalog names one.
+void add_named_facts(nb::dict& entry, const ArrayType& array) {
+  if (!array.element.empty()) entry["named_dtype"] = array.element;
+  if (!array.extent.empty()) entry["named_extent"] = array.extent;
+}
+
 nb::list operand_list(const OperationSpec& operation) {
   nb::list operands;
   for (const auto& operand : operation.operands) {
@@ -72,6 +79,7 @@ nb::list operand_list(const OperationSpec& operation) {
     entry["name"] = operand.name;
     entry["role"] = operand_role_name(operand.role);
     entry["starts_as"] = operand.starts_as;
+    add_named_facts(entry, operand.array);
     operands.append(entry);
   }
   return operands;
@@ -87,10 +95,11 @@ nb::dict option_dict(const OptionSpec& option) {
   entry["allow_runtime"] = option.allow_runtime;
   entry["required"] = option.required;
   entry["aliases"] = option.aliases;
-  // A payload_array's element dtype: the front end checks the array holds it.
-  entry["element"] = option.type == OptionType::PayloadArray
+  // A payload_array's element dtype, when fixed: the front end checks the array holds it.
+  entry["element"] = option.type == OptionType::PayloadArray && option.array.element.empty()
                          ? nb::object(nb::str(std::string(info(option.element).name).c_str()))
                          : nb::none();
+  add_named_facts(entry, option.array);
   // A prefix callback's state crosses the ABI as its own pointer parameter; the
   // front end binds the kernel's state array to it by this name.
   entry["state_parameter"] = option.type == OptionType::PrefixCallback
@@ -128,15 +137,17 @@ void bind_catalog(nb::module_& module) {
       "operation_options", [](const std::string& name) { return option_list(operation_named(name)); }, "operation"_a,
       "The options of a catalog operation, in order: dicts of name, type (choice, count, payload_scalar, offset, "
       "operator, prefix_callback, scalar_output), choices, default, allow_static, allow_runtime, "
-      "required, aliases (other names a front end accepts), element (a payload_array's dtype, else None), "
-      "state_parameter (a prefix callback's ABI state "
-      "parameter, else None).");
+      "required, aliases (other names a front end accepts), element (a payload_array's fixed dtype, else None), "
+      "state_parameter (a prefix callback's ABI state parameter, else None), and where the catalog names them "
+      "named_dtype / named_extent (the CallFacts.dtypes / extents name the array passed fills: \"ValueT\", "
+      "\"bins\").");
   module.def(
       "operation_operands", [](const std::string& name) { return operand_list(operation_named(name)); }, "operation"_a,
       "The data operands of a catalog operation, in order: dicts of name and role (source_array, "
       "destination_array, payload_in, payload_out, payload_inout, flag, payload_result: a fresh payload the front "
-      "end allocates and the call returns) and starts_as (the operand a payload_result starts as a copy of, or "
-      "\"\").");
+      "end allocates and the call returns), starts_as (the operand a payload_result starts as a copy of, or "
+      "\"\"), and where the catalog names them named_dtype / named_extent (the CallFacts.dtypes / extents name "
+      "the array passed fills: \"ValueT\", \"bins\").");
   module.def(
       "operation",
       [](const std::string& name) {

@@ -35,8 +35,8 @@ void bind_plan(nb::module_& module) {
       .def_ro("cpp_type", &AbiParam::cpp_type, "The value's C++ type, or the pointee's for a pointer.")
       .def_ro("value_dtype", &AbiParam::value_dtype,
               "The dtype (NumPy name) a front end gives the value, or the pointee: \"int64\" for counts, offsets, "
-              "extents and strides, \"int32\" for flags, \"uint8\" for bytes, the payload's dtype for payload "
-              "values.")
+              "extents and strides, \"int32\" for flags, \"uint8\" for bytes, the operand's element dtype for "
+              "payload values (the call's dtype, or a named dtype such as ValueT).")
       .def("__repr__", [](const AbiParam& param) {
         return "<AbiParam " + param.name + ": " + param.cpp_type + (param.kind == AbiKind::Pointer ? "*" : "") + ">";
       });

@@ -7,6 +7,7 @@ The kernel's own MLIR (metadata "mlir_module_str") holds what the rewrite
 emitted before CUB is linked in, so a barrier there is the planner's; the
 post-LTO PTX holds CUB's code as well."""
 
+import dataclasses
 import re
 
 import numpy as np
@@ -15,6 +16,7 @@ from numba_cuda_mlir import cuda, types
 from numba_cuda_mlir.mlir_optimization import get_lto_ptx
 
 from cuda import coop
+from cuda.coop.numba_mlir import _planner
 from cuda.coop.numba_mlir._explain import compile_for_launch
 
 I32 = types.Array(types.int32, 1, "C")
@@ -217,6 +219,24 @@ def test_explain_returns_the_plans_and_the_generated_source():
         assert f'extern "C" __device__ int {provider.symbol}(' in explanation.source
     assert "#include <cub/block/block_load.cuh>" in explanation.source
     assert str(explanation).startswith("kernel copy_with_a_kernel_extent, launch")
+
+
+def test_the_stages_hand_on_frozen_values():
+    """Plan and bundle return what they made beside the facts stage's call; none is filled in later."""
+    seen = []
+    recorder = lambda state, linked, bundle: seen.append((linked, bundle))
+    _planner._explain_recorders.append(recorder)
+    try:
+        Compiled(copy_kernel("transpose"))
+    finally:
+        _planner._explain_recorders.remove(recorder)
+    ((linked, bundle),) = seen
+    assert [each.call.facts.operation for each in linked] == ["load", "store"]  # program order
+    assert [each.provider.symbol for each in linked] == [provider.symbol for provider in bundle.providers]
+    assert "BLOCK_LOAD_TRANSPOSE" in linked[0].plan.cub_type
+    for value in (linked[0], linked[0].call):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.plan = None
 
 
 def test_explain_names_warp_types():

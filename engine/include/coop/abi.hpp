@@ -23,7 +23,8 @@ struct AbiParam {
   std::string cpp_type;  // the value's type, or the pointee's for a pointer
   // The value's dtype as a front end types it (NumPy name), or the pointee's: "int64"
   // for counts, offsets, extents and strides, "int32" for flags, "uint8" for bytes
-  // (scratch, a prefix callback's state), the payload's dtype for payload values.
+  // (scratch, a prefix callback's state), the operand's element dtype for payload values
+  // (the call's dtype, or the named dtype its type expression gives: ValueT).
   std::string value_dtype;
   std::string array;   // Extent, Stride: the array operand described
   int dimension = -1;  // Extent, Stride: which dimension
@@ -44,6 +45,10 @@ std::string abi_value_type(DType dtype);
 
 // The payload value of `dtype` that the wrapper's parameter `name` (of abi_value_type) carries.
 std::string from_abi_value(DType dtype, const std::string& name);
+
+// Whether a payload operand crosses as one value (a scalar payload's) rather than as an
+// array: an operand with a named extent (CounterT[bins]) is an array whatever the payload.
+bool payload_by_value(const CallFacts& facts, const OperandSpec& operand);
 
 // Dimensions of the strided view `operand` is, 0 when it is contiguous memory.
 int view_dimensions(const CallFacts& facts, const std::string& operand);

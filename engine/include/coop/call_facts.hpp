@@ -47,6 +47,12 @@ struct CallFacts {
   // Fortran-order array), by operand name -> dimensions; absent: contiguous memory. A
   // view is addressed element by element in C order, never read as flat memory.
   std::map<std::string, int> strided_views;
+  // Facts beyond the payload's one dtype and items per thread, by the names the catalog's
+  // type expressions use (ArrayType): the dtype of each further array a call takes
+  // ("ValueT": radix sort's values), and numbers read from array lengths ("bins": a
+  // histogram's counters). The front end fills them from the arguments passed.
+  std::map<std::string, DType> dtypes;
+  std::map<std::string, int> extents;
 
   OptionBinding option(const std::string& name) const;
   std::string call_name() const;  // "load" or "load (copy_tile, kernel.py:12)"

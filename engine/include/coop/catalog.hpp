@@ -40,12 +40,24 @@ inline bool is_payload(OperandRole role) {
          role == OperandRole::PayloadResult;
 }
 
+// An array parameter's type expression where it is not the call's own
+// `T[ITEMS_PER_THREAD]`: its element type, its extent, or both are facts of the call
+// named here (CallFacts::dtypes, CallFacts::extents), which the front end reads from the
+// array passed. Radix sort's values, `ValueT[N]`: {.element = "ValueT"}; a histogram's
+// counters, `CounterT[bins]`: {.element = "CounterT", .extent = "bins"}. An array with a
+// named extent is passed as an array whatever the payload's shape.
+struct ArrayType {
+  std::string element = {};  // a CallFacts::dtypes name; "": the call's dtype (an option's `element`)
+  std::string extent = {};   // a CallFacts::extents name; "": the payload's items per thread
+};
+
 struct OperandSpec {
   std::string name;
   OperandRole role;
   // A PayloadResult that starts as a copy of this operand, so the slots CUB leaves
   // unwritten (a shuffle's vacated item) hold that operand's values, not garbage.
   std::string starts_as = {};
+  ArrayType array = {};  // PayloadIn, PayloadOut, PayloadInOut: its named element type or extent
 };
 
 enum class OptionType {
@@ -99,6 +111,7 @@ struct OptionSpec {
   bool required = false;                  // OMITTED is rejected (a reduction's operator)
   DType element = DType::Int32;           // PayloadArray: its element type
   std::vector<std::string> aliases = {};  // other names a front end accepts for it (the seed's spellings)
+  ArrayType array = {};                   // PayloadArray: its named element type or extent
 };
 
 // The ABI parameter carrying a PrefixCallback option's state pointer.
@@ -124,14 +137,16 @@ enum class TemplateArg {
   ItemsPerThread,
   Algorithm,
   LogicalWarpThreads,
-  Option,  // a STATIC Bool or Choice option's value (or its default), named by `option`
+  Option,      // a STATIC Bool or Choice option's value (or its default), named by `fact`
+  NamedDType,  // the C++ type of the named dtype `fact` (CallFacts::dtypes): "ValueT"
+  NamedExtent  // the named extent `fact` (CallFacts::extents): "bins"
 };
 
 // One template parameter of a CUB class, by its name in CUB, in declaration order.
 struct TemplateSlot {
   std::string name;  // "WARP_TIME_SLICING"
   TemplateArg from;
-  std::string option = {};  // TemplateArg::Option: the option bound to it
+  std::string fact = {};  // Option, NamedDType, NamedExtent: the option or named fact bound to it
 };
 
 // Which CUB member function a call makes, selected by the values of one or more
@@ -216,6 +231,12 @@ std::string operation_names();  // "load, store" for error messages
 
 const AlgorithmSpec* find_algorithm(const GroupForm& form, std::string_view name);
 std::string algorithm_names(const GroupForm& form);
+
+// What an array parameter's type expression is in a call whose facts plan() has checked:
+// the dtype of its elements and the items it holds per thread.
+DType element_dtype(const CallFacts& facts, const OperandSpec& operand);
+DType element_dtype(const CallFacts& facts, const OptionSpec& option);
+int array_extent(const CallFacts& facts, const ArrayType& array);
 
 // A built-in operator: a CUB or libcu++ functor, so it needs no link input.
 struct OperatorSpec {

@@ -90,8 +90,19 @@ struct Plan {
 inline constexpr int kMaxItemsPerThread = 512;
 inline constexpr int kSlowItemsPerThread = 128;
 
+// Bound on a named extent (CallFacts::extents: a histogram's bins). It specializes the CUB
+// class and sizes an array the group holds in shared or local memory: 65536 int32 counters
+// are 256 KiB, more than a block's shared memory (228 KiB on the H200), and CUB unrolls
+// its loops over them.
+inline constexpr int kMaxNamedExtent = 65536;
+
 // Validates `facts` against the catalog; throws coop::Error naming the call, the
 // argument, the value and what is allowed. Nothing reaches NVRTC that this rejects.
 Plan plan(const CallFacts& facts);
+
+// Plans against `operation` rather than the catalog's entry named facts.operation: an
+// operation the product catalog does not register (the engine's tests of catalog features
+// no family uses yet). The plan points into `operation`, which must outlive it.
+Plan plan(const CallFacts& facts, const OperationSpec& operation);
 
 }  // namespace coop

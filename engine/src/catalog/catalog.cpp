@@ -56,6 +56,18 @@ const AlgorithmSpec* find_algorithm(const GroupForm& form, std::string_view name
   return nullptr;
 }
 
+DType element_dtype(const CallFacts& facts, const OperandSpec& operand) {
+  return operand.array.element.empty() ? facts.dtype : facts.dtypes.at(operand.array.element);
+}
+
+DType element_dtype(const CallFacts& facts, const OptionSpec& option) {
+  return option.array.element.empty() ? option.element : facts.dtypes.at(option.array.element);
+}
+
+int array_extent(const CallFacts& facts, const ArrayType& array) {
+  return array.extent.empty() ? facts.items_per_thread : facts.extents.at(array.extent);
+}
+
 std::string algorithm_names(const GroupForm& form) {
   std::string names;
   for (const auto& algorithm : form.algorithms) names += (names.empty() ? "" : ", ") + algorithm.name;

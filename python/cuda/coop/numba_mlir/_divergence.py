@@ -29,13 +29,15 @@ from ._location import where
 UNIFORM = math.inf
 
 
-def warn_divergent_calls(state, calls, block_shape) -> None:
+def warn_divergent_calls(state, planned, block_shape) -> None:
+    """Warns once per call in `planned` (_plan.PlannedCall) that only some threads may reach."""
     func_ir = state.func_ir
     spans = _uniform_spans(func_ir, block_shape)
     controlling = _controlling_branches(func_ir)
-    for call in calls:
-        if not call.plan.needs_scratch:
+    for each in planned:
+        if not each.plan.needs_scratch:
             continue  # a storage-free load or store touches only the calling thread's memory
+        call = each.call
         group = call.facts.group
         for branch in controlling.get(call.site.label, ()):
             condition = branch.cond

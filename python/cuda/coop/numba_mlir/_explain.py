@@ -88,18 +88,18 @@ def explain(kernel, /, *args, grid, block) -> Explanation:
     _triple(grid, "grid"), _triple(block)  # checked before anything compiles
     argtypes = [kernel.typeof_pyval(value) for value in args]
     recorded = []
-    recorder = lambda state, calls, bundle: recorded.append((state, calls, bundle))
+    recorder = lambda state, linked, bundle: recorded.append((linked, bundle))
     _planner._explain_recorders.append(recorder)
     try:
         compile_for_launch(kernel, argtypes, grid, block, values=args)
     finally:
         _planner._explain_recorders.remove(recorder)
-    _state, calls, bundle = recorded[-1] if recorded else (None, [], None)
+    linked, bundle = recorded[-1] if recorded else ((), None)
     return Explanation(
         kernel=kernel.py_func.__qualname__,
         launch={"grid": _triple(grid, "grid"), "block": _triple(block)},
         arch=bundle.arch if bundle else "",
-        plans=[call.plan for call in calls],
-        providers=[call.provider for call in calls],
+        plans=[each.plan for each in linked],
+        providers=[each.provider for each in linked],
         source=bundle.source if bundle else "",
     )

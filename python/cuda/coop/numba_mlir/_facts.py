@@ -54,15 +54,16 @@ def _operator_spellings() -> dict:
     return spellings
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Call:
+    """What the facts stage knows of one primitive call; the plan and bundle stages
+    return their results alongside it (_plan.PlannedCall, _bundle.LinkedCall)."""
+
     site: Site
     facts: object  # _engine.CallFacts
     operands: dict  # ABI parameter name -> IR variable (group and storage excluded)
     payload: _payloads.Payload
     temp_storage: str | None  # the TempStorage variable named, if any
-    plan: object = None  # _engine.Plan
-    provider: object = None  # _engine.Provider
     # symbol -> a thunk compiling that Python function (an operator, a prefix callback) to the
     # link item the plan's external function of that symbol needs; run after planning.
     link_requests: dict = dataclasses.field(default_factory=dict)
@@ -89,6 +90,11 @@ class Parameters:
     elements: dict  # payload-array option -> the dtype its items must have
     prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
     aliases: dict  # another name an option is accepted by (the seed's spellings) -> the option
+    # Arrays whose dtype or length is a named fact of the call (CallFacts.dtypes, .extents):
+    # operand or payload-array option -> the name its dtype / its length fills ("ValueT", "bins").
+    named_dtypes: dict
+    named_extents: dict
+    named_operands: tuple  # the operands among them (not options): passed to the call as they are
 
     def options_of(self, kind: str) -> list:
         return [name for name, option_kind in self.kinds.items() if option_kind == kind]
@@ -99,6 +105,8 @@ def parameters(operation: str) -> Parameters:
     """The catalog's operands and options of `operation`, read once per process."""
     spec = _engine.operation(operation)
     roles = [(operand["name"], operand["role"]) for operand in spec["operands"]]
+    arrays = (*spec["operands"], *spec["options"])
+    named_dtypes, named_extents = _named(arrays, "named_dtype"), _named(arrays, "named_extent")
     return Parameters(
         payload=next(name for name, role in roles if role in _PAYLOAD_ROLES),
         memory=next((name for name, role in roles if role in _MEMORY_ROLES), None),
@@ -110,7 +118,15 @@ def parameters(operation: str) -> Parameters:
             option["name"]: option["state_parameter"] for option in spec["options"] if option["state_parameter"]
         },
         aliases={alias: option["name"] for option in spec["options"] for alias in option["aliases"]},
+        named_dtypes=named_dtypes,
+        named_extents=named_extents,
+        named_operands=tuple(name for name, _ in roles if name in named_dtypes or name in named_extents),
     )
+
+
+def _named(parameters, key: str) -> dict:
+    """Parameter name -> the named fact (`key`: "named_dtype" or "named_extent") its array fills."""
+    return {parameter["name"]: parameter[key] for parameter in parameters if key in parameter}
 
 
 def option_kinds(operation: str) -> dict:
@@ -357,9 +373,12 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             views[memory] = view_dimensions(memory_type)
     dtype = dtype_of(payload, where_text)
     _check_payload_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
+    arrays = _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
+    named = named_facts(declared, arrays, where_text)  # CallFacts.dtypes, CallFacts.extents
 
     options, link_requests = {}, {}
     not_options = (group_name, payload_name, memory, *declared.values, _TEMP_STORAGE, *declared.prefix_states)
+    not_options += declared.named_operands
     not_options += (_prefix_callbacks.STATE_OPERAND,)
     for name, var in arguments.items():
         if name in not_options:
@@ -398,12 +417,12 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         if name in options:
             _check_aggregate_array(state, arguments[name], payloads, oracle, dtype, name, where_text)
     facts = _engine.CallFacts(
-        operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape, views
+        operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape, views, *named
     )
     operands = {payload_name: arguments[payload_name]}
     if memory is not None:
         operands[memory] = arguments[memory]
-    operands.update({name: arguments[name] for name in declared.values})
+    operands.update({name: arguments[name] for name in (*declared.values, *declared.named_operands)})
     if shape == "array":  # a scalar's result comes back through the call's result slot
         operands.update({name: site.statement.target for name in declared.results})
     operands.update({name: arguments[name] for name, binding in options.items() if binding.binding == "runtime"})
@@ -443,8 +462,49 @@ def _check_payload_arrays(state, declared, arguments, payload, shape, payloads, 
             continue
         array, _ = _payload(state, arguments[name], payloads, oracle, where_text, name)
         _payloads.agree(array, element, f"argument '{name}' of {where_text}", where_text)
-        if shape == "array":
+        if shape == "array" and name not in declared.named_extents:
             _check_same_extent(payload, array, arguments[declared.payload].name, name, where_text)
+
+
+def _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text) -> dict:
+    """The arrays given for the parameters the catalog types by named facts, as (payload,
+    shape) by parameter; one whose length is not a named fact is shaped like the payload."""
+    arrays = {}
+    for name in {**declared.named_dtypes, **declared.named_extents}:
+        if not _given(state, arguments, name):
+            continue
+        arrays[name] = _payload(state, arguments[name], payloads, oracle, where_text, name)
+        if shape == "array" and name not in declared.named_extents:
+            _check_same_extent(payload, arrays[name][0], arguments[declared.payload].name, name, where_text)
+    return arrays
+
+
+def named_facts(declared, arrays: dict, where_text: str) -> tuple[dict, dict]:
+    """CallFacts.dtypes and .extents from `arrays` ((payload, shape) by parameter given): each
+    name the catalog types a parameter by gets the dtype, or the length, of the array passed
+    for it (radix sort's ValueT[N] values, a histogram's CounterT[bins] counters)."""
+    dtypes, extents, givers = {}, {}, {}
+    for name, (array, shape) in arrays.items():
+        if name in declared.named_dtypes:
+            _fill(dtypes, declared.named_dtypes[name], dtype_of(array, where_text), name, givers, where_text)
+        if name in declared.named_extents:
+            fact = declared.named_extents[name]
+            if shape != "array":
+                raise InvalidArgumentError(
+                    f"{where_text}: argument '{name}' is one value per thread; expected an array (its length is {fact})"
+                )
+            _fill(extents, fact, array.extent, name, givers, where_text)
+    return dtypes, extents
+
+
+def _fill(facts: dict, fact: str, value, argument: str, givers: dict, where_text: str) -> None:
+    """One value per named fact: the arrays a name types must agree on it."""
+    if fact in facts and facts[fact] != value:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{argument}' gives {fact} = {value} but '{givers[fact]}' gives {facts[fact]}; "
+            f"expected one {fact} for every array it types"
+        )
+    facts[fact], givers[fact] = value, argument
 
 
 def _given(state, arguments, name: str) -> bool:

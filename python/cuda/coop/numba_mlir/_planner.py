@@ -1,27 +1,25 @@
 """The whole-function planner: cuda.coop's one hook into numba-cuda-mlir. It runs
 after device helpers are inlined and before type inference, and reads as the
-pipeline: find -> groups -> payloads -> facts -> plan -> bundle -> storage -> rewrite."""
+pipeline: find -> groups -> payloads -> facts -> plan -> bundle -> storage -> rewrite.
+Each stage returns its result as a value (facts: Call, plan: PlannedCall, bundle:
+LinkedCall) and the stages after it take the one they need."""
 
 from __future__ import annotations
 
-import os
 import warnings
 
 from numba_cuda_mlir.extending import WholeFunctionPlanner
-from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
-from .. import _engine
-from .._core import log
-from .._core.errors import CoopWarning, UnsupportedOperationError, from_engine_error
-from .._engine_session import engine
+from .._core.errors import CoopWarning, UnsupportedOperationError
 from . import (
+    _bundle,
     _dispatch,
     _facts,
     _groups,
     _ir,
     _payloads,
+    _plan,
     _prefix_callbacks,
-    _provider_call,
     _rewrite,
     _selectors,
     _storage,
@@ -31,43 +29,6 @@ from ._find import find_sites
 from ._linked_functions import user_function_being_compiled
 from ._location import context, where
 from ._types import TypeOracle
-
-_links: dict[str, LTOIR] = {}  # one link object per bundle, so the linker sees it once
-
-
-def _engine_call(function, *args, calls=()):
-    """Runs an engine function; its errors become cuda.coop's, named as the user wrote the
-    call ("coop.load (...)", where the engine says "load (...)"), and a bundle's compile
-    error names the user's calls it was compiling."""
-    try:
-        return function(*args)
-    except _engine.EngineError as error:
-        public = from_engine_error(error)
-        for call in calls:
-            name = f"{call.facts.operation} ({call.facts.where})"
-            if str(error).startswith(name):
-                public = type(public)(f"coop.{error}")
-        if calls and not any(call.facts.where and call.facts.where in str(error) for call in calls):
-            sites = "; ".join(f"coop.{call.facts.operation} ({call.facts.where})" for call in calls)
-            public = type(public)(f"compiling the providers of {sites}: {error}")
-        raise public from None
-
-
-def _linked_functions(call, plan) -> tuple:
-    """The link items of the Python functions the plan calls (its external functions),
-    compiled now: which ones the provider needs is the plan's to say."""
-    return tuple(call.link_requests[function.symbol]() for function in plan.external_functions)
-
-
-def _register_providers(bundle, calls, linked):
-    link = _links.setdefault(bundle.cache_key, LTOIR(bundle.ltoir, name=f"cuda_coop_{bundle.cache_key[:16]}.ltoir"))
-    for call, provider, functions in zip(calls, bundle.providers, linked):
-        call.provider = provider
-        operands = tuple(
-            _provider_call.Operand(param.kind, param.value_dtype, param.dimension) for param in provider.abi
-        )
-        result = provider.result.value_dtype if provider.result is not None else None
-        _provider_call.register(_provider_call.Provider(provider.symbol, operands, (link, *functions), result))
 
 
 class CoopWholeFunctionPlanner(WholeFunctionPlanner):
@@ -111,19 +72,21 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         _bound_the_launch(state, block_shape)
         calls = _analyze(state, sites, block_shape, payloads, storages)
         _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
-        _plan_and_bundle(state, calls)
-        warn_divergent_calls(state, calls, block_shape)
+        planned = _plan.plan(calls)
+        bundle, linked = _bundle.bundle(state, planned)
+        _explain_hook(state, linked, bundle)
+        warn_divergent_calls(state, planned, block_shape)
         _warn_unused_results(state, calls)
-        layout = _storage.plan_layout(state, calls, storages)
-        _storage.check_fits(state, calls, layout)
-        _storage.insert_trailing_barriers(state, calls, layout)
+        layout = _storage.plan_layout(state, linked, storages)
+        _storage.check_fits(state, linked, layout)
+        _storage.insert_trailing_barriers(state, linked, layout)
         removed = [
             site.statement
             for site in sites
             if site.marker.family in ("groups", "storage") and site.marker.name != "ThreadData"
         ]
         removed += _prefix_callback_constructors(state, calls)
-        _rewrite.rewrite(state, calls, payloads, removed, layout)
+        _rewrite.rewrite(state, linked, payloads, removed, layout)
         return True
 
 
@@ -137,7 +100,7 @@ def _bound_the_launch(state, block_shape) -> None:
         options["launch_bounds"] = block_shape[0] * block_shape[1] * block_shape[2]
 
 
-def _analyze(state, sites, block_shape, payloads, storages):
+def _analyze(state, sites, block_shape, payloads, storages) -> tuple[_facts.Call, ...]:
     """CallFacts for every primitive, in program order (barrier placement depends on it)."""
     oracle = TypeOracle(state)
     payloads.extend(_facts.result_payloads(state, sites, payloads, oracle))
@@ -161,7 +124,7 @@ def _analyze(state, sites, block_shape, payloads, storages):
     calls.sort(key=lambda call: primitives.index(call.site))
     for payload in payloads:
         _facts.dtype_of(payload, context("ThreadData", state, payload.site.statement.loc))
-    return calls
+    return tuple(calls)
 
 
 def _warn_unused_results(state, calls) -> None:
@@ -191,32 +154,13 @@ def _prefix_callback_constructors(state, calls) -> list:
     return list({id(constructor): constructor for constructor in made}.values())
 
 
-def _plan_and_bundle(state, calls) -> None:
-    """Plans every call and compiles them as one bundle: one NVRTC call on a miss, none on a hit.
-    The engine logs both stages (CUDA_COOP_LOG=plan,compile): it alone knows the cache outcome."""
-    if not calls:
-        return
-    session = engine()
-    for call in calls:
-        call.plan = _engine_call(session.plan, call.facts, calls=[call])
-    linked = [_linked_functions(call, call.plan) for call in calls]
-    arch = state.metadata["targetoptions"]["chip"]
-    kernel, file = state.func_id.func_qualname, os.path.basename(state.func_id.filename)
-    operations = [f"coop.{call.facts.operation}" for call in calls]
-    log.compiling(kernel, file, operations, arch)
-    try:
-        bundle = _engine_call(session.compile, [call.plan for call in calls], arch, calls=calls)
-    except BaseException:
-        log.compile_failed()
-        raise
-    log.compiled(kernel, file, operations, bundle.cache, bundle.compile_seconds)
-    _register_providers(bundle, calls, linked)
-    _explain_hook(state, calls, bundle)
-
-
 _explain_recorders: list = []
 
 
-def _explain_hook(state, calls, bundle) -> None:
+def _explain_hook(state, linked, bundle) -> None:
+    """Hands each recorder (coop.explain, the disk cache, tests) the kernel's linked calls
+    and its bundle, once per kernel that has cooperative calls."""
+    if bundle is None:
+        return
     for recorder in _explain_recorders:
-        recorder(state, calls, bundle)
+        recorder(state, linked, bundle)

@@ -47,24 +47,25 @@ def _barrier(scope, kind, loc):
     return _ir.call(scope, ("syncthreads",) if kind == "block" else ("syncwarp",), (), loc)
 
 
-def _provider_call(scope, call, scratch, loc, target):
+def _provider_call(scope, linked, scratch, loc, target):
     statements, symbol = [], None
-    symbol_statement, symbol = _ir.constant(scope, call.provider.symbol, loc, "symbol")
+    symbol_statement, symbol = _ir.constant(scope, linked.provider.symbol, loc, "symbol")
     function = _ir.new_var(scope, "provider_call", loc)
     statements += [symbol_statement, ir.Assign(ir.Global("coop_provider_call", coop_provider_call, loc), function, loc)]
     operands = [
-        scratch if param.name == "temp_storage" else call.operands[param.array or param.name]
-        for param in call.provider.abi
+        scratch if param.name == "temp_storage" else linked.call.operands[param.array or param.name]
+        for param in linked.provider.abi
     ]
     statements.append(ir.Assign(ir.Expr.call(function, (symbol, *operands), (), loc), target, loc))
     return statements
 
 
-def rewrite(state, calls, payloads, removed_statements, layout):
+def rewrite(state, linked, payloads, removed_statements, layout):
+    """Rewrites the kernel's IR: `linked` (_bundle.LinkedCall) become provider calls."""
     func_ir = state.func_ir
-    first_loc = calls[0].site.statement.loc if calls else func_ir.loc
+    first_loc = linked[0].call.site.statement.loc if linked else func_ir.loc
     backing = _backing(state, layout, first_loc) if layout.bytes else None
-    by_statement = {id(call.site.statement): call for call in calls}
+    by_statement = {id(each.call.site.statement): each for each in linked}
     payload_by_statement = {id(payload.site.statement): payload for payload in payloads}
     removed = {id(statement) for statement in removed_statements}
     for block in func_ir.blocks.values():
@@ -84,17 +85,17 @@ def rewrite(state, calls, payloads, removed_statements, layout):
                     alignment=max(payload.alignment, 8) if payload.alignment else None,
                 )[0]
             if key in by_statement:
-                call = by_statement[key]
-                if id(call) in layout.barriers:
-                    body += _barrier(block.scope, layout.barriers[id(call)], loc)
+                each = by_statement[key]
+                if id(each) in layout.barriers:
+                    body += _barrier(block.scope, layout.barriers[id(each)], loc)
                 view_statements, view = (
-                    _scratch_view(block.scope, backing, layout.offsets[id(call)], loc)
-                    if id(call) in layout.offsets
+                    _scratch_view(block.scope, backing, layout.offsets[id(each)], loc)
+                    if id(each) in layout.offsets
                     else ([], None)
                 )
                 # A call returning a fresh payload writes the array just made under its target.
                 target = _ir.new_var(block.scope, "status", loc) if key in payload_by_statement else statement.target
-                body += view_statements + _provider_call(block.scope, call, view, loc, target)
+                body += view_statements + _provider_call(block.scope, each, view, loc, target)
             elif key not in removed and key not in payload_by_statement:
                 body.append(statement)
         block.body = body

@@ -54,9 +54,10 @@ ATTRIBUTES = ("size_in_bytes", "alignment", "auto_sync", "sharing")
 class Layout:
     bytes: int = 0
     alignment: int = 16
-    offsets: dict = dataclasses.field(default_factory=dict)  # id(call) -> byte offset
-    barriers: dict = dataclasses.field(default_factory=dict)  # id(call) -> "block" | "warp", before the call
-    barriers_after: dict = dataclasses.field(default_factory=dict)  # id(call) -> "block" | "warp", after it
+    # Keyed by id() of the _bundle.LinkedCall the layout was planned for.
+    offsets: dict = dataclasses.field(default_factory=dict)  # id(linked) -> byte offset
+    barriers: dict = dataclasses.field(default_factory=dict)  # id(linked) -> "block" | "warp", before the call
+    barriers_after: dict = dataclasses.field(default_factory=dict)  # id(linked) -> "block" | "warp", after it
 
 
 def _constant(state, bound, name, where_text):
@@ -160,12 +161,13 @@ def _reachable(func_ir) -> dict:
 
 
 def _may_run_before(first, second, reach, order) -> bool:
-    if first.site.label == second.site.label and order[id(first)] < order[id(second)]:
+    first_label, second_label = first.call.site.label, second.call.site.label
+    if first_label == second_label and order[id(first)] < order[id(second)]:
         return True
-    return second.site.label in reach[first.site.label]
+    return second_label in reach[first_label]
 
 
-def check_fits(state, calls, layout: Layout) -> None:
+def check_fits(state, linked, layout: Layout) -> None:
     """All the kernel's scratch must fit the target's shared memory per block: refused
     here, naming the numbers, instead of failing the launch."""
     from .. import _engine
@@ -176,39 +178,41 @@ def check_fits(state, calls, layout: Layout) -> None:
     if layout.bytes <= limit:
         return
     users = sorted(
-        (call for call in calls if call.provider.scratch_bytes_per_block),
-        key=lambda call: -call.provider.scratch_bytes_per_block,
+        (each for each in linked if each.provider.scratch_bytes_per_block),
+        key=lambda each: -each.provider.scratch_bytes_per_block,
     )
     shown = ", ".join(
-        f"coop.{call.facts.operation} ({call.facts.where}) {call.provider.scratch_bytes_per_block}"
-        for call in users[:3]
+        f"coop.{each.call.facts.operation} ({each.call.facts.where}) {each.provider.scratch_bytes_per_block}"
+        for each in users[:3]
     )
+    first = users[0].call
     raise InvalidArgumentError(
-        f"{context(users[0].facts.operation, state, users[0].site.statement.loc)}: the kernel's cooperative calls need "
+        f"{context(first.facts.operation, state, first.site.statement.loc)}: the kernel's cooperative calls need "
         f"{layout.bytes} bytes of shared memory per block, more than {arch}'s limit of {limit}; largest: {shown} "
         "(bytes). Use fewer items per thread, a smaller block, or TempStorage(sharing='shared') to overlap them"
     )
 
 
-def plan_layout(state, calls, storages) -> Layout:
+def plan_layout(state, linked, storages) -> Layout:
+    """The layout of the scratch of `linked` (_bundle.LinkedCall, in program order)."""
     layout = Layout()
     by_name = {storage.name: storage for storage in storages}
     regions: dict[str, list] = {}
-    for call in calls:
-        regions.setdefault(call.temp_storage or IMPLICIT, []).append(call)
-    order = {id(call): index for index, call in enumerate(calls)}
+    for each in linked:
+        regions.setdefault(each.call.temp_storage or IMPLICIT, []).append(each)
+    order = {id(each): index for index, each in enumerate(linked)}
     reach = _reachable(state.func_ir)
     offset = 0
     for name, members in regions.items():
         storage = by_name.get(name)
-        users = [call for call in members if call.provider.scratch_bytes_per_block > 0]
+        users = [each for each in members if each.provider.scratch_bytes_per_block > 0]
         if not users:
             continue  # storage-free algorithms ignore the descriptor (and may run in some threads only)
         if storage is not None and storage.auto_sync:
-            for call in users:
-                layout.barriers_after[id(call)] = _scope(call)
+            for each in users:
+                layout.barriers_after[id(each)] = _scope(each)
         alignment = max(
-            [storage.alignment or 1 if storage else 1] + [call.provider.scratch_alignment for call in users]
+            [storage.alignment or 1 if storage else 1] + [each.provider.scratch_alignment for each in users]
         )
         layout.alignment = max(layout.alignment, alignment)
         offset = _align(offset, alignment)
@@ -224,33 +228,33 @@ def plan_layout(state, calls, storages) -> Layout:
     return layout
 
 
-def _scope(call) -> str:
-    return call.provider.reuse_barrier or ("block" if call.facts.group.kind == "block" else "warp")
+def _scope(linked) -> str:
+    return linked.provider.reuse_barrier or ("block" if linked.call.facts.group.kind == "block" else "warp")
 
 
 def _place(layout, users, offset, exclusive) -> int:
     """Gives each user its offset; returns the end of the region."""
     if not exclusive:
-        for call in users:
-            layout.offsets[id(call)] = offset
-        return offset + max(call.provider.scratch_bytes_per_block for call in users)
-    for call in users:
-        offset = _align(offset, call.provider.scratch_alignment)
-        layout.offsets[id(call)] = offset
-        offset += call.provider.scratch_bytes_per_block
+        for each in users:
+            layout.offsets[id(each)] = offset
+        return offset + max(each.provider.scratch_bytes_per_block for each in users)
+    for each in users:
+        offset = _align(offset, each.provider.scratch_alignment)
+        layout.offsets[id(each)] = offset
+        offset += each.provider.scratch_bytes_per_block
     return offset
 
 
 def _reuse_barriers(layout, users, exclusive, reach, order) -> None:
-    for call in users:
+    for each in users:
         if exclusive:
-            if _may_run_before(call, call, reach, order):  # in a loop, its own slice is reused
-                layout.barriers[id(call)] = call.provider.reuse_barrier
+            if _may_run_before(each, each, reach, order):  # in a loop, its own slice is reused
+                layout.barriers[id(each)] = each.provider.reuse_barrier
             continue
-        earlier = [other for other in users if _may_run_before(other, call, reach, order)]
+        earlier = [other for other in users if _may_run_before(other, each, reach, order)]
         if earlier:
-            scopes = {call.provider.reuse_barrier, *(other.provider.reuse_barrier for other in earlier)}
-            layout.barriers[id(call)] = "block" if "block" in scopes else "warp"
+            scopes = {each.provider.reuse_barrier, *(other.provider.reuse_barrier for other in earlier)}
+            layout.barriers[id(each)] = "block" if "block" in scopes else "warp"
 
 
 def _check_capacity(state, storage, users, needed, exclusive) -> None:
@@ -258,29 +262,30 @@ def _check_capacity(state, storage, users, needed, exclusive) -> None:
     needs most (shared) or the calls together (exclusive)."""
     if needed <= storage.size_in_bytes:
         return
-    largest = max(users, key=lambda call: call.provider.scratch_bytes_per_block)
-    named = largest if not exclusive else users[-1]
+    largest = max(users, key=lambda each: each.provider.scratch_bytes_per_block)
+    named = (largest if not exclusive else users[-1]).call
     together = f", {needed} bytes for its {len(users)} users together" if exclusive and len(users) > 1 else ""
+    facts = largest.call.facts
     raise InvalidArgumentError(
         f"{context(named.facts.operation, state, named.site.statement.loc)}: argument 'temp_storage' has "
-        f"size_in_bytes={storage.size_in_bytes}, but coop.{largest.facts.operation} ({largest.facts.where}) needs "
+        f"size_in_bytes={storage.size_in_bytes}, but coop.{facts.operation} ({facts.where}) needs "
         f"{largest.provider.scratch_bytes_per_block} bytes of scratch{together}; give coop.TempStorage "
         f"size_in_bytes={needed} or more, or None to size it for its users"
     )
 
 
-def insert_trailing_barriers(state, calls, layout) -> None:
+def insert_trailing_barriers(state, linked, layout) -> None:
     """Puts the barrier after each call of an auto_sync=True TempStorage, before the
     rewrite turns the call into a provider call (which keeps what follows it)."""
-    by_statement = {id(call.site.statement): call for call in calls if id(call) in layout.barriers_after}
+    by_statement = {id(each.call.site.statement): each for each in linked if id(each) in layout.barriers_after}
     if not by_statement:
         return
     for block in state.func_ir.blocks.values():
         body = []
         for statement in block.body:
             body.append(statement)
-            call = by_statement.get(id(statement))
-            if call is not None:
-                kind = layout.barriers_after[id(call)]
+            each = by_statement.get(id(statement))
+            if each is not None:
+                kind = layout.barriers_after[id(each)]
                 body += _ir.call(block.scope, ("syncthreads",) if kind == "block" else ("syncwarp",), (), statement.loc)
         block.body = body
