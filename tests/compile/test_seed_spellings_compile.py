@@ -144,3 +144,18 @@ def test_none_written_out_is_the_default():
     assert plans[0] == plans[1]
     assert any("algorithm=warp_reductions" in key for key in plans[0])
     assert any("operation=scan" in key and "algorithm=raking" in key for key in plans[0])
+
+
+def test_load_returns_the_payload_it_filled():
+    @cuda.jit
+    def kernel(source, destination, sums):
+        block = coop.this_block()
+        loaded = coop.load(block, source, coop.ThreadData(4))
+        coop.store(block, destination, loaded)
+        total = coop.sum(block, coop.load(block, source, coop.ThreadData(4)))
+        if cuda.threadIdx.x == 0:
+            sums[0] = total
+
+    data = np.ones(512, np.int32)
+    explanation = coop.explain(kernel, data, data, data[:1], grid=1, block=128)
+    assert [plan.facts.operation for plan in explanation.plans] == ["load", "store", "load", "sum"]

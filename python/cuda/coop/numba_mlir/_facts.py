@@ -15,7 +15,7 @@ from numba_cuda_mlir.numba_cuda.core import ir
 
 from .. import _engine
 from .._core.errors import InvalidArgumentError, PayloadInferenceError, UnsupportedOperationError
-from .._core.markers import all_markers
+from .._core.markers import all_markers, marker_of
 from . import _groups, _operators, _payloads, _prefix_callbacks
 from ._find import Site
 from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
@@ -83,6 +83,7 @@ class Parameters:
     """An operation's parameters as the engine's catalog declares them, by role and kind."""
 
     payload: str  # the operand holding this thread's items
+    fills: str | None  # the payload the call fills in place and returns (load's output), if any
     memory: str | None  # the array the group reads or writes, if any: it fixes the dtype
     values: tuple  # operands that cross the ABI as runtime values as they are (flags)
     results: tuple  # fresh payloads the call returns (the front end allocates them)
@@ -109,6 +110,7 @@ def parameters(operation: str) -> Parameters:
     named_dtypes, named_extents = _named(arrays, "named_dtype"), _named(arrays, "named_extent")
     return Parameters(
         payload=next(name for name, role in roles if role in _PAYLOAD_ROLES),
+        fills=next((name for name, role in roles if role == "payload_out"), None),
         memory=next((name for name, role in roles if role in _MEMORY_ROLES), None),
         values=tuple(name for name, role in roles if role == "flag"),
         results=tuple(name for name, role in roles if role == "payload_result"),
@@ -314,6 +316,9 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     (array), or one value per thread (scalar)."""
     _check_one_payload(state, var, payloads, where_text)
     found = definition(state.func_ir, var)
+    filled = _filled_by(state, found)
+    if filled is not None:  # `items = coop.load(...)`: load returns the payload it filled
+        return _payload(state, filled, payloads, oracle, where_text, argument)
     for payload in payloads:
         if payload.site is not None and found is payload.site.call:
             return payload, "array"
@@ -329,6 +334,23 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
             "coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined into it)"
         )
     return _payloads.Payload(None, 1, None, dtype, "its value", var.name), "scalar"
+
+
+def _filled_by(state, found):
+    """The payload argument a primitive call fills in place and returns, if `found` is one."""
+    if not (isinstance(found, ir.Expr) and found.op == "call"):
+        return None
+    function = python_value(state.func_ir, found.func)
+    marker = marker_of(function)
+    if marker is None or marker.family in ("groups", "storage") or not marker.implemented:
+        return None
+    name = marker.name
+    try:
+        fills = parameters(name).fills
+        bound = inspect.signature(function).bind(*found.args, **dict(found.kws))
+    except (TypeError, RuntimeError):
+        return None
+    return bound.arguments.get(fills) if fills is not None else None
 
 
 def _check_one_payload(state, var, payloads, where_text) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
 from numba_cuda_mlir.numba_cuda.core import ir
 
-from . import _ir
+from . import _facts, _ir
 from ._provider_call import coop_provider_call
 
 # Static shared memory a kernel may declare without opting in to more.
@@ -93,9 +93,14 @@ def rewrite(state, linked, payloads, removed_statements, layout):
                     if id(each) in layout.offsets
                     else ([], None)
                 )
-                # A call returning a fresh payload writes the array just made under its target.
-                target = _ir.new_var(block.scope, "status", loc) if key in payload_by_statement else statement.target
+                # A call returning a fresh payload writes the array just made under its target; one
+                # filling a payload in place (load) returns that payload.
+                fills = _facts.parameters(each.call.facts.operation).fills
+                returns_status = key not in payload_by_statement and fills is None
+                target = statement.target if returns_status else _ir.new_var(block.scope, "status", loc)
                 body += view_statements + _provider_call(block.scope, each, view, loc, target)
+                if fills is not None:
+                    body.append(ir.Assign(each.call.operands[fills], statement.target, loc))
             elif key not in removed and key not in payload_by_statement:
                 body.append(statement)
         block.body = body

@@ -46,7 +46,7 @@ def load(
             comes from; by default cuda.coop provides it (see the guide on scratch).
 
     Returns:
-        None: `items` is filled in place.
+        `items`, filled in place (``loaded = coop.load(...)`` is that same payload).
 
     CUB: ``cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y,
     BLOCK_DIM_Z>::Load`` for a block, ``cub::WarpLoad<T, ITEMS_PER_THREAD,
