@@ -153,7 +153,7 @@ def _latency_table(document: dict) -> list[str]:
     latency = document["compile_latency"]
     rows = []
     for name, values in sorted(latency["scenarios"].items()):
-        if "coop_s" in values:
+        if isinstance(values, dict) and "coop_s" in values:  # the scenarios of one first launch
             rows.append(
                 [
                     name.split("_", 1)[1].replace("_", " "),
