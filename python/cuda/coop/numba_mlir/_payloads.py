@@ -75,6 +75,11 @@ def dtype_name(numba_type) -> str | None:
     return None
 
 
+def plain_constant(value):
+    """A NumPy integer constant (np.int64(32)) as the Python int it stands for."""
+    return int(value) if isinstance(value, np.integer) else value
+
+
 def explicit_dtype(value) -> str | None:
     """The engine's dtype name of a dtype a user gave (NumPy, Numba or a name), or None."""
     if value is None:
@@ -118,8 +123,8 @@ def compile_time_int(state, var, context: str, argument: str) -> int:
     if from_literal_unroll(state.func_ir, var):
         raise UnsupportedOperationError(literal_unroll_message(context, argument))
     found = definition(state.func_ir, var)
-    if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)) and isinstance(found.value, (int, np.integer)):
-        return int(found.value)
+    if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)) and isinstance(plain_constant(found.value), int):
+        return plain_constant(found.value)
     if isinstance(found, ir.Expr) and found.op == "getattr" and found.attr == "items_per_thread":
         made = definition(state.func_ir, found.value)  # another payload's extent: ThreadData(items.items_per_thread)
         if isinstance(made, ir.Expr) and made.op == "call" and python_value(state.func_ir, made.func) is ThreadData:
@@ -183,7 +188,7 @@ def _alignment(state, var):
     """The alignment argument's constant; an explicit None means it was left out."""
     found = definition(state.func_ir, var)
     if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
-        return int(found.value) if isinstance(found.value, np.integer) else found.value
+        return plain_constant(found.value)
     return _UNKNOWN
 
 

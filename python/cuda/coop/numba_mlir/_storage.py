@@ -16,12 +16,11 @@ from __future__ import annotations
 import dataclasses
 import inspect
 
-import numpy as np
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .._core.api.storage import TempStorage
 from .._core.errors import InvalidArgumentError, UnsupportedOperationError
-from . import _ir
+from . import _ir, _payloads
 from ._find import Site
 from ._ir import from_literal_unroll, literal_unroll_message
 from ._location import context
@@ -72,12 +71,7 @@ def _constant(state, bound, name, where_text):
         raise InvalidArgumentError(
             f"{where_text}: argument '{name}' is not a compile-time constant; expected {_EXPECTED[name]}"
         )
-    return _plain(found.value)
-
-
-def _plain(value):
-    """A NumPy integer constant (np.int64(32)) as the Python int it stands for."""
-    return int(value) if isinstance(value, np.integer) else value
+    return _payloads.plain_constant(found.value)
 
 
 _EXPECTED = {
