@@ -319,12 +319,9 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     filled = _filled_by(state, found)
     if filled is not None:  # `items = coop.load(...)`: load returns the payload it filled
         return _payload(state, filled, payloads, oracle, where_text, argument)
-    for payload in payloads:
-        if payload.site is not None and found is payload.site.call:
-            return payload, "array"
-    local = _payloads.local_array(state, var, oracle)
-    if local is not None:
-        return local, "array"
+    array = _payloads.array_payload(state, var, payloads, oracle)
+    if array is not None:
+        return array, "array"
     value_type = oracle.type_of(var)
     dtype = _payloads.dtype_name(value_type) if value_type is not None else None
     if dtype is None:

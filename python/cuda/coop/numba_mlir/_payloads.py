@@ -238,6 +238,14 @@ def infer_from_writes(state, payload: Payload, oracle, context: str) -> None:
                     agree(payload, dtype, f"the write at line {statement.loc.line}", context)
 
 
+def array_payload(state, var, payloads, oracle) -> Payload | None:
+    """The payload `var` holds, if it is an array one: a ThreadData or a payload a
+    primitive returned (one of `payloads`), or the user's local array."""
+    found = definition(state.func_ir, var)
+    made = next((payload for payload in payloads if payload.site is not None and found is payload.site.call), None)
+    return made if made is not None else local_array(state, var, oracle)
+
+
 def local_array(state, var, oracle) -> Payload | None:
     """The user's `cuda.local.array(n, dtype)` of compile-time length as a payload."""
     found = definition(state.func_ir, var)

@@ -189,9 +189,7 @@ def _stateful_callback(state, stateful, state_operand, payloads, oracle, where_t
             f"the scan's third operand, a one-item coop.ThreadData or local array of {state_dtype} "
             "(coop.exclusive_sum(block, items, state, prefix_op=sf))"
         )
-    found = definition(state.func_ir, state_operand)
-    payload = next((p for p in payloads if p.site is not None and found is p.site.call), None)
-    payload = payload or _payloads.local_array(state, state_operand, oracle)
+    payload = _payloads.array_payload(state, state_operand, payloads, oracle)
     if payload is None:
         raise InvalidArgumentError(
             f"{where_text}: argument '{STATE_OPERAND}' is not a coop.ThreadData or a local array of compile-time "
