@@ -4,6 +4,7 @@
 #include <chrono>
 #include <regex>
 
+#include "background.hpp"
 #include "coop/error.hpp"
 #include "nvrtc_api.hpp"
 
@@ -29,6 +30,8 @@ class Program {
     for (const std::string& option : options) arguments.push_back(option.c_str());
     return api_.compile_program(program_, static_cast<int>(arguments.size()), arguments.data());
   }
+
+  nvrtc::Program handle() const { return program_; }
 
   std::string log() {
     std::size_t size = 0;
@@ -102,6 +105,16 @@ Layout parse_layout(const std::string& probe, const std::string& lowered) {
   return {std::stoull(match[1]), std::stoull(match[2])};
 }
 
+// Best effort: a failure here costs the next compile the PCH's creation, as under Always.
+void create_pch(nvrtc::Api& api, const std::string& prefix, const std::vector<std::string>& options) {
+  const std::lock_guard lock(api.compile_mutex);
+  try {
+    Program program(api, prefix + "namespace coop_pch {}\n", "coop_pch.cu");
+    if (program.compile(options) == nvrtc::kSuccess) program.grow_pch_heap_if_exhausted();
+  } catch (const Error&) {
+  }
+}
+
 }  // namespace
 
 struct Compiler::Impl {
@@ -120,6 +133,7 @@ struct Compiler::Impl {
       case PchPolicy::Always:
         return true;
       case PchPolicy::AfterFirst:
+      case PchPolicy::Background:
         return compiles > 0;
     }
     return false;
@@ -134,10 +148,14 @@ std::vector<std::string> Compiler::options(const std::string& arch, bool pch) co
   parse_arch(arch, "compile");
   // -rdc and -dlto: the bundle is LTO-IR whose extern "C" wrappers the kernel resolves at link
   // time, so CUB inlines across the call.
+  // _CCCL_META_UNROLL_LIMIT: the unrolling nvcc gets by default; NVRTC, not detected as nvcc,
+  // gets 16, whose preprocessor expansion in cuda/std's type lists is over half of a cold
+  // compile of CUB (0.9 s of 1.7 s). It changes how the type lists are written, not what they are.
   std::vector<std::string> options = {"-std=c++17",
                                       "-rdc=true",
                                       "-dlto",
                                       "-arch=" + arch,
+                                      "-D_CCCL_META_UNROLL_LIMIT=10",
                                       "-I" + impl_->toolkit.cccl_include,
                                       "-I" + impl_->toolkit.cuda_include};
   if (pch) options.push_back("-pch");
@@ -162,14 +180,41 @@ CompileResult Compiler::compile(const CompileRequest& request) {
   const nvrtc::Result status = program.compile(options);
   result.log = program.log();
   if (status != nvrtc::kSuccess) throw compile_failure(api, status, request, options, result.log);
-  if (result.used_pch) program.grow_pch_heap_if_exhausted();
+  if (result.used_pch) {
+    result.created_pch = api.get_pch_create_status(program.handle()) == nvrtc::kSuccess;
+    program.grow_pch_heap_if_exhausted();
+  }
 
   result.ltoir = program.ltoir();
   for (const std::string& probe : request.layout_probes) {
     result.layouts.push_back(probe.empty() ? Layout{} : parse_layout(probe, program.lowered_name(probe)));
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // The kernel compiler works on the kernel for about a second after this returns; the next
+  // bundle with these headers then finds their PCH ready (the thread waits for this lock).
+  if (impl_->compiles == 1 && impl_->policy == PchPolicy::Background && api.has_pch()) {
+    run_in_background([&api, prefix = include_prefix(request.source), options = this->options(request.arch, true)] {
+      create_pch(api, prefix, options);
+    });
+  }
   return result;
+}
+
+void Compiler::wait_for_background_pch() { wait_for_background(); }
+
+std::string include_prefix(const std::string& source) {
+  std::string prefix;
+  std::size_t start = 0;
+  while (start < source.size()) {
+    std::size_t end = source.find('\n', start);
+    end = end == std::string::npos ? source.size() : end + 1;
+    const std::string line = source.substr(start, end - start);
+    const std::size_t first = line.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && line[first] != '#' && line.compare(first, 2, "//") != 0) break;
+    if (first != std::string::npos && line[first] == '#') prefix += line;
+    start = end;
+  }
+  return prefix;
 }
 
 int parse_arch(const std::string& arch, const std::string& call) {

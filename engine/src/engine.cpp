@@ -5,6 +5,8 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include "environment.hpp"
 
@@ -18,11 +20,21 @@ bool log_enabled(const std::string& stage) {
   return std::find(stages.begin(), stages.end(), stage) != stages.end();
 }
 
-PchPolicy pch_from_environment() {
-  const std::string value = env::choice("CUDA_COOP_PCH", {"always", "after_first", "never"}, "always");
-  if (value == "never") return PchPolicy::Never;
-  if (value == "after_first") return PchPolicy::AfterFirst;
-  return PchPolicy::Always;
+PchPolicy pch_from_environment(PchPolicy fallback) {
+  constexpr std::pair<std::string_view, PchPolicy> kPolicies[] = {{"background", PchPolicy::Background},
+                                                                  {"always", PchPolicy::Always},
+                                                                  {"after_first", PchPolicy::AfterFirst},
+                                                                  {"never", PchPolicy::Never}};
+  std::string fallback_name;
+  for (const auto& [name, policy] : kPolicies) {
+    if (policy == fallback) fallback_name = name;
+  }
+  const std::string value =
+      env::choice("CUDA_COOP_PCH", {"background", "always", "after_first", "never"}, fallback_name);
+  for (const auto& [name, policy] : kPolicies) {
+    if (value == name) return policy;
+  }
+  return fallback;
 }
 
 std::string source_name(const std::string& backend, const std::string& key) {
@@ -96,13 +108,13 @@ const char* to_string(CacheOutcome outcome) {
   return "?";
 }
 
-EngineConfig EngineConfig::from_environment(std::string backend) {
+EngineConfig EngineConfig::from_environment(std::string backend, PchPolicy pch) {
   EngineConfig config;
   config.backend = std::move(backend);
   env::warn_unknown_variables();
   config.toolkit = ToolkitSearch::from_environment();
   config.cache = CacheConfig::from_environment();
-  config.pch = pch_from_environment();
+  config.pch = pch_from_environment(pch);
   config.source_dump_dir = env::text("CUDA_COOP_SOURCE_DUMP_DIR");
   return config;
 }

@@ -317,7 +317,8 @@ TEST(CliFaults, BadEnvironmentValuesWarnOnceEach) {
                                file);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   for (const std::string& warning :
-       {std::string("CUDA_COOP_PCH='sometimes' is not accepted; expected one of always, after_first, never"),
+       {std::string(
+            "CUDA_COOP_PCH='sometimes' is not accepted; expected one of background, always, after_first, never"),
         std::string("CUDA_COOP_LOG='plan,chatty' is not accepted; expected a comma-separated list of plan, compile, "
                     "cache, progress, traceback, all"),
         std::string("CUDA_COOP_ENABLE_CACHE='maybe' is not accepted; expected 1, true, yes or on"),

@@ -122,17 +122,51 @@ TEST(Compile, PchPolicyDecidesPerCompile) {
   Compiler never(toolkit(), PchPolicy::Never);
   Compiler always(toolkit(), PchPolicy::Always);
   Compiler after_first(toolkit(), PchPolicy::AfterFirst);
+  Compiler background(toolkit(), PchPolicy::Background);
   EXPECT_FALSE(never.compile(small_request()).used_pch);
   EXPECT_FALSE(never.compile(small_request()).used_pch);
   EXPECT_TRUE(always.compile(small_request()).used_pch);
   EXPECT_FALSE(after_first.compile(small_request()).used_pch);
   EXPECT_TRUE(after_first.compile(small_request()).used_pch);
+  EXPECT_FALSE(background.compile(small_request()).used_pch);
+  EXPECT_TRUE(background.compile(small_request()).used_pch);
+}
+
+TEST(Compile, BackgroundPchIsReadyForTheSecondCompile) {
+  Compiler compiler(toolkit(), PchPolicy::Background);
+  const CompileRequest request{kBlockLoadSource, "sm_90", {"", kBlockLoadProbe}, ""};
+  const CompileResult first = compiler.compile(request);
+  EXPECT_FALSE(first.used_pch);
+  Compiler::wait_for_background_pch();
+  const CompileResult second = compiler.compile(request);
+  EXPECT_TRUE(second.used_pch);
+  EXPECT_FALSE(second.created_pch) << "the background thread should have created the PCH for these headers";
+  EXPECT_EQ(second.ltoir, first.ltoir);
+  EXPECT_EQ(second.layouts, first.layouts);
+}
+
+TEST(Compile, AlwaysCreatesThePchOnTheFirstCompile) {
+  Compiler compiler(toolkit(), PchPolicy::Always);
+  EXPECT_TRUE(compiler.compile(small_request()).created_pch);
+  EXPECT_FALSE(compiler.compile(small_request()).created_pch);
+}
+
+TEST(Compile, IncludePrefixIsWhatNvrtcPrecompiles) {
+  EXPECT_EQ(include_prefix("// a comment\n#include <a.h>\n\n  // more\n#include <b.h>\nint x;\n#include <c.h>\n"),
+            "#include <a.h>\n#include <b.h>\n");
+  EXPECT_EQ(include_prefix("int x;\n#include <a.h>\n"), "");
+  EXPECT_EQ(include_prefix("#include <a.h>"), "#include <a.h>");
 }
 
 TEST(Compile, OptionsAreTheDocumentedMinimum) {
   const Compiler compiler(toolkit(), PchPolicy::Never);
-  const std::vector<std::string> expected = {
-      "-std=c++17", "-rdc=true", "-dlto", "-arch=sm_90", "-I" + toolkit().cccl_include, "-I" + toolkit().cuda_include};
+  const std::vector<std::string> expected = {"-std=c++17",
+                                             "-rdc=true",
+                                             "-dlto",
+                                             "-arch=sm_90",
+                                             "-D_CCCL_META_UNROLL_LIMIT=10",
+                                             "-I" + toolkit().cccl_include,
+                                             "-I" + toolkit().cuda_include};
   EXPECT_EQ(compiler.options("sm_90", false), expected);
   std::vector<std::string> with_pch = expected;
   with_pch.push_back("-pch");

@@ -258,20 +258,24 @@ TEST(EngineEnvironment, PchPolicyIsReadInAnyCase) {
                                                       {"NEVER", PchPolicy::Never},
                                                       {"After_First", PchPolicy::AfterFirst},
                                                       {"always", PchPolicy::Always},
-                                                      {"", PchPolicy::Always}}) {
+                                                      {"Background", PchPolicy::Background},
+                                                      {"", PchPolicy::Background}}) {
     const testing::ScopedEnv pch("CUDA_COOP_PCH", value);
     EXPECT_EQ(EngineConfig::from_environment("test").pch, policy) << value;
   }
+  const testing::ScopedEnv unset("CUDA_COOP_PCH", "");
+  EXPECT_EQ(EngineConfig::from_environment("cli", PchPolicy::AfterFirst).pch, PchPolicy::AfterFirst);
 }
 
-TEST(EngineEnvironment, UnknownPchPolicyWarnsOnceAndKeepsAlways) {
+TEST(EngineEnvironment, UnknownPchPolicyWarnsOnceAndKeepsTheDefault) {
   const testing::ScopedEnv pch("CUDA_COOP_PCH", "sometimes-from-engine-test");
   const testing::CapturedWarnings warnings;
-  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Always);
-  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Always);
+  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Background);
+  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Background);
   ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
   EXPECT_TRUE(has(warnings.joined(), "CUDA_COOP_PCH='sometimes-from-engine-test'")) << warnings.joined();
-  EXPECT_TRUE(has(warnings.joined(), "one of always, after_first, never")) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "one of background, always, after_first, never")) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "kept the default (background)")) << warnings.joined();
 }
 
 TEST(EngineEnvironment, LogStagesComeFromOneParser) {

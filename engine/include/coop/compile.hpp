@@ -18,12 +18,14 @@ struct Layout {
 };
 
 // NVRTC's automatic precompiled header lives in process memory only: creating it
-// costs the first compile about a second, and pays back from the second compile
-// with the same include prefix.
+// costs the compile that creates it more than half a second, and pays back from the
+// next compile with the same include prefix (its #include lines).
 enum class PchPolicy {
   Never,
   Always,      // every compile asks for it (the first creates it)
   AfterFirst,  // the first compile in a process skips it; later ones use it
+  Background,  // as AfterFirst, and the first compile's include prefix is precompiled on a
+               // background thread right after it, while the caller goes on
 };
 
 struct CompileRequest {
@@ -38,7 +40,8 @@ struct CompileResult {
   std::vector<Layout> layouts;  // per probe; zero where the probe was ""
   std::string log;
   double seconds = 0;
-  bool used_pch = false;
+  bool used_pch = false;     // asked NVRTC for the precompiled header
+  bool created_pch = false;  // and NVRTC had to create it (no earlier compile or background work had)
 };
 
 class Compiler {
@@ -50,12 +53,18 @@ class Compiler {
 
   // Throws coop::Error(ProviderCompile) carrying NVRTC's log and dump_path.
   CompileResult compile(const CompileRequest& request);
+  // Returns once a background precompiled header (PchPolicy::Background) is ready.
+  static void wait_for_background_pch();
   std::vector<std::string> options(const std::string& arch, bool pch) const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The lines NVRTC precompiles into its PCH: the source's leading preprocessor lines (comments and
+// blank lines between them do not end them).
+std::string include_prefix(const std::string& source);
 
 // "sm_90" -> 90; throws coop::Error(InvalidArgument) for anything else.
 int parse_arch(const std::string& arch, const std::string& call);

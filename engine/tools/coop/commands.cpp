@@ -13,7 +13,7 @@
 namespace coop::cli {
 namespace {
 
-Engine make_engine() { return Engine(EngineConfig::from_environment("cli")); }
+Engine make_engine() { return Engine(EngineConfig::from_environment("cli", PchPolicy::AfterFirst)); }
 
 // Paths come from the user and need not be UTF-8; JSON must be, so odd bytes print as U+FFFD
 // rather than turn a report (of an error, even) into an exception.

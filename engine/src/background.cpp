@@ -1,0 +1,50 @@
+#include "background.hpp"
+
+#include <pthread.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace coop {
+namespace {
+
+struct Threads {
+  std::mutex mutex;
+  std::vector<std::thread> running;
+};
+
+// Never destroyed: exit() waits on it from its own handler, after static destructors may have run.
+Threads& threads() {
+  static auto* all = new Threads();
+  return *all;
+}
+
+void wait_at_exit() { wait_for_background(); }
+
+}  // namespace
+
+void run_in_background(std::function<void()> work) {
+  static std::once_flag hooks;
+  std::call_once(hooks, [] {
+    std::atexit(wait_at_exit);
+    pthread_atfork(wait_at_exit, nullptr, nullptr);
+  });
+  Threads& all = threads();
+  const std::lock_guard lock(all.mutex);
+  all.running.emplace_back(std::move(work));
+}
+
+void wait_for_background() {
+  std::vector<std::thread> finishing;
+  {
+    const std::lock_guard lock(threads().mutex);
+    finishing.swap(threads().running);
+  }
+  for (std::thread& thread : finishing) {
+    if (thread.get_id() != std::this_thread::get_id()) thread.join();
+  }
+}
+
+}  // namespace coop
