@@ -37,8 +37,8 @@ void validate(const Group& group, const std::string& call) {
   }
   if (group.kind == GroupKind::Block) return;
   const int width = group.width;
-  if (width < 2 || width > kWarpThreads || (width & (width - 1)) != 0) {
-    reject(ErrorKind::InvalidGroup, call, "warp width", std::to_string(width), "a power of two from 2 to 32");
+  if (width < 1 || width > kWarpThreads || (width & (width - 1)) != 0) {
+    reject(ErrorKind::InvalidGroup, call, "warp width", std::to_string(width), "a power of two from 1 to 32");
   }
   if (block.count() % kWarpThreads != 0) {
     reject(ErrorKind::InvalidGroup, call, "block", dims(block) + " (" + std::to_string(block.count()) + " threads)",
@@ -81,7 +81,7 @@ Group parse_group(const std::string& text, Dim3 block, const std::string& call) 
   if (kind == "block" && !rest.empty()) return Group::this_block(parse_dim3(rest, call, "group"));
   if (kind == "warp" && colon == std::string::npos) return Group::this_warp(block);
   if (kind == "warp" && !rest.empty()) {
-    return Group::this_warp(block, parse_positive(rest, call, "group", text, "warp:N, N a power of two from 2 to 32"));
+    return Group::this_warp(block, parse_positive(rest, call, "group", text, "warp:N, N a power of two from 1 to 32"));
   }
   reject(ErrorKind::InvalidArgument, call, "group", "'" + text + "'", expected);
 }

@@ -30,7 +30,7 @@ TEST(Group, WarpPartitions) {
   EXPECT_EQ(warp.threads(), 8);
   EXPECT_EQ(warp.instances(), 16);
   EXPECT_NO_THROW(validate(warp, "load"));
-  for (int width : {2, 4, 8, 16, 32}) EXPECT_NO_THROW(validate(Group::this_warp({64, 1, 1}, width), "load"));
+  for (int width : {1, 2, 4, 8, 16, 32}) EXPECT_NO_THROW(validate(Group::this_warp({64, 1, 1}, width), "load"));
 }
 
 TEST(Group, RejectsEmptyAndOversizedBlocks) {
@@ -41,8 +41,8 @@ TEST(Group, RejectsEmptyAndOversizedBlocks) {
 }
 
 TEST(Group, RejectsBadPartitionWidths) {
-  for (int width : {0, 1, 3, 6, 12, 64})
-    expect_rejected(Group::this_warp({64, 1, 1}, width), "power of two from 2 to 32");
+  for (int width : {0, 3, 6, 12, 64})
+    expect_rejected(Group::this_warp({64, 1, 1}, width), "power of two from 1 to 32");
 }
 
 TEST(Group, WarpGroupsNeedWholeWarps) {

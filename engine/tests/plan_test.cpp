@@ -161,7 +161,7 @@ TEST(Plan, RejectsWarpOperationsOnPartialWarps) {
 TEST(Plan, RejectsBadPartitionWidths) {
   CallFacts facts = block_call("store", "direct");
   facts.group = Group::this_warp({64, 1, 1}, 12);
-  expect_rejected(facts, ErrorKind::InvalidGroup, "warp width", "power of two from 2 to 32");
+  expect_rejected(facts, ErrorKind::InvalidGroup, "warp width", "power of two from 1 to 32");
 }
 
 TEST(Plan, RejectsOobDefaultWithoutValidItems) {

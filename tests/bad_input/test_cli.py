@@ -378,13 +378,13 @@ CASES = [
     Case(
         "warp_width_three",
         GROUP,
-        ("argument 'warp width' = 3", "a power of two from 2 to 32"),
+        ("argument 'warp width' = 3", "a power of two from 1 to 32"),
         ["explain", "load", "--group", "warp:3", "--block", "64"],
     ),
     Case(
         "warp_width_beyond_int",
         EXIT2,
-        ("argument 'group' = 'warp:99999999999'", "a power of two from 2 to 32"),
+        ("argument 'group' = 'warp:99999999999'", "a power of two from 1 to 32"),
         ["explain", "load", "--group", "warp:99999999999", "--block", "64"],
     ),
     Case(

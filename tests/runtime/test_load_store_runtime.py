@@ -133,7 +133,7 @@ def warp_kernel(algorithm, width):
 
 
 @pytest.mark.parametrize("items", ITEMS)
-@pytest.mark.parametrize("width", [32, 8])
+@pytest.mark.parametrize("width", [32, 8, 1])
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("algorithm", WARP_ALGORITHMS)
 def test_warp_copy(algorithm, dtype, width, items):

@@ -105,7 +105,7 @@ def warp_reduce_kernel(op, width, items):
 
 
 @pytest.mark.parametrize("items", [1, 4])
-@pytest.mark.parametrize("width", [8, 16, 32])
+@pytest.mark.parametrize("width", [1, 8, 16, 32])
 @pytest.mark.parametrize("dtype", [np.int32, np.float64], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("op", sorted(REDUCERS))
 def test_warp_reduce(op, dtype, width, items):
@@ -187,7 +187,7 @@ def warp_scan_kernel(width):
     return scan
 
 
-@pytest.mark.parametrize("width", [8, 16, 32])
+@pytest.mark.parametrize("width", [1, 8, 16, 32])
 def test_warp_inclusive_sum(width):
     source = data(128, np.int64)
     destination = np.zeros_like(source)
@@ -469,7 +469,7 @@ def broadcast_kernel(group_width, broadcast):
 
 
 @pytest.mark.parametrize("broadcast", [True, False])
-@pytest.mark.parametrize("group_width", [0, 8, 32], ids=["block", "warp8", "warp32"])
+@pytest.mark.parametrize("group_width", [0, 1, 8, 32], ids=["block", "warp1", "warp8", "warp32"])
 @pytest.mark.parametrize("shape", [(128, 1, 1), (32, 2, 2)], ids=lambda s: "x".join(map(str, s)))
 def test_reductions_reach_every_thread_of_the_group(shape, group_width, broadcast):
     threads = shape[0] * shape[1] * shape[2]
@@ -536,7 +536,7 @@ def scan_call_kernel(call, group_width, payload):
 
 
 @pytest.mark.parametrize("payload", ["thread_data", "local_array"])
-@pytest.mark.parametrize("group_width", [0, 8, 32], ids=["block", "warp8", "warp32"])
+@pytest.mark.parametrize("group_width", [0, 1, 8, 32], ids=["block", "warp1", "warp8", "warp32"])
 @pytest.mark.parametrize("call", sorted(SCAN_CALLS))
 def test_a_scan_returns_a_fresh_payload_and_leaves_its_input_unchanged(call, group_width, payload):
     source = data(128 * 4, np.int32)

@@ -116,7 +116,7 @@ class GroupDescriptor:
         Args:
             n: a compile-time int from 1 to the parent's units (32 lanes, or the
                 block's warps). Collectives of a logical warp need a power of
-                two from 2 to 32.
+                two from 1 to 32 (a width of 1: every thread alone).
             exhaustive: a compile-time bool. True (the default): `n` must
                 divide the parent's units, so every thread is in a group.
                 False: the last, incomplete group is dropped; its threads get
