@@ -211,6 +211,30 @@ def unsupported_dtype(source, destination):
     coop.load(block, source, items)  # <- error
 
 
+@expect(coop.InvalidArgumentError, "coop.store", "argument 'items' = 7.5", "int32 holds exactly")
+@cuda.jit
+def stores_a_number_its_destination_cannot_hold(source, destination):
+    coop.store(coop.this_block(), destination, 7.5)  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.store",
+    "argument 'items' = 300",
+    "int8 holds exactly",
+    argtypes=(types.Array(types.int8, 1, "C"),) * 2,
+)
+@cuda.jit
+def stores_a_number_out_of_its_destinations_range(source, destination):
+    coop.store(coop.this_block(), destination, 300)  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.store", "the value holds int64 (from its type)", "holds int32")
+@cuda.jit
+def stores_a_scalar_of_another_dtype(source, destination):
+    coop.store(coop.this_block(), destination, source[cuda.threadIdx.x] * 2)  # <- error
+
+
 # -- groups (the engine checks these; its messages name the operation without "coop.")
 
 

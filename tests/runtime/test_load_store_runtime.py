@@ -255,3 +255,34 @@ def test_a_local_array_is_a_payload():
     local_array_payload[1, 128](source, destination)
     cuda.synchronize()
     np.testing.assert_array_equal(destination, source * 2)
+
+
+def scalar_store_kernel(algorithm, width, literal):
+    @cuda.jit
+    def store_one_value_per_thread(source, destination, valid):
+        group = coop.this_block() if width == 0 else coop.this_warp().group_by(width)
+        if literal:
+            coop.store(group, destination, 7, algorithm=algorithm, valid_items=valid)
+        else:
+            coop.store(group, destination, source[rank()], algorithm=algorithm, valid_items=valid)
+
+    return store_one_value_per_thread
+
+
+@pytest.mark.parametrize("literal", [False, True], ids=["value", "literal"])
+@pytest.mark.parametrize("width", [0, 32, 8], ids=["block", "warp", "warp8"])
+@pytest.mark.parametrize("algorithm", BLOCK_ALGORITHMS)
+def test_scalar_store_writes_one_value_per_thread(algorithm, width, literal):
+    if width and algorithm not in WARP_ALGORITHMS:
+        pytest.skip("a block-only algorithm")
+    threads = 128
+    source = random_tile(threads, np.int32)
+    expected = np.full(threads, 7, np.int32) if literal else source.copy()
+    group = threads if width == 0 else width
+    valid = group - 3  # the valid prefix of each group's tile
+    destination = np.full(threads, -1, np.int32)
+    scalar_store_kernel(algorithm, width, literal)[1, threads](source, destination, valid)
+    cuda.synchronize()
+    for start in range(0, threads, group):
+        np.testing.assert_array_equal(destination[start : start + valid], expected[start : start + valid])
+        np.testing.assert_array_equal(destination[start + valid : start + group], -1)

@@ -52,20 +52,32 @@ OptionSpec offset_option(const std::string& target) {
   return {.name = "offset", .type = OptionType::Offset, .target = target};
 }
 
+// A store also takes one value per thread as a scalar (the seed's `store(group, destination, x)`).
+const ClassAdapter kBlockStoreScalar{"::coop_adapt::BlockStoreScalar", {}, adapters::source("block_store_scalar")};
+const ClassAdapter kWarpStoreScalar{"::coop_adapt::WarpStoreScalar", {}, adapters::source("warp_store_scalar")};
+
 std::vector<GroupForm> forms(const std::string& block_class, const std::string& warp_class,
                              const std::string& header_stem, const std::string& direction) {
+  const bool store = direction == "STORE";
+  const auto payloads = [store](const ClassAdapter& scalar) {
+    std::vector<PayloadShape> shapes = {{PayloadKind::Array}};
+    if (store) shapes.push_back({PayloadKind::Scalar, {}, &scalar});
+    return shapes;
+  };
   return {
       {.group = GroupKind::Block,
        .cub_class = "::cub::" + block_class,
        .header = "cub/block/block_" + header_stem + ".cuh",
        .template_args = kBlockTemplate,
-       .algorithms = block_algorithms(direction)},
+       .algorithms = block_algorithms(direction),
+       .payloads = payloads(kBlockStoreScalar)},
       {.group = GroupKind::Warp,
        .cub_class = "::cub::" + warp_class,
        .header = "cub/warp/warp_" + header_stem + ".cuh",
        .template_args = kWarpTemplate,
        .algorithms = warp_algorithms(direction),
-       .needs_whole_warps = true},
+       .needs_whole_warps = true,
+       .payloads = payloads(kWarpStoreScalar)},
   };
 }
 

@@ -324,13 +324,16 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
         return array, "array"
     value_type = oracle.type_of(var)
     dtype = _payloads.dtype_name(value_type) if value_type is not None else None
+    number = python_value(state.func_ir, var) if isinstance(found, ir.Const) else None
+    if isinstance(number, (bool, int, float, complex)):  # `coop.store(block, destination, 0)`
+        return _payloads.Payload(None, 1, None, None, "", var.name, literal=number), "scalar"
     if dtype is None:
         raise PayloadInferenceError(
             f"{where_text}: argument '{argument}' is not a coop.ThreadData, a local array of compile-time length or a "
             f"scalar of a supported dtype (it is {value_type or 'of unknown type'}); expected a payload made by "
             "coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined into it)"
         )
-    return _payloads.Payload(None, 1, None, dtype, "its value", var.name), "scalar"
+    return _payloads.Payload(None, 1, None, dtype, "its type", var.name), "scalar"
 
 
 def _filled_by(state, found):
@@ -388,8 +391,11 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         memory_type = _memory_type(oracle, arguments[memory], memory, where_text)
         dtype = _memory_dtype(memory_type, operation, memory, where_text)
         _payloads.agree(payload, dtype, f"the {memory} of {where_text}", where_text)
+        _payloads.literal_fits(payload, payload_name, where_text)
         if view_dimensions(memory_type):
             views[memory] = view_dimensions(memory_type)
+    if payload.literal is not None and payload.dtype is None:  # no memory to take a dtype from: the number's own
+        _payloads.agree(payload, _payloads.dtype_name(oracle.type_of(arguments[payload_name])), "its value", where_text)
     dtype = dtype_of(payload, where_text)
     _check_payload_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
     arrays = _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)

@@ -15,7 +15,7 @@ from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .._core.api.storage import ThreadData
-from .._core.errors import PayloadInferenceError, UnsupportedOperationError
+from .._core.errors import InvalidArgumentError, PayloadInferenceError, UnsupportedOperationError
 from ._find import Site
 from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value, replace_value
 from ._location import where
@@ -29,10 +29,17 @@ class Payload:
     dtype: str | None = None  # engine dtype name once known
     dtype_source: str = ""  # what fixed the dtype, for conflict messages
     label: str = ""  # the variable, for a local array
+    literal: object = None  # a scalar payload written as a number: it takes the call's memory dtype
 
     @property
     def name(self) -> str:
         return self.label or self.site.statement.target.name
+
+    @property
+    def shown(self) -> str:
+        """How messages name it: the user's variable, or "the value" for an expression's temporary."""
+        name = self.name
+        return "the value" if name.startswith("$") else f"payload '{name.split('.')[0]}'"
 
 
 class Result(Payload):
@@ -222,8 +229,26 @@ def agree(payload: Payload, dtype: str, source: str, context: str) -> None:
         payload.dtype, payload.dtype_source = dtype, source
     elif payload.dtype != dtype:
         raise PayloadInferenceError(
-            f"{context}: payload '{payload.name}' holds {payload.dtype} (from {payload.dtype_source}) but {source} "
+            f"{context}: {payload.shown} holds {payload.dtype} (from {payload.dtype_source}) but {source} "
             f"holds {dtype}; make them agree"
+        )
+
+
+def literal_fits(payload: Payload, argument: str, context: str) -> None:
+    """A number written as a call's value stands for itself in the payload's dtype, or is refused."""
+    value = payload.literal
+    if value is None or payload.dtype is None:
+        return
+    kind = np.dtype(payload.dtype)
+    try:
+        converted = kind.type(value)
+        exact = converted == value and (kind.kind != "b" or isinstance(value, bool))
+    except (OverflowError, ValueError, TypeError):
+        exact = False
+    if not exact:
+        raise InvalidArgumentError(
+            f"{context}: argument '{argument}' = {value!r} is not allowed; expected a value the destination's dtype "
+            f"{payload.dtype} holds exactly (the number is converted to it)"
         )
 
 

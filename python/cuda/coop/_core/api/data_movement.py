@@ -84,8 +84,11 @@ def store(group, destination, items, /, *, algorithm="direct", valid_items=None,
             dtype `load` takes; a view of any strides or dimensions is written
             in C order.
         items: the thread's `ThreadData` or local array, of the destination's
-            dtype, in the blocked arrangement (striped with ``"striped"``). The
-            transposing algorithms may rearrange it in place, as CUB's do.
+            dtype, in the blocked arrangement (striped with ``"striped"``), or
+            one value per thread as a scalar of that dtype (a number written
+            here takes the destination's dtype, if it holds the number exactly).
+            The transposing algorithms may rearrange an array in place, as
+            CUB's do.
         algorithm: as for `load`: ``"direct"`` (default), ``"striped"``,
             ``"vectorize"``, ``"transpose"``, ``"warp_transpose"``,
             ``"warp_transpose_timesliced"`` (the last two for blocks only).
