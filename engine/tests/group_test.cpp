@@ -41,8 +41,7 @@ TEST(Group, RejectsEmptyAndOversizedBlocks) {
 }
 
 TEST(Group, RejectsBadPartitionWidths) {
-  for (int width : {0, 3, 6, 12, 64})
-    expect_rejected(Group::this_warp({64, 1, 1}, width), "power of two from 1 to 32");
+  for (int width : {0, 3, 6, 12, 64}) expect_rejected(Group::this_warp({64, 1, 1}, width), "power of two from 1 to 32");
 }
 
 TEST(Group, WarpGroupsNeedWholeWarps) {
