@@ -676,3 +676,20 @@ def test_an_exclusive_scan_of_another_operator_starts_from_its_initial_value(op,
     seeded_exclusive_kernel(op, seed)[1, 128](source, scanned)
     cuda.synchronize()
     check(scanned, ufunc.accumulate(np.concatenate([[seed], source]))[:-1], np.float64)
+
+
+@cuda.jit
+def sum_of_first_items(source, result):
+    block = coop.this_block()
+    values = coop.ThreadData(3)  # its dtype comes from the load; an item of it is a scalar of that dtype
+    coop.load(block, source, values)
+    result[rank()] = coop.sum(block, values[0]) + coop.sum(block, values[2])
+
+
+def test_an_item_of_an_untyped_payload_is_a_scalar_of_its_dtype():
+    source = data(128 * 3, np.int32)
+    result = np.zeros(128, np.int32)
+    sum_of_first_items[1, 128](source, result)
+    cuda.synchronize()
+    tiles = source.reshape(128, 3)
+    np.testing.assert_array_equal(result, tiles[:, 0].sum() + tiles[:, 2].sum())

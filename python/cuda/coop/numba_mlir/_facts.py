@@ -324,6 +324,9 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
         return array, "array"
     value_type = oracle.type_of(var)
     dtype = _payloads.dtype_name(value_type) if value_type is not None else None
+    if dtype is None and isinstance(found, ir.Expr) and found.op in ("getitem", "static_getitem"):
+        item_of = _payloads.array_payload(state, found.value, payloads, oracle)  # `coop.sum(block, items[0])`
+        dtype = item_of.dtype if item_of is not None else None
     number = python_value(state.func_ir, var) if isinstance(found, ir.Const) else None
     if isinstance(number, (bool, int, float, complex)):  # `coop.store(block, destination, 0)`
         return _payloads.Payload(None, 1, None, None, "", var.name, literal=number), "scalar"
