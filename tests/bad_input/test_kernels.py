@@ -748,9 +748,15 @@ def prefix_op_on_a_warp(source, destination):
     coop.store(warp, destination, scanned)
 
 
-@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "'prefix_op'", "__call__(self, block_aggregate)")
+@expect(
+    coop.InvalidArgumentError,
+    "coop.inclusive_sum",
+    "'prefix_op' = first_nonzero (a function of 2",
+    "f(block_aggregate)",
+    "StatefulFunction(op, dtype)",
+)
 @cuda.jit
-def prefix_op_is_a_function(source, destination):
+def prefix_op_is_a_function_of_two_arguments(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)

@@ -72,3 +72,53 @@ def test_a_running_maximum_with_a_class_op():
     cuda.synchronize()
     np.testing.assert_array_equal(out, np.maximum.accumulate(data))
     assert final[0] == data.max()
+
+
+@cuda.jit(device=True)
+def twice_the_aggregate(block_aggregate):
+    return block_aggregate * 2
+
+
+def seven(block_aggregate):  # a plain function: made a device function when compiled
+    return 7
+
+
+def stateless_scan_kernel(prefix, mode, items_per_thread):
+    if items_per_thread == 0:  # one value per thread
+
+        @cuda.jit
+        def scalars(data, out):
+            block = coop.this_block()
+            value = data[cuda.threadIdx.x]
+            if mode == "exclusive":
+                out[cuda.threadIdx.x] = coop.exclusive_sum(block, value, prefix_op=prefix)
+            else:
+                out[cuda.threadIdx.x] = coop.inclusive_sum(block, value, prefix_op=prefix)
+
+        return scalars
+
+    @cuda.jit
+    def arrays(data, out):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        coop.load(block, data, items)
+        if mode == "exclusive":
+            scanned = coop.exclusive_sum(block, items, prefix_op=prefix)
+        else:
+            scanned = coop.inclusive_sum(block, items, prefix_op=prefix)
+        coop.store(block, out, scanned)
+
+    return arrays
+
+
+@pytest.mark.parametrize("items", [0, 1, 3], ids=["scalar", "items1", "items3"])
+@pytest.mark.parametrize("mode", ["exclusive", "inclusive"])
+@pytest.mark.parametrize("prefix", [twice_the_aggregate, seven], ids=["device_function", "plain_function"])
+def test_a_stateless_prefix_function_seeds_the_scan(prefix, mode, items):
+    data = np.random.default_rng(3).integers(-50, 50, size=128 * max(items, 1)).astype(np.int32)
+    out = np.zeros_like(data)
+    stateless_scan_kernel(prefix, mode, items)[1, 128](data, out)
+    cuda.synchronize()
+    seed = 2 * data.sum() if prefix is twice_the_aggregate else 7
+    scanned = np.cumsum(data) if mode == "inclusive" else np.concatenate([[0], np.cumsum(data)[:-1]])
+    np.testing.assert_array_equal(out, (seed + scanned).astype(np.int32))

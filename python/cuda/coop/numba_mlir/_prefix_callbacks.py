@@ -1,4 +1,4 @@
-"""Block prefix callbacks (CUB's BlockPrefixCallbackOp), in two spellings.
+"""Block prefix callbacks (CUB's BlockPrefixCallbackOp), in three spellings.
 
 A `prefix_op` is an object made in the kernel, `RunningTotal(total)`, whose class
 defines `__call__(self, block_aggregate)`: CUB calls it in every lane of the first
@@ -7,7 +7,9 @@ state is one `cuda.local.array` given to the constructor, so each lane carries i
 own copy from tile to tile, as CUB's callback objects do in registers. Or, as the
 seed spells it, a `StatefulFunction(op, dtype)` whose `op(state, block_aggregate)`
 gets the state the scan takes as its third operand (`exclusive_sum(block, x, state,
-prefix_op=sf)`), a one-item ThreadData or local array of `dtype`.
+prefix_op=sf)`), a one-item ThreadData or local array of `dtype`. Or a stateless
+function `f(block_aggregate) -> prefix` (a device function or a plain one), which
+keeps nothing from tile to tile.
 
 The object never exists at run time. `__init__` runs once on the host with a
 stand-in for the array to learn which attribute holds the state and which hold
@@ -39,6 +41,10 @@ from ._linked_functions import (
 from ._location import where
 
 _STATE = "_coop_prefix_state"  # the state parameter of the rewritten __call__
+
+# The state a stateless function's callback is passed: it reads none, so the call's own
+# scratch (a block scan always has some) stands in for the pointer the ABI takes.
+SCRATCH_STANDS_IN = "the call's scratch"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,8 +82,9 @@ class _StateStandIn:
 
 
 _EXPECTED = (
-    "an object of a class with __call__(self, block_aggregate), constructed in this kernel with its state, one "
-    "cuda.local.array (e.g. prefix_op=RunningTotal(total))"
+    "a function f(block_aggregate) -> prefix, a StatefulFunction, or an object of a class with "
+    "__call__(self, block_aggregate), constructed in this kernel with its state, one cuda.local.array (e.g. "
+    "prefix_op=RunningTotal(total))"
 )
 
 
@@ -89,6 +96,9 @@ def describe(state, var, state_operand, payloads, oracle, where_text: str) -> Pr
     stateful = python_value(state.func_ir, var)
     if isinstance(stateful, StatefulFunction):
         return _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text)
+    function = getattr(stateful, "py_func", None) or (stateful if inspect.isfunction(stateful) else None)
+    if function is not None:
+        return _stateless_callback(function, state_operand, where_text)
     if state_operand is not None:
         raise InvalidArgumentError(
             f"{where_text}: argument '{STATE_OPERAND}' is given but prefix_op is not a StatefulFunction; the third "
@@ -200,6 +210,29 @@ def _stateful_callback(state, stateful, state_operand, payloads, oracle, where_t
     code = function.__code__
     identity = ("stateful", function.__module__, function.__qualname__, code.co_code, code.co_consts)
     return PrefixCallback(name, lambda: function, identity, state_dtype, payload.extent, state_operand, None)
+
+
+def _stateless_callback(function, state_operand, where_text) -> PrefixCallback:
+    """A function of the block aggregate alone, as CUB's callback of a scan that keeps no state."""
+    parameters = len(inspect.signature(function).parameters)
+    if parameters != 1 or state_operand is not None:
+        advice = (
+            "a StatefulFunction(op, dtype) with the state as the scan's third operand"
+            if parameters == 2 or state_operand is not None
+            else "a function of one argument, the block aggregate"
+        )
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op' = {function.__qualname__} (a function of {parameters} "
+            f"argument(s){' and a state operand' if state_operand is not None else ''}) is not allowed; expected "
+            f"f(block_aggregate) -> prefix, or for a callback that keeps state, {advice}"
+        )
+
+    def call(_state, block_aggregate):
+        return function(block_aggregate)
+
+    code = function.__code__
+    identity = ("stateless", function.__module__, function.__qualname__, code.co_code, code.co_consts)
+    return PrefixCallback(function.__qualname__, lambda: call, identity, "uint8", 1, SCRATCH_STANDS_IN, None)
 
 
 def _constructor(state, var):

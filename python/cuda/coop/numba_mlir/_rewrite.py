@@ -8,6 +8,7 @@ from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from . import _facts, _ir
+from ._prefix_callbacks import SCRATCH_STANDS_IN
 from ._provider_call import coop_provider_call
 
 # Static shared memory a kernel may declare without opting in to more.
@@ -52,9 +53,10 @@ def _provider_call(scope, linked, scratch, loc, target):
     symbol_statement, symbol = _ir.constant(scope, linked.provider.symbol, loc, "symbol")
     function = _ir.new_var(scope, "provider_call", loc)
     statements += [symbol_statement, ir.Assign(ir.Global("coop_provider_call", coop_provider_call, loc), function, loc)]
+    operands = [linked.call.operands.get(param.array or param.name) for param in linked.provider.abi]
     operands = [
-        scratch if param.name == "temp_storage" else linked.call.operands[param.array or param.name]
-        for param in linked.provider.abi
+        scratch if param.name == "temp_storage" or operand is SCRATCH_STANDS_IN else operand
+        for param, operand in zip(linked.provider.abi, operands)
     ]
     statements.append(ir.Assign(ir.Expr.call(function, (symbol, *operands), (), loc), target, loc))
     return statements
