@@ -459,6 +459,46 @@ def runtime_sized_temp_storage(source, destination, size):
     coop.load(block, source, items, temp_storage=storage)
 
 
+@expect(coop.InvalidArgumentError, "coop.TempStorage.reserve", "auto_sync=True", "auto_sync None or False")
+@cuda.jit
+def reserves_from_an_auto_synchronized_storage(source, destination):
+    storage = coop.TempStorage(auto_sync=True)
+    kept = storage.reserve(4, np.int32)  # <- error
+    kept[0] = 1
+
+
+@expect(coop.InvalidArgumentError, "coop.TempStorage.reserve", "'num_elems' = 0", ">= 1")
+@cuda.jit
+def reserves_nothing(source, destination):
+    kept = coop.TempStorage().reserve(0, np.int32)  # <- error
+    kept[0] = 1
+
+
+@expect(coop.InvalidArgumentError, "coop.TempStorage.reserve", "'dtype' = 'text'", "constant NumPy or Numba dtype")
+@cuda.jit
+def reserves_an_unknown_dtype(source, destination):
+    kept = coop.TempStorage().reserve(4, "text")  # <- error
+    kept[0] = 1
+
+
+@expect(coop.InvalidArgumentError, "coop.TempStorage.reserve", "size_in_bytes=16", "need 32 bytes")
+@cuda.jit
+def reserves_more_than_its_capacity(source, destination):
+    kept = coop.TempStorage(16).reserve(8, np.int32)  # <- error
+    kept[0] = 1
+
+
+@expect(coop.InvalidArgumentError, "coop.load", "size_in_bytes=64", "after its reservations' 32 bytes")
+@cuda.jit
+def reserves_room_its_users_need(source, destination):
+    block = coop.this_block()
+    storage = coop.TempStorage(64)
+    kept = storage.reserve(8, np.int32)
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, algorithm="transpose", temp_storage=storage)  # <- error
+    kept[0] = items[0]
+
+
 @expect(coop.InvalidArgumentError, "coop.TempStorage", "'alignment' = 24", "power of two")
 @cuda.jit
 def temp_storage_aligned_to_24(source, destination):

@@ -167,3 +167,42 @@ def test_module_level_descriptors_run_as_kernel_globals():
     got = out.copy_to_host()
     np.testing.assert_array_equal(got[:16], values.reshape(16, 8).sum(axis=1))
     assert got[16] == values.sum()
+
+
+def reserving_kernel(sharing, count, dtype):
+    @cuda.jit
+    def keep_across_calls(source, scanned, kept, flags):
+        storage = coop.TempStorage(sharing=sharing)
+        marks = storage.reserve(3, np.uint8)
+        values = storage.reserve(count, dtype, alignment=64)
+        thread = cuda.threadIdx.x
+        if thread < 3:
+            marks[thread] = 200 + thread
+        for i in range(thread, count, cuda.blockDim.x):
+            values[i] = i * 3
+        cuda.syncthreads()
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, source, items, algorithm="transpose", temp_storage=storage)
+        result = coop.inclusive_sum(block, items, temp_storage=storage)
+        coop.store(block, scanned, result, algorithm="transpose", temp_storage=storage)
+        cuda.syncthreads()
+        for i in range(thread, count, cuda.blockDim.x):
+            kept[i] = values[count - 1 - i]
+        if thread < 3:
+            flags[thread] = marks[thread]
+
+    return keep_across_calls
+
+
+@pytest.mark.parametrize("count", [96, 14 * 1024], ids=["small", "past_48KiB"])
+@pytest.mark.parametrize("sharing", ["shared", "exclusive"])
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_reserved_arrays_survive_the_calls_that_share_their_storage(dtype, sharing, count):
+    source = np.random.default_rng(5).integers(-9, 9, size=512).astype(np.int32)
+    scanned, kept, flags = np.zeros_like(source), np.zeros(count, dtype), np.zeros(3, np.uint8)
+    reserving_kernel(sharing, count, dtype)[1, 128](source, scanned, kept, flags)
+    cuda.synchronize()
+    np.testing.assert_array_equal(scanned, np.cumsum(source))
+    np.testing.assert_array_equal(kept, (np.arange(count) * 3)[::-1].astype(dtype))
+    np.testing.assert_array_equal(flags, [200, 201, 202])

@@ -48,7 +48,12 @@ class ThreadDataLike:
 
 class ThreadData:
     def __new__(
-        cls, items_per_thread: int, dtype: DTypeLike | None = None, *, alignment: int | None = None
+        cls,
+        items_per_thread: int,
+        dtype: DTypeLike | None = None,
+        *,
+        alignment: int | None = None,
+        alignas: int | None = None,
     ) -> ThreadDataLike: ...
 
 class TempStorage:
@@ -64,6 +69,7 @@ class TempStorage:
         auto_sync: bool | None = None,
         sharing: Literal["shared", "exclusive", "reuse"] = "shared",
     ) -> Self: ...
+    def reserve(self, num_elems: int, dtype: DTypeLike, /, *, alignment: int | None = None) -> Array: ...
 
 Array: TypeAlias = Any  # a device array or a kernel's local/shared array
 Payload: TypeAlias = Any  # ThreadData, a local array of compile-time length, or a scalar

@@ -11,6 +11,7 @@ import operator
 
 import numpy as np
 from numba_cuda_mlir import types
+from numba_cuda_mlir.numba_cuda.types.misc import unliteral
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .. import _engine
@@ -398,7 +399,8 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         if view_dimensions(memory_type):
             views[memory] = view_dimensions(memory_type)
     if payload.literal is not None and payload.dtype is None:  # no memory to take a dtype from: the number's own
-        _payloads.agree(payload, _payloads.dtype_name(oracle.type_of(arguments[payload_name])), "its value", where_text)
+        number_type = unliteral(oracle.type_of(arguments[payload_name]))
+        _payloads.agree(payload, _payloads.dtype_name(number_type), "its value", where_text)
     dtype = dtype_of(payload, where_text)
     _check_payload_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
     arrays = _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)

@@ -103,7 +103,7 @@ def explicit_dtype(value) -> str | None:
 _UNKNOWN = "<unknown>"
 
 
-def _dtype_value(func_ir, var):
+def dtype_value(func_ir, var):
     """The dtype an argument names: a constant or global, or a constructor of NumPy
     or Numba dtypes called with constants (np.dtype("int32"), types.NPDatetime("ns"))."""
     value = python_value(func_ir, var)
@@ -158,8 +158,11 @@ def thread_data(state, site: Site) -> Payload:
     if extent < 1:
         raise PayloadInferenceError(f"{context}: argument 'items_per_thread' = {extent} is not allowed; expected >= 1")
     alignment = None
-    if "alignment" in bound.arguments:
-        alignment = _alignment(state, bound.arguments["alignment"])
+    if "alignment" in bound.arguments and "alignas" in bound.arguments:
+        raise PayloadInferenceError(f"{context}: arguments 'alignment' and 'alignas' name one thing; give one")
+    spelled = "alignment" if "alignment" in bound.arguments else "alignas"
+    if spelled in bound.arguments:
+        alignment = _alignment(state, bound.arguments[spelled])
         if alignment is not None and (
             isinstance(alignment, bool)
             or not isinstance(alignment, int)
@@ -167,11 +170,11 @@ def thread_data(state, site: Site) -> Payload:
             or alignment & (alignment - 1)
         ):
             raise PayloadInferenceError(
-                f"{context}: argument 'alignment' = {alignment!r} is not allowed; expected a constant power of two"
+                f"{context}: argument '{spelled}' = {alignment!r} is not allowed; expected a constant power of two"
             )
     payload = Payload(site, extent, alignment)
     if "dtype" in bound.arguments:
-        value = _dtype_value(state.func_ir, bound.arguments["dtype"])
+        value = dtype_value(state.func_ir, bound.arguments["dtype"])
         payload.dtype = explicit_dtype(value)
         if payload.dtype is None and value is not None:  # explicit None means "infer it"
             shown = value if value is not _UNKNOWN else "a value not known at compile time"

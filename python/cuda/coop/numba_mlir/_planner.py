@@ -63,6 +63,7 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
         _payloads.fold_attributes(state, payloads)
         _storage.fold_attributes(state, storages)
+        reserved = _storage.reservations(state, storages)
         # The declared block (coop.this_block(128)), else the launch's: only then is the kernel launch-specialized.
         block_shape = _dispatch.block_shape(state, sites, context(sites[0].marker.name, state, sites[0].statement.loc))
         _groups.lower_members(state, sites, block_shape)
@@ -70,14 +71,14 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         _groups.check_no_escape(state, sites)
         _selectors.normalize(state, sites)
         _bound_the_launch(state, block_shape)
-        calls = _analyze(state, sites, block_shape, payloads, storages)
+        calls = _analyze(state, sites, block_shape, payloads, storages, reserved)
         _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
         planned = _plan.plan(calls)
         bundle, linked = _bundle.bundle(state, planned)
         _explain_hook(state, linked, bundle)
         warn_divergent_calls(state, planned, block_shape)
         _warn_unused_results(state, calls)
-        layout = _storage.plan_layout(state, linked, storages)
+        layout = _storage.plan_layout(state, linked, storages, reserved)
         _storage.check_fits(state, linked, layout)
         _storage.insert_trailing_barriers(state, linked, layout)
         removed = [
@@ -100,9 +101,9 @@ def _bound_the_launch(state, block_shape) -> None:
         options["launch_bounds"] = block_shape[0] * block_shape[1] * block_shape[2]
 
 
-def _analyze(state, sites, block_shape, payloads, storages) -> tuple[_facts.Call, ...]:
+def _analyze(state, sites, block_shape, payloads, storages, reserved) -> tuple[_facts.Call, ...]:
     """CallFacts for every primitive, in program order (barrier placement depends on it)."""
-    oracle = TypeOracle(state)
+    oracle = TypeOracle(state, {id(each.statement): (each.count, each.dtype) for each in reserved})
     payloads.extend(_facts.result_payloads(state, sites, payloads, oracle))
     primitives = [site for site in sites if _facts.is_primitive(site)]
     # Loads and stores type their payloads from memory; calls typed by their payload come after.

@@ -4,6 +4,7 @@ shared backing in the entry block, each primitive call becomes a provider call
 
 from __future__ import annotations
 
+import numpy as np
 from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
 from numba_cuda_mlir.numba_cuda.core import ir
 
@@ -30,18 +31,31 @@ def _backing(state, layout, loc):
     return backing
 
 
-def _scratch_view(scope, backing, offset, loc):
-    if offset == 0:
+def _byte_slice(scope, backing, offset, loc, end=None):
+    """backing[offset:end], bytes of the shared backing."""
+    if offset == 0 and end is None:
         return [], backing
     slice_function, start, stop = (_ir.new_var(scope, name, loc) for name in ("slice", "start", "stop"))
     bounds, view = _ir.new_var(scope, "bounds", loc), _ir.new_var(scope, "scratch", loc)
     return [
         ir.Assign(ir.Global("slice", slice, loc), slice_function, loc),
         ir.Assign(ir.Const(offset, loc), start, loc),
-        ir.Assign(ir.Const(None, loc), stop, loc),
+        ir.Assign(ir.Const(end, loc), stop, loc),
         ir.Assign(ir.Expr.call(slice_function, (start, stop), (), loc), bounds, loc),
         ir.Assign(ir.Expr.getitem(backing, bounds, loc), view, loc),
     ], view
+
+
+def _reserved_array(scope, backing, reservation, offset, loc, target):
+    """target = backing[offset:offset + bytes].view(dtype): a reservation's typed array."""
+    statements, raw = _byte_slice(scope, backing, offset, loc, offset + reservation.bytes)
+    method, dtype = _ir.new_var(scope, "view", loc), _ir.new_var(scope, "dtype", loc)
+    np_type = np.dtype(reservation.dtype).type
+    return statements + [
+        ir.Assign(ir.Expr.getattr(raw, "view", loc), method, loc),
+        ir.Assign(ir.Global(np_type.__name__, np_type, loc), dtype, loc),
+        ir.Assign(ir.Expr.call(method, (dtype,), (), loc), target, loc),
+    ]
 
 
 def _barrier(scope, kind, loc):
@@ -91,7 +105,7 @@ def rewrite(state, linked, payloads, removed_statements, layout):
                 if id(each) in layout.barriers:
                     body += _barrier(block.scope, layout.barriers[id(each)], loc)
                 view_statements, view = (
-                    _scratch_view(block.scope, backing, layout.offsets[id(each)], loc)
+                    _byte_slice(block.scope, backing, layout.offsets[id(each)], loc)
                     if id(each) in layout.offsets
                     else ([], None)
                 )
@@ -103,6 +117,9 @@ def rewrite(state, linked, payloads, removed_statements, layout):
                 body += view_statements + _provider_call(block.scope, each, view, loc, target)
                 if fills is not None:
                     body.append(ir.Assign(each.call.operands[fills], statement.target, loc))
+            elif key in layout.reserved:
+                reservation, offset = layout.reserved[key]
+                body += _reserved_array(block.scope, backing, reservation, offset, loc, statement.target)
             elif key not in removed and key not in payload_by_statement:
                 body.append(statement)
         block.body = body

@@ -9,13 +9,18 @@ scratch) a user of a shared region needs a barrier before it exactly when anothe
 user of that region (or itself, in a loop) may have run before it: that one may
 still be reading the scratch; a user of an exclusive region needs one only in a
 loop, where it reuses its own slice. With True every user is followed by a
-barrier; with False the caller places them."""
+barrier; with False the caller places them.
+
+`storage.reserve(n, dtype, alignment=None)` gives the kernel a typed array of its own
+in the TempStorage's region, before the primitives' scratch: no primitive's scratch
+overlaps it, so what the kernel keeps there survives them."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
 
+import numpy as np
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .._core.api.storage import TempStorage
@@ -47,6 +52,26 @@ class Storage:
 
 
 ATTRIBUTES = ("size_in_bytes", "alignment", "auto_sync", "sharing")
+RESERVE = "reserve"  # the method that takes a typed array out of the region
+
+
+@dataclasses.dataclass(frozen=True)
+class Reservation:
+    """`values = storage.reserve(count, dtype, alignment=...)`: `count` items of `dtype`."""
+
+    statement: ir.Assign
+    storage: str  # the TempStorage variable
+    count: int
+    dtype: str
+    alignment: int
+
+    @property
+    def bytes(self) -> int:
+        return self.count * np.dtype(self.dtype).itemsize
+
+
+def _reserve_signature(num_elems, dtype, /, *, alignment=None):
+    """storage.reserve(num_elems, dtype, alignment=None)"""
 
 
 @dataclasses.dataclass
@@ -55,6 +80,7 @@ class Layout:
     alignment: int = 16
     # Keyed by id() of the _bundle.LinkedCall the layout was planned for.
     offsets: dict = dataclasses.field(default_factory=dict)  # id(linked) -> byte offset
+    reserved: dict = dataclasses.field(default_factory=dict)  # id(Reservation.statement) -> (Reservation, offset)
     barriers: dict = dataclasses.field(default_factory=dict)  # id(linked) -> "block" | "warp", before the call
     barriers_after: dict = dataclasses.field(default_factory=dict)  # id(linked) -> "block" | "warp", after it
 
@@ -124,12 +150,63 @@ def fold_attributes(state, storages) -> None:
             storage = next((storage for storage in storages if storage.site.call is made), None)
             if storage is None:
                 continue
+            if value.attr == RESERVE:
+                continue  # reservations(): the call it makes
             if value.attr not in ATTRIBUTES:
                 raise UnsupportedOperationError(
                     f"{context('TempStorage', state, statement.loc)}: a TempStorage has no attribute {value.attr!r} in "
-                    f"a kernel; it has {', '.join(ATTRIBUTES)}"
+                    f"a kernel; it has {', '.join(ATTRIBUTES)} and the method {RESERVE}(n, dtype, alignment=None)"
                 )
             _ir.replace_value(state.func_ir, statement, ir.Const(storage.attribute(value.attr), statement.loc))
+
+
+def reservations(state, storages) -> list[Reservation]:
+    """Every `storage.reserve(...)` call of the kernel (through aliases and inlined helpers)."""
+    found = []
+    for block in state.func_ir.blocks.values():
+        for statement in block.body:
+            value = getattr(statement, "value", None)
+            if not (isinstance(statement, ir.Assign) and isinstance(value, ir.Expr) and value.op == "call"):
+                continue
+            method = _ir.definition(state.func_ir, value.func)
+            if not (isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == RESERVE):
+                continue
+            made = _ir.definition(state.func_ir, method.value)
+            storage = next((storage for storage in storages if storage.site.call is made), None)
+            if storage is not None:
+                found.append(_reservation(state, statement, storage))
+    return found
+
+
+def _reservation(state, statement, storage) -> Reservation:
+    where_text = context(f"TempStorage.{RESERVE}", state, statement.loc)
+    call = statement.value
+    try:
+        bound = inspect.signature(_reserve_signature).bind(*call.args, **dict(call.kws))
+    except TypeError as error:
+        raise TypeError(f"{where_text}: {error}") from None
+    if storage.auto_sync:
+        raise InvalidArgumentError(
+            f"{where_text}: the TempStorage has auto_sync=True, whose barriers after every call would order the "
+            "kernel's own uses of a reserved array too; reserve from a TempStorage with auto_sync None or False"
+        )
+    count = _payloads.compile_time_int(state, bound.arguments["num_elems"], where_text, "num_elems")
+    if count < 1:
+        raise InvalidArgumentError(f"{where_text}: argument 'num_elems' = {count} is not allowed; expected >= 1")
+    dtype_value = _payloads.dtype_value(state.func_ir, bound.arguments["dtype"])
+    dtype = _payloads.explicit_dtype(dtype_value)
+    if dtype is None or dtype == "bfloat16":
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'dtype' = {dtype_value!r} is not allowed; expected a constant NumPy or Numba "
+            "dtype: bool, int8-int64, uint8-uint64, float16, float32, float64, complex64 or complex128"
+        )
+    alignment = np.dtype(dtype).alignment
+    if "alignment" in bound.arguments:
+        alignment = _constant(state, bound, "alignment", where_text)
+        if isinstance(alignment, bool) or not isinstance(alignment, int) or alignment < 1 or alignment & (alignment - 1):
+            _refuse(where_text, "alignment", alignment)
+        alignment = max(alignment, np.dtype(dtype).alignment)
+    return Reservation(statement, storage.name, count, dtype, alignment)
 
 
 def _align(offset: int, alignment: int) -> int:
@@ -187,37 +264,49 @@ def check_fits(state, linked, layout: Layout) -> None:
     )
 
 
-def plan_layout(state, linked, storages) -> Layout:
-    """The layout of the scratch of `linked` (_bundle.LinkedCall, in program order)."""
+def plan_layout(state, linked, storages, reserved=()) -> Layout:
+    """The layout of the scratch of `linked` (_bundle.LinkedCall, in program order) and
+    of the arrays `reserved` (Reservation) in their TempStorage's region, before it."""
     layout = Layout()
     by_name = {storage.name: storage for storage in storages}
     regions: dict[str, list] = {}
     for each in linked:
         regions.setdefault(each.call.temp_storage or IMPLICIT, []).append(each)
+    for reservation in reserved:
+        regions.setdefault(reservation.storage, [])
     order = {id(each): index for index, each in enumerate(linked)}
     reach = _reachable(state.func_ir)
     offset = 0
     for name, members in regions.items():
         storage = by_name.get(name)
         users = [each for each in members if each.provider.scratch_bytes_per_block > 0]
-        if not users:
+        own = [reservation for reservation in reserved if reservation.storage == name]
+        if not users and not own:
             continue  # storage-free algorithms ignore the descriptor (and may run in some threads only)
         if storage is not None and storage.auto_sync:
             for each in users:
                 layout.barriers_after[id(each)] = _scope(each)
         alignment = max(
-            [storage.alignment or 1 if storage else 1] + [each.provider.scratch_alignment for each in users]
+            [storage.alignment or 1 if storage else 1]
+            + [each.provider.scratch_alignment for each in users]
+            + [reservation.alignment for reservation in own]
         )
         layout.alignment = max(layout.alignment, alignment)
-        offset = _align(offset, alignment)
+        start = offset = _align(offset, alignment)
+        for reservation in own:
+            offset = _align(offset, reservation.alignment)
+            layout.reserved[id(reservation.statement)] = (reservation, offset)
+            offset += reservation.bytes
+        if users:
+            offset = _align(offset, max(each.provider.scratch_alignment for each in users))
         exclusive = storage is not None and storage.sharing == "exclusive"
-        needed = _place(layout, users, offset, exclusive) - offset
+        needed = _place(layout, users, offset, exclusive) - start
         if storage is not None and storage.size_in_bytes is not None:
-            _check_capacity(state, storage, users, needed, exclusive)
+            _check_capacity(state, storage, users, own, needed, exclusive)
             needed = storage.size_in_bytes
         if storage is None or storage.auto_sync is None:
             _reuse_barriers(layout, users, exclusive, reach, order)
-        offset += needed
+        offset = start + needed
     layout.bytes = offset
     return layout
 
@@ -231,7 +320,7 @@ def _place(layout, users, offset, exclusive) -> int:
     if not exclusive:
         for each in users:
             layout.offsets[id(each)] = offset
-        return offset + max(each.provider.scratch_bytes_per_block for each in users)
+        return offset + max((each.provider.scratch_bytes_per_block for each in users), default=0)
     for each in users:
         offset = _align(offset, each.provider.scratch_alignment)
         layout.offsets[id(each)] = offset
@@ -251,14 +340,23 @@ def _reuse_barriers(layout, users, exclusive, reach, order) -> None:
             layout.barriers[id(each)] = "block" if "block" in scopes else "warp"
 
 
-def _check_capacity(state, storage, users, needed, exclusive) -> None:
+def _check_capacity(state, storage, users, own, needed, exclusive) -> None:
     """A declared capacity must hold what its users need: refused naming the call that
-    needs most (shared) or the calls together (exclusive)."""
+    needs most (shared) or the calls together (exclusive), or the reservations."""
     if needed <= storage.size_in_bytes:
         return
+    if not users:
+        reservation = own[-1]
+        raise InvalidArgumentError(
+            f"{context(f'TempStorage.{RESERVE}', state, reservation.statement.loc)}: the TempStorage has "
+            f"size_in_bytes={storage.size_in_bytes}, but its {len(own)} reservation(s) need {needed} bytes; give "
+            f"coop.TempStorage size_in_bytes={needed} or more, or None to size it for its users"
+        )
     largest = max(users, key=lambda each: each.provider.scratch_bytes_per_block)
     named = (largest if not exclusive else users[-1]).call
     together = f", {needed} bytes for its {len(users)} users together" if exclusive and len(users) > 1 else ""
+    if own:
+        together += f" after its reservations' {sum(reservation.bytes for reservation in own)} bytes ({needed} in all)"
     facts = largest.call.facts
     raise InvalidArgumentError(
         f"{context(named.facts.operation, state, named.site.statement.loc)}: argument 'temp_storage' has "

@@ -8,12 +8,17 @@ from numba_cuda_mlir.numba_cuda.core import ir
 from numba_cuda_mlir.numba_cuda.core.errors import TypingError
 from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
 
+from . import _ir
 from ._ir import definition
 
 
 class TypeOracle:
-    def __init__(self, state):
+    """`arrays`: statements that make an array the kernel compiler cannot type before the
+    rewrite (a TempStorage reservation), by id, with the (length, dtype) it will have."""
+
+    def __init__(self, state, arrays=None):
         self._state = state
+        self._arrays = arrays or {}
         self._typemap = None
 
     def type_of(self, var):
@@ -25,23 +30,37 @@ class TypeOracle:
             # Errors are expected (cooperative calls are still markers); only the types that
             # could be inferred are used, and conflicting ones are left out by Numba.
             result = type_inference_stage(
-                state.typingctx, state.targetctx, _typable(state), state.args, None, state.locals, raise_errors=False
+                state.typingctx,
+                state.targetctx,
+                _typable(state, self._arrays),
+                state.args,
+                None,
+                state.locals,
+                raise_errors=False,
             )
             self._typemap = dict(result.typemap)
         return self._typemap.get(var.name)
 
 
-def _typable(state):
+def _typable(state, arrays):
     """A copy of the IR that Numba's inference can walk: a global or closure value it
     has no type for (a prefix_op's class, which exists only at compile time) becomes None, so
-    only the values computed from it stay untyped, instead of the whole function."""
+    only the values computed from it stay untyped, instead of the whole function; an
+    array made by the rewrite later stands in as a local array of its length and dtype."""
     func_ir = state.func_ir.copy()
     func_ir.blocks = {label: block.copy() for label, block in func_ir.blocks.items()}
     for block in func_ir.blocks.values():
-        for index, statement in enumerate(block.body):
+        body = []
+        for statement in block.body:
+            if id(statement) in arrays:
+                length, dtype = arrays[id(statement)]
+                body += _ir.array(block.scope, "local", length, dtype, statement.loc, target=statement.target)[0]
+                continue
             if isinstance(statement, ir.Assign) and isinstance(statement.value, (ir.Global, ir.FreeVar)):
                 try:
                     state.typingctx.resolve_value_type(statement.value.value)
                 except (ValueError, TypingError):
-                    block.body[index] = ir.Assign(ir.Const(None, statement.loc), statement.target, statement.loc)
+                    statement = ir.Assign(ir.Const(None, statement.loc), statement.target, statement.loc)
+            body.append(statement)
+        block.body = body
     return func_ir

@@ -21,6 +21,8 @@ class ThreadData:
         alignment: a minimum alignment of its storage in bytes, a compile-time
             power of two (``vectorize`` loads need the payload aligned to their
             vector width, which cuda.coop arranges by itself).
+        alignas: another name for `alignment` (the seed's qualified spelling);
+            give one of the two.
 
     Example:
         Items of a given dtype, filled by the thread::
@@ -44,7 +46,7 @@ class ThreadData:
 
     __coop_marker__ = Marker("ThreadData", "storage", True)
 
-    def __new__(cls, items_per_thread, dtype=None, *, alignment=None):
+    def __new__(cls, items_per_thread, dtype=None, *, alignment=None, alignas=None):
         raise host_call_error("ThreadData")
 
 
@@ -86,6 +88,8 @@ class TempStorage:
             reuses its own slice. Trimmed and lowercased; ``"reuse"`` is an older
             spelling of ``"shared"``.
 
+    Its method `reserve` takes typed arrays for the kernel's own use out of it.
+
     Example:
         A load and a store that each keep their own scratch, so no barrier
         separates them::
@@ -107,3 +111,47 @@ class TempStorage:
 
     def __new__(cls, size_in_bytes=None, *, alignment=None, auto_sync=None, sharing="shared"):
         raise host_call_error("TempStorage")
+
+    def reserve(self, num_elems, dtype, /, *, alignment=None):
+        """A shared array of `num_elems` items of `dtype` for the kernel's own use,
+        in this TempStorage's region, before the scratch of the primitives that name
+        it: no primitive's scratch overlaps it, and two reservations never overlap,
+        so what the block keeps there survives the calls in between. It counts
+        toward a declared ``size_in_bytes``, and moves to dynamic shared memory with
+        the rest of the backing past 48 KiB. Like any shared array it starts
+        uninitialized; the kernel orders its own reads and writes with barriers.
+
+        Args:
+            num_elems: a compile-time int ``>= 1`` (or a kernel argument: the
+                kernel is then specialized on its value).
+            dtype: a constant NumPy or Numba dtype (not bfloat16).
+            alignment: a minimum alignment in bytes, a compile-time power of
+                two; at least the dtype's own.
+
+        Returns:
+            A 1-D C-contiguous shared array of `dtype`.
+
+        Not on a TempStorage with ``auto_sync=True`` (its barriers after every
+        call would order the kernel's uses of the array too).
+
+        Example:
+            Values kept across a load that reuses the same storage::
+
+                @cuda.jit
+                def keep(source, destination, kept):
+                    storage = coop.TempStorage()
+                    saved = storage.reserve(128, np.int32)
+                    saved[cuda.threadIdx.x] = source[cuda.threadIdx.x]
+                    block = coop.this_block()
+                    items = coop.ThreadData(4)
+                    coop.load(block, source, items, algorithm="transpose", temp_storage=storage)
+                    coop.store(block, destination, items, algorithm="transpose", temp_storage=storage)
+                    cuda.syncthreads()
+                    kept[cuda.threadIdx.x] = saved[127 - cuda.threadIdx.x]
+
+                source = np.arange(512, dtype=np.int32)
+                destination = np.zeros_like(source)
+                kept = np.zeros(128, dtype=np.int32)
+                keep[1, 128](source, destination, kept)
+        """
+        raise host_call_error("TempStorage.reserve")
