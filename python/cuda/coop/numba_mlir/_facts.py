@@ -11,8 +11,8 @@ import operator
 
 import numpy as np
 from numba_cuda_mlir import types
-from numba_cuda_mlir.numba_cuda.types.misc import unliteral
 from numba_cuda_mlir.numba_cuda.core import ir
+from numba_cuda_mlir.numba_cuda.types.misc import unliteral
 
 from .. import _engine
 from .._core.errors import InvalidArgumentError, PayloadInferenceError, UnsupportedOperationError

@@ -203,7 +203,12 @@ def _reservation(state, statement, storage) -> Reservation:
     alignment = np.dtype(dtype).alignment
     if "alignment" in bound.arguments:
         alignment = _constant(state, bound, "alignment", where_text)
-        if isinstance(alignment, bool) or not isinstance(alignment, int) or alignment < 1 or alignment & (alignment - 1):
+        if (
+            isinstance(alignment, bool)
+            or not isinstance(alignment, int)
+            or alignment < 1
+            or alignment & (alignment - 1)
+        ):
             _refuse(where_text, "alignment", alignment)
         alignment = max(alignment, np.dtype(dtype).alignment)
     return Reservation(statement, storage.name, count, dtype, alignment)
