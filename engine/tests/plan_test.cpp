@@ -466,7 +466,11 @@ TEST(Plan, RejectsValidItemsOnOverloadsCubLacks) {
                   ErrorKind::InvalidArgument, "valid_items", "1..8");
   expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
                               {{"valid_items", OptionBinding::fixed("129")}}),
-                  ErrorKind::InvalidArgument, "valid_items", "0..128");
+                  ErrorKind::InvalidArgument, "valid_items", "1..128");
+  // A reduction of no member has no value (the seed's bound): 0 is refused too.
+  expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
+                              {{"valid_items", OptionBinding::fixed("0")}}),
+                  ErrorKind::InvalidArgument, "valid_items", "1..128");
 }
 
 TEST(Plan, RejectsInitialValuesOfAnotherType) {

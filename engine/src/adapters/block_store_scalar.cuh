@@ -7,7 +7,6 @@ struct BlockStoreScalar : ::cub::BlockStore<T, BLOCK_DIM_X, ITEMS_PER_THREAD, AL
   using Base = ::cub::BlockStore<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z>;
   using Base::Base;
   using Base::Store;
-  static_assert(ITEMS_PER_THREAD == 1, "a scalar is one item per thread");
 
   template <typename OutputIteratorT>
   __device__ __forceinline__ void Store(OutputIteratorT block_itr, T item) {

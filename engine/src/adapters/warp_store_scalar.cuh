@@ -5,7 +5,6 @@ struct WarpStoreScalar : ::cub::WarpStore<T, ITEMS_PER_THREAD, ALGORITHM, LOGICA
   using Base = ::cub::WarpStore<T, ITEMS_PER_THREAD, ALGORITHM, LOGICAL_WARP_THREADS>;
   using Base::Base;
   using Base::Store;
-  static_assert(ITEMS_PER_THREAD == 1, "a scalar is one item per lane");
 
   template <typename OutputIteratorT>
   __device__ __forceinline__ void Store(OutputIteratorT warp_itr, T item) {

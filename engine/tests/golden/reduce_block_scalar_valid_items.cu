@@ -33,7 +33,7 @@ static __device__ __forceinline__ ::cuda::std::int32_t coop_impl_fc5858eb739c(::
 }
 
 extern "C" __device__ int coop_sum_fc5858eb739c_d8918e33(void* __ret, ::cuda::std::int32_t value, ::cuda::std::int64_t valid_items, void* temp_storage) {
-  if (valid_items < 0 || valid_items > 128) { __trap(); }
+  if (valid_items < 1 || valid_items > 128) { __trap(); }
   *static_cast<::cuda::std::int32_t*>(__ret) = coop_impl_fc5858eb739c(value,
       static_cast<int>(valid_items),
       *static_cast<::coop_adapt::WithResult<coop_spec_0::TempStorage, ::cuda::std::int32_t>*>(temp_storage));

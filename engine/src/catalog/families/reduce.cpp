@@ -36,9 +36,10 @@ OptionSpec broadcast_option() {
   return {.name = "broadcast", .type = OptionType::Broadcast, .default_choice = "true", .allow_runtime = false};
 }
 
-// The first valid_items threads (lanes) contribute their value.
+// The first valid_items threads (lanes) contribute their value: at least one, as a reduction
+// of none has no value (the seed's bound).
 OptionSpec valid_items_option() {
-  return {.name = "valid_items", .type = OptionType::Count, .range = CountRange::ZeroToTileCapacity};
+  return {.name = "valid_items", .type = OptionType::Count, .range = CountRange::OneToTileCapacity};
 }
 
 OptionSpec flags_option() {
