@@ -468,9 +468,9 @@ TEST(Plan, RejectsValidItemsOnOverloadsCubLacks) {
                               {{"valid_items", OptionBinding::fixed("129")}}),
                   ErrorKind::InvalidArgument, "valid_items", "1..128");
   // A reduction of no member has no value (the seed's bound): 0 is refused too.
-  expect_rejected(reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1,
-                              {{"valid_items", OptionBinding::fixed("0")}}),
-                  ErrorKind::InvalidArgument, "valid_items", "1..128");
+  expect_rejected(
+      reduce_call("sum", kBlock128, DType::Int32, PayloadKind::Scalar, 1, {{"valid_items", OptionBinding::fixed("0")}}),
+      ErrorKind::InvalidArgument, "valid_items", "1..128");
 }
 
 TEST(Plan, RejectsInitialValuesOfAnotherType) {
