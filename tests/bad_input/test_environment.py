@@ -33,7 +33,11 @@ CASES = [
     Case(
         "pch_unknown",
         "CoopWarning",
-        ("CUDA_COOP_PCH='sometimes'", "one of always, after_first, never", "kept the default (always)"),
+        (
+            "CUDA_COOP_PCH='sometimes'",
+            "one of background, always, after_first, never",
+            "kept the default (after_first)",
+        ),
         Setting({"CUDA_COOP_PCH": "sometimes"}),
     ),
     Case(
@@ -115,7 +119,7 @@ CASES = [
     Case(
         "engine_pch_unknown",
         "CoopWarning",
-        ("CUDA_COOP_PCH='Sometimes'", "one of always, after_first, never"),
+        ("CUDA_COOP_PCH='Sometimes'", "one of background, always, after_first, never"),
         Setting({"CUDA_COOP_PCH": "Sometimes"}, "engine-compile"),
     ),
     Case(

@@ -286,3 +286,45 @@ def test_scalar_store_writes_one_value_per_thread(algorithm, width, literal):
     for start in range(0, threads, group):
         np.testing.assert_array_equal(destination[start : start + valid], expected[start : start + valid])
         np.testing.assert_array_equal(destination[start + valid : start + group], -1)
+
+
+def keeping_kernel(algorithm, width):
+    @cuda.jit
+    def load_and_store_keep_the_callers_items(source, destination, after_load, after_store, valid):
+        group = coop.this_block() if width == 0 else coop.this_warp().group_by(width)
+        items = coop.ThreadData(4, dtype=np.int32)
+        t = rank()
+        for i in range(4):
+            items[i] = -1000 - (t * 4 + i)  # what a slot past the valid prefix must keep
+        coop.load(group, source, items, algorithm=algorithm, valid_items=valid)
+        for i in range(4):
+            after_load[t * 4 + i] = items[i]
+        coop.store(group, destination, items, algorithm=algorithm)
+        for i in range(4):
+            after_store[t * 4 + i] = items[i]
+
+    return load_and_store_keep_the_callers_items
+
+
+@pytest.mark.parametrize("width", [0, 32, 8], ids=["block", "warp", "warp8"])
+@pytest.mark.parametrize("algorithm", BLOCK_ALGORITHMS)
+def test_a_guarded_load_keeps_invalid_slots_and_a_store_keeps_its_items(algorithm, width):
+    if width and algorithm not in WARP_ALGORITHMS:
+        pytest.skip("a block-only algorithm")
+    threads, items = 128, 4
+    group = threads if width == 0 else width
+    valid = group * items - 5  # each group's tile ends 5 items short
+    source = random_tile(threads * items, np.int32)
+    destination, after_load, after_store = (np.zeros_like(source) for _ in range(3))
+    keeping_kernel(algorithm, width)[1, threads](source, destination, after_load, after_store, valid)
+    cuda.synchronize()
+    expected = np.empty_like(source)
+    for start in range(0, threads * items, group * items):  # each group's tile, as its threads hold it
+        tile = source[start : start + group * items]
+        held = expected_items(tile, group, items, algorithm in STRIPED)  # [lane, item]
+        positions = expected_items(np.arange(group * items), group, items, algorithm in STRIPED)
+        first = start // items  # the group's first thread
+        initial = -1000 - ((first + np.arange(group))[:, None] * items + np.arange(items)[None, :])
+        expected[start : start + group * items] = np.where(positions < valid, held, initial).ravel()
+    np.testing.assert_array_equal(after_load, expected)
+    np.testing.assert_array_equal(after_store, after_load)  # the store left them as they were

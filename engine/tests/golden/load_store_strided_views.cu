@@ -81,7 +81,77 @@ struct StridedView {
 
 }  // namespace coop_adapt
 
-using coop_spec_0 = ::cub::BlockLoad<float, 16, 1, ::cub::BLOCK_LOAD_VECTORIZE, 16, 1>;
+namespace coop_adapt {
+// cub::BlockLoad whose guarded load (valid_items, no oob_default) leaves the items past
+// the valid prefix as they were, as the seed's load promises: CUB's transposing
+// algorithms exchange every slot through shared memory, so a slot no element reached
+// would come back holding another thread's item. The other algorithms write only valid
+// slots already and take CUB's load unchanged.
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, ::cub::BlockLoadAlgorithm ALGORITHM, int BLOCK_DIM_Y,
+          int BLOCK_DIM_Z>
+struct BlockLoadKeepingInvalid
+    : ::cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> {
+  using Base = ::cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z>;
+  using Base::Base;
+  using Base::Load;
+
+  template <typename InputIteratorT>
+  __device__ __forceinline__ void Load(InputIteratorT block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items) {
+    constexpr bool exchanges = ALGORITHM == ::cub::BLOCK_LOAD_TRANSPOSE ||
+                               ALGORITHM == ::cub::BLOCK_LOAD_WARP_TRANSPOSE ||
+                               ALGORITHM == ::cub::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED;
+    if constexpr (!exchanges) {
+      Base::Load(block_itr, items, valid_items);
+    } else {
+      T loaded[ITEMS_PER_THREAD];
+      Base::Load(block_itr, loaded, valid_items);
+      const int first = ::cub::RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z) * ITEMS_PER_THREAD;  // blocked
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+        if (first + i < valid_items) items[i] = loaded[i];
+      }
+    }
+  }
+};
+}  // namespace coop_adapt
+
+namespace coop_adapt {
+// cub::WarpStore that stores from a copy of the lane's items (see BlockStoreFromCopy), and
+// one value per lane given as a scalar.
+template <typename T, int ITEMS_PER_THREAD, ::cub::WarpStoreAlgorithm ALGORITHM, int LOGICAL_WARP_THREADS>
+struct WarpStoreFromCopy : ::cub::WarpStore<T, ITEMS_PER_THREAD, ALGORITHM, LOGICAL_WARP_THREADS> {
+  using Base = ::cub::WarpStore<T, ITEMS_PER_THREAD, ALGORITHM, LOGICAL_WARP_THREADS>;
+  using Base::Base;
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, const T (&items)[ITEMS_PER_THREAD]) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(warp_itr, copy);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, const T (&items)[ITEMS_PER_THREAD], int valid_items) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(warp_itr, copy, valid_items);
+  }
+
+  // A scalar payload: ITEMS_PER_THREAD is 1.
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, T item) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(warp_itr, items);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, T item, int valid_items) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(warp_itr, items, valid_items);
+  }
+};
+}  // namespace coop_adapt
+
+using coop_spec_0 = ::coop_adapt::BlockLoadKeepingInvalid<float, 16, 1, ::cub::BLOCK_LOAD_VECTORIZE, 16, 1>;
 
 // load: block(16,16,1), float32 x 1, vectorize, source a strided 2-D view
 static __device__ __forceinline__ void coop_impl_4825ce57412a(::coop_adapt::StridedView<float, 2> source, float (&items)[1], int valid_items, ::cuda::std::int64_t offset) {
@@ -98,7 +168,7 @@ extern "C" __device__ int coop_load_4825ce57412a_3c8bcccc(void* __ret, void* sou
   return 0;
 }
 
-using coop_spec_1 = ::cub::WarpStore<::cuda::std::int16_t, 4, ::cub::WARP_STORE_VECTORIZE, 8>;
+using coop_spec_1 = ::coop_adapt::WarpStoreFromCopy<::cuda::std::int16_t, 4, ::cub::WARP_STORE_VECTORIZE, 8>;
 
 // store: warp(8 lanes) in block(64,1,1), int16 x 4, vectorize, destination a strided 1-D view
 static __device__ __forceinline__ void coop_impl_9a2b4117d4c5(::coop_adapt::StridedView<::cuda::std::int16_t, 1> destination, ::cuda::std::int16_t (&items)[4]) {

@@ -10,7 +10,85 @@ template <unsigned long long Bytes, unsigned long long Align>
 __device__ char layout;
 }  // namespace coop_probe
 
-using coop_spec_0 = ::cub::BlockStore<float, 128, 4, ::cub::BLOCK_STORE_VECTORIZE, 1, 1>;
+namespace coop_adapt {
+// cub::BlockStore that stores from a copy of the thread's items, so the caller's stay as
+// they were (the seed's store leaves its input unchanged; CUB's transposing algorithms
+// rearrange the array they are given). The copy lives in registers and is free where the
+// items are dead after the store. Also stores one value per thread given as a scalar.
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, ::cub::BlockStoreAlgorithm ALGORITHM, int BLOCK_DIM_Y,
+          int BLOCK_DIM_Z>
+struct BlockStoreFromCopy : ::cub::BlockStore<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> {
+  using Base = ::cub::BlockStore<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z>;
+  using Base::Base;
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD]) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(block_itr, copy);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD],
+                                        int valid_items) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(block_itr, copy, valid_items);
+  }
+
+  // A scalar payload: ITEMS_PER_THREAD is 1.
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT block_itr, T item) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(block_itr, items);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT block_itr, T item, int valid_items) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(block_itr, items, valid_items);
+  }
+};
+}  // namespace coop_adapt
+
+namespace coop_adapt {
+// cub::WarpStore that stores from a copy of the lane's items (see BlockStoreFromCopy), and
+// one value per lane given as a scalar.
+template <typename T, int ITEMS_PER_THREAD, ::cub::WarpStoreAlgorithm ALGORITHM, int LOGICAL_WARP_THREADS>
+struct WarpStoreFromCopy : ::cub::WarpStore<T, ITEMS_PER_THREAD, ALGORITHM, LOGICAL_WARP_THREADS> {
+  using Base = ::cub::WarpStore<T, ITEMS_PER_THREAD, ALGORITHM, LOGICAL_WARP_THREADS>;
+  using Base::Base;
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, const T (&items)[ITEMS_PER_THREAD]) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(warp_itr, copy);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, const T (&items)[ITEMS_PER_THREAD], int valid_items) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(warp_itr, copy, valid_items);
+  }
+
+  // A scalar payload: ITEMS_PER_THREAD is 1.
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, T item) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(warp_itr, items);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, T item, int valid_items) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(warp_itr, items, valid_items);
+  }
+};
+}  // namespace coop_adapt
+
+using coop_spec_0 = ::coop_adapt::BlockStoreFromCopy<float, 128, 4, ::cub::BLOCK_STORE_VECTORIZE, 1, 1>;
 
 // store: block(128,1,1), float32 x 4, vectorize
 static __device__ __forceinline__ void coop_impl_4bd39e3ed05d(float* destination, float (&items)[4], ::cuda::std::int64_t offset) {
@@ -29,7 +107,7 @@ extern "C" __device__ int coop_store_4bd39e3ed05d_edddb916(void* __ret, void* de
   return 0;
 }
 
-using coop_spec_1 = ::cub::WarpStore<::cuda::std::int8_t, 8, ::cub::WARP_STORE_VECTORIZE, 16>;
+using coop_spec_1 = ::coop_adapt::WarpStoreFromCopy<::cuda::std::int8_t, 8, ::cub::WARP_STORE_VECTORIZE, 16>;
 
 // store: warp(16 lanes) in block(64,1,1), int8 x 8, vectorize
 static __device__ __forceinline__ void coop_impl_f0fca7004120(::cuda::std::int8_t* destination, ::cuda::std::int8_t (&items)[8]) {

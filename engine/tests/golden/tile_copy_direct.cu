@@ -10,7 +10,81 @@ template <unsigned long long Bytes, unsigned long long Align>
 __device__ char layout;
 }  // namespace coop_probe
 
-using coop_spec_0 = ::cub::BlockLoad<::cuda::std::int32_t, 128, 2, ::cub::BLOCK_LOAD_DIRECT, 1, 1>;
+namespace coop_adapt {
+// cub::BlockLoad whose guarded load (valid_items, no oob_default) leaves the items past
+// the valid prefix as they were, as the seed's load promises: CUB's transposing
+// algorithms exchange every slot through shared memory, so a slot no element reached
+// would come back holding another thread's item. The other algorithms write only valid
+// slots already and take CUB's load unchanged.
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, ::cub::BlockLoadAlgorithm ALGORITHM, int BLOCK_DIM_Y,
+          int BLOCK_DIM_Z>
+struct BlockLoadKeepingInvalid
+    : ::cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> {
+  using Base = ::cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z>;
+  using Base::Base;
+  using Base::Load;
+
+  template <typename InputIteratorT>
+  __device__ __forceinline__ void Load(InputIteratorT block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items) {
+    constexpr bool exchanges = ALGORITHM == ::cub::BLOCK_LOAD_TRANSPOSE ||
+                               ALGORITHM == ::cub::BLOCK_LOAD_WARP_TRANSPOSE ||
+                               ALGORITHM == ::cub::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED;
+    if constexpr (!exchanges) {
+      Base::Load(block_itr, items, valid_items);
+    } else {
+      T loaded[ITEMS_PER_THREAD];
+      Base::Load(block_itr, loaded, valid_items);
+      const int first = ::cub::RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z) * ITEMS_PER_THREAD;  // blocked
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+        if (first + i < valid_items) items[i] = loaded[i];
+      }
+    }
+  }
+};
+}  // namespace coop_adapt
+
+namespace coop_adapt {
+// cub::BlockStore that stores from a copy of the thread's items, so the caller's stay as
+// they were (the seed's store leaves its input unchanged; CUB's transposing algorithms
+// rearrange the array they are given). The copy lives in registers and is free where the
+// items are dead after the store. Also stores one value per thread given as a scalar.
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, ::cub::BlockStoreAlgorithm ALGORITHM, int BLOCK_DIM_Y,
+          int BLOCK_DIM_Z>
+struct BlockStoreFromCopy : ::cub::BlockStore<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> {
+  using Base = ::cub::BlockStore<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z>;
+  using Base::Base;
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD]) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(block_itr, copy);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD],
+                                        int valid_items) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(block_itr, copy, valid_items);
+  }
+
+  // A scalar payload: ITEMS_PER_THREAD is 1.
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT block_itr, T item) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(block_itr, items);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT block_itr, T item, int valid_items) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(block_itr, items, valid_items);
+  }
+};
+}  // namespace coop_adapt
+
+using coop_spec_0 = ::coop_adapt::BlockLoadKeepingInvalid<::cuda::std::int32_t, 128, 2, ::cub::BLOCK_LOAD_DIRECT, 1, 1>;
 
 // load: block(128,1,1), int32 x 2, direct
 static __device__ __forceinline__ void coop_impl_5315270ee477(const ::cuda::std::int32_t* source, ::cuda::std::int32_t (&items)[2]) {
@@ -24,7 +98,7 @@ extern "C" __device__ int coop_load_5315270ee477_1c29d293(void* __ret, void* sou
   return 0;
 }
 
-using coop_spec_1 = ::cub::BlockStore<::cuda::std::int32_t, 128, 2, ::cub::BLOCK_STORE_DIRECT, 1, 1>;
+using coop_spec_1 = ::coop_adapt::BlockStoreFromCopy<::cuda::std::int32_t, 128, 2, ::cub::BLOCK_STORE_DIRECT, 1, 1>;
 
 // store: block(128,1,1), int32 x 2, direct
 static __device__ __forceinline__ void coop_impl_537bb3f65770(::cuda::std::int32_t* destination, ::cuda::std::int32_t (&items)[2]) {

@@ -10,7 +10,69 @@ template <unsigned long long Bytes, unsigned long long Align>
 __device__ char layout;
 }  // namespace coop_probe
 
-using coop_spec_0 = ::cub::WarpLoad<::cuda::std::uint8_t, 4, ::cub::WARP_LOAD_TRANSPOSE, 8>;
+namespace coop_adapt {
+// cub::WarpLoad whose guarded transposing load leaves the items past the valid prefix as
+// they were (see BlockLoadKeepingInvalid).
+template <typename T, int ITEMS_PER_THREAD, ::cub::WarpLoadAlgorithm ALGORITHM, int LOGICAL_WARP_THREADS>
+struct WarpLoadKeepingInvalid : ::cub::WarpLoad<T, ITEMS_PER_THREAD, ALGORITHM, LOGICAL_WARP_THREADS> {
+  using Base = ::cub::WarpLoad<T, ITEMS_PER_THREAD, ALGORITHM, LOGICAL_WARP_THREADS>;
+  using Base::Base;
+  using Base::Load;
+
+  template <typename InputIteratorT>
+  __device__ __forceinline__ void Load(InputIteratorT warp_itr, T (&items)[ITEMS_PER_THREAD], int valid_items) {
+    if constexpr (ALGORITHM != ::cub::WARP_LOAD_TRANSPOSE) {
+      Base::Load(warp_itr, items, valid_items);
+    } else {
+      T loaded[ITEMS_PER_THREAD];
+      Base::Load(warp_itr, loaded, valid_items);
+      const int lane = static_cast<int>(::cuda::ptx::get_sreg_laneid() % LOGICAL_WARP_THREADS);  // as WarpLoad's
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+        if (lane * ITEMS_PER_THREAD + i < valid_items) items[i] = loaded[i];
+      }
+    }
+  }
+};
+}  // namespace coop_adapt
+
+namespace coop_adapt {
+// cub::WarpStore that stores from a copy of the lane's items (see BlockStoreFromCopy), and
+// one value per lane given as a scalar.
+template <typename T, int ITEMS_PER_THREAD, ::cub::WarpStoreAlgorithm ALGORITHM, int LOGICAL_WARP_THREADS>
+struct WarpStoreFromCopy : ::cub::WarpStore<T, ITEMS_PER_THREAD, ALGORITHM, LOGICAL_WARP_THREADS> {
+  using Base = ::cub::WarpStore<T, ITEMS_PER_THREAD, ALGORITHM, LOGICAL_WARP_THREADS>;
+  using Base::Base;
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, const T (&items)[ITEMS_PER_THREAD]) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(warp_itr, copy);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, const T (&items)[ITEMS_PER_THREAD], int valid_items) {
+    T copy[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) copy[i] = items[i];
+    Base::Store(warp_itr, copy, valid_items);
+  }
+
+  // A scalar payload: ITEMS_PER_THREAD is 1.
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, T item) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(warp_itr, items);
+  }
+
+  template <typename OutputIteratorT>
+  __device__ __forceinline__ void Store(OutputIteratorT warp_itr, T item, int valid_items) {
+    T items[ITEMS_PER_THREAD] = {item};
+    Base::Store(warp_itr, items, valid_items);
+  }
+};
+}  // namespace coop_adapt
+
+using coop_spec_0 = ::coop_adapt::WarpLoadKeepingInvalid<::cuda::std::uint8_t, 4, ::cub::WARP_LOAD_TRANSPOSE, 8>;
 
 // load: warp(8 lanes) in block(128,1,1), uint8 x 4, transpose
 static __device__ __forceinline__ void coop_impl_0d6f3ea80486(const ::cuda::std::uint8_t* source, ::cuda::std::uint8_t (&items)[4], int valid_items, coop_spec_0::TempStorage& temp_storage) {
@@ -27,7 +89,7 @@ extern "C" __device__ int coop_load_0d6f3ea80486_c872f580(void* __ret, void* sou
   return 0;
 }
 
-using coop_spec_1 = ::cub::WarpStore<::cuda::std::uint8_t, 4, ::cub::WARP_STORE_TRANSPOSE, 8>;
+using coop_spec_1 = ::coop_adapt::WarpStoreFromCopy<::cuda::std::uint8_t, 4, ::cub::WARP_STORE_TRANSPOSE, 8>;
 
 // store: warp(8 lanes) in block(128,1,1), uint8 x 4, transpose
 static __device__ __forceinline__ void coop_impl_103f7e2eccd7(::cuda::std::uint8_t* destination, ::cuda::std::uint8_t (&items)[4], coop_spec_1::TempStorage& temp_storage) {

@@ -52,17 +52,24 @@ OptionSpec offset_option(const std::string& target) {
   return {.name = "offset", .type = OptionType::Offset, .target = target};
 }
 
-// A store also takes one value per thread as a scalar (the seed's `store(group, destination, x)`).
-const ClassAdapter kBlockStoreScalar{"::coop_adapt::BlockStoreScalar", {}, adapters::source("block_store_scalar")};
-const ClassAdapter kWarpStoreScalar{"::coop_adapt::WarpStoreScalar", {}, adapters::source("warp_store_scalar")};
+// A store leaves its items as they were (CUB's transposing stores rearrange them) and also
+// takes one value per thread as a scalar (the seed's `store(group, destination, x)`).
+const ClassAdapter kBlockStoreFromCopy{
+    "::coop_adapt::BlockStoreFromCopy", {}, adapters::source("block_store_from_copy")};
+const ClassAdapter kWarpStoreFromCopy{"::coop_adapt::WarpStoreFromCopy", {}, adapters::source("warp_store_from_copy")};
+
+// A guarded load leaves the items past the valid prefix as they were.
+const ClassAdapter kBlockLoadKeepingInvalid{
+    "::coop_adapt::BlockLoadKeepingInvalid", {}, adapters::source("block_load_keeping_invalid")};
+const ClassAdapter kWarpLoadKeepingInvalid{
+    "::coop_adapt::WarpLoadKeepingInvalid", {}, adapters::source("warp_load_keeping_invalid")};
 
 std::vector<GroupForm> forms(const std::string& block_class, const std::string& warp_class,
                              const std::string& header_stem, const std::string& direction) {
   const bool store = direction == "STORE";
-  const auto payloads = [store](const ClassAdapter& scalar) {
-    std::vector<PayloadShape> shapes = {{PayloadKind::Array}};
-    if (store) shapes.push_back({PayloadKind::Scalar, {}, &scalar});
-    return shapes;
+  const auto payloads = [store](const ClassAdapter& adapter) {
+    if (!store) return std::vector<PayloadShape>{{PayloadKind::Array, {}, &adapter}};
+    return std::vector<PayloadShape>{{PayloadKind::Array, {}, &adapter}, {PayloadKind::Scalar, {}, &adapter}};
   };
   return {
       {.group = GroupKind::Block,
@@ -70,14 +77,14 @@ std::vector<GroupForm> forms(const std::string& block_class, const std::string& 
        .header = "cub/block/block_" + header_stem + ".cuh",
        .template_args = kBlockTemplate,
        .algorithms = block_algorithms(direction),
-       .payloads = payloads(kBlockStoreScalar)},
+       .payloads = payloads(store ? kBlockStoreFromCopy : kBlockLoadKeepingInvalid)},
       {.group = GroupKind::Warp,
        .cub_class = "::cub::" + warp_class,
        .header = "cub/warp/warp_" + header_stem + ".cuh",
        .template_args = kWarpTemplate,
        .algorithms = warp_algorithms(direction),
        .needs_whole_warps = true,
-       .payloads = payloads(kWarpStoreScalar)},
+       .payloads = payloads(store ? kWarpStoreFromCopy : kWarpLoadKeepingInvalid)},
   };
 }
 
@@ -97,12 +104,12 @@ std::vector<OperationSpec> load_store() {
       .method_arguments = {"source", "items", "valid_items", "oob_default"},
       .forms = forms("BlockLoad", "WarpLoad", "load", "LOAD"),
   };
-  // Transposing stores rearrange the payload in place, as CUB documents.
+  // The items are read only: the store's adapter hands CUB a copy (see kBlockStoreFromCopy).
   OperationSpec store{
       .name = "store",
       .family = "load_store",
       .method = "Store",
-      .operands = {{"destination", OperandRole::DestinationArray}, {"items", OperandRole::PayloadInOut}},
+      .operands = {{"destination", OperandRole::DestinationArray}, {"items", OperandRole::PayloadIn}},
       .options = {algorithm_option(block_algorithms("STORE"), "direct"), valid_items_option(),
                   offset_option("destination")},
       .method_arguments = {"destination", "items", "valid_items"},
