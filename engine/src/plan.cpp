@@ -605,8 +605,8 @@ std::string canonical_key(const Plan& plan) {
 std::optional<CountBounds> count_bounds(CountRange range, long long tile, int threads) {
   const std::string capacity = " (the tile capacity: items_per_thread x group threads)";
   switch (range) {
-    case CountRange::Any:
-      return std::nullopt;
+    case CountRange::Any:  // what CUB's int parameter holds: a wider value must not wrap silently
+      return CountBounds{-2147483648LL, 2147483647LL, "-2147483648..2147483647 (an int)"};
     case CountRange::ZeroToTileCapacity:
       return CountBounds{0, tile, "0.." + std::to_string(tile) + capacity};
     case CountRange::OneToTileCapacity:

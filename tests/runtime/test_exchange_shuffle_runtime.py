@@ -330,3 +330,12 @@ def launch_rotate_by_the_block_size():
 
 def test_rotate_distance_outside_the_block_traps(traps_in_child):
     traps_in_child(launch_rotate_by_the_block_size)
+
+
+def launch_offset_beyond_an_int():
+    source = tile_values(128, np.int32)
+    move_kernel("offset")[1, 128](source, np.zeros_like(source), np.int64(1 << 40))  # CUB's int would wrap it to 0
+
+
+def test_an_offset_distance_beyond_an_int_traps(traps_in_child):
+    traps_in_child(launch_offset_beyond_an_int)
