@@ -339,3 +339,21 @@ def launch_offset_beyond_an_int():
 
 def test_an_offset_distance_beyond_an_int_traps(traps_in_child):
     traps_in_child(launch_offset_beyond_an_int)
+
+
+@cuda.jit
+def rotate_twice_and_sum(source, rotated, totals):
+    block = coop.this_block()
+    t = rank()
+    first = coop.shuffle(block, source[t], mode="rotate", distance=5)
+    rotated[t] = coop.shuffle(block, first, mode="rotate", distance=9)  # a primitive's value, typed by its payload
+    totals[t] = coop.sum(block, coop.shuffle(block, first, mode="rotate", distance=1))
+
+
+def test_a_value_a_primitive_returned_is_the_next_ones_payload():
+    source = tile_values(128, np.int32)
+    rotated, totals = np.zeros_like(source), np.zeros_like(source)
+    rotate_twice_and_sum[1, 128](source, rotated, totals)
+    cuda.synchronize()
+    np.testing.assert_array_equal(rotated, source[(np.arange(128) + 14) % 128])
+    np.testing.assert_array_equal(totals, np.full(128, source.sum(dtype=np.int32)))

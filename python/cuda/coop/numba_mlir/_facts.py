@@ -328,6 +328,8 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     if dtype is None and isinstance(found, ir.Expr) and found.op in ("getitem", "static_getitem"):
         item_of = _payloads.array_payload(state, found.value, payloads, oracle)  # `coop.sum(block, items[0])`
         dtype = item_of.dtype if item_of is not None else None
+    if dtype is None:
+        dtype = _scalar_result_dtype(state, found, payloads, oracle, where_text)
     number = python_value(state.func_ir, var) if isinstance(found, ir.Const) else None
     if isinstance(number, (bool, int, float, complex)):  # `coop.store(block, destination, 0)`
         return _payloads.Payload(None, 1, None, None, "", var.name, literal=number), "scalar"
@@ -338,6 +340,29 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
             "coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined into it)"
         )
     return _payloads.Payload(None, 1, None, dtype, "its type", var.name), "scalar"
+
+
+def _scalar_result_dtype(state, found, payloads, oracle, where_text):
+    """The dtype of a value a primitive returned (`first = coop.shuffle(block, x, ...)`,
+    a reduction's result): its payload's, which the kernel compiler cannot type yet."""
+    if not (isinstance(found, ir.Expr) and found.op == "call"):
+        return None
+    function = python_value(state.func_ir, found.func)
+    marker = marker_of(function)
+    if marker is None or marker.family in ("groups", "storage") or not marker.implemented:
+        return None
+    declared = parameters(marker.name)
+    if any(name in declared.named_dtypes for name in declared.results):
+        return None  # a result of another dtype than the payload's
+    try:
+        bound = inspect.signature(function).bind(*found.args, **dict(found.kws))
+    except TypeError:
+        return None
+    var = bound.arguments.get(declared.payload)
+    if var is None:
+        return None
+    payload, _ = _payload(state, var, payloads, oracle, where_text)
+    return payload.dtype
 
 
 def _filled_by(state, found):
