@@ -206,3 +206,23 @@ def test_reserved_arrays_survive_the_calls_that_share_their_storage(dtype, shari
     np.testing.assert_array_equal(scanned, np.cumsum(source))
     np.testing.assert_array_equal(kept, (np.arange(count) * 3)[::-1].astype(dtype))
     np.testing.assert_array_equal(flags, [200, 201, 202])
+
+
+@cuda.jit
+def sums_of_groups_and_local_tiles(source, totals, copied, lanes, items_per_thread):
+    # Both counts are kernel arguments: the kernel is specialized on their values.
+    t = cuda.threadIdx.x
+    totals[t] = coop.sum(coop.this_warp().group_by(lanes), source[t])
+    items = cuda.local.array(items_per_thread, np.int32)
+    coop.load(coop.this_block(), source, items)
+    coop.store(coop.this_block(), copied, items)
+
+
+@pytest.mark.parametrize(("lanes", "items"), [(8, 1), (16, 4)])
+def test_counts_given_as_kernel_arguments_specialize_the_kernel(lanes, items):
+    source = np.random.default_rng(2).integers(-20, 20, size=128 * items).astype(np.int32)
+    totals, copied = np.zeros(128, np.int32), np.zeros_like(source)
+    sums_of_groups_and_local_tiles[1, 128](source, totals, copied, lanes, items)
+    cuda.synchronize()
+    np.testing.assert_array_equal(totals, np.repeat(source[:128].reshape(-1, lanes).sum(axis=1), lanes))
+    np.testing.assert_array_equal(copied, source)

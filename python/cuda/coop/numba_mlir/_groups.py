@@ -19,7 +19,7 @@ from .._core.errors import (
     UnsupportedOperationError,
 )
 from .._core.markers import marker_of
-from . import _ir, _location
+from . import _ir, _location, _payloads
 from ._find import GROUP_BY, HOST_DESCRIPTOR, Site
 from ._ir import close_over_aliases, definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
@@ -181,7 +181,11 @@ def _partition(state, found, receiver: Descriptor, context: str) -> Descriptor:
         raise InvalidGroupError(f"{context}: group_by takes one count and the keyword 'exhaustive'")
     if len(found.args) == 1 and from_literal_unroll(func_ir, found.args[0]):
         raise UnsupportedOperationError(literal_unroll_message(context, "n"))
-    count = python_value(func_ir, found.args[0]) if found.args else None
+    count = None
+    if found.args and isinstance(definition(func_ir, found.args[0]), ir.Arg):  # specialized on its value
+        count = _payloads.compile_time_int(state, found.args[0], context, "n")
+    elif found.args:
+        count = python_value(func_ir, found.args[0])
     exhaustive = python_value(func_ir, arguments["exhaustive"]) if "exhaustive" in arguments else True
     return _partition_of(receiver, count, exhaustive, context)
 

@@ -284,7 +284,10 @@ def local_array(state, var, oracle) -> Payload | None:
     shape = found.args[0] if found.args else dict(found.kws).get("shape")  # local.array(n, ...) or (shape=n, ...)
     if shape is None:
         return None
-    extent = python_value(state.func_ir, shape)
+    if isinstance(definition(state.func_ir, shape), ir.Arg):  # a kernel argument: specialized on its value
+        extent = compile_time_int(state, shape, f"cuda.local.array ({where(state, found.loc)})", "shape")
+    else:
+        extent = python_value(state.func_ir, shape)
     if isinstance(extent, tuple) and len(extent) == 1:
         extent = extent[0]  # shape=(n,)
     array_type = oracle.type_of(var)
