@@ -718,6 +718,18 @@ def calls_a_standalone_helper(source, destination):
     standalone_helper(source, destination)
 
 
+@expect(coop.UnsupportedOperationError, "coop.sum", "coop.this_grid()", "no collective runs on a grid")
+@cuda.jit
+def reduces_over_the_grid(source, destination):
+    destination[0] = coop.sum(coop.this_grid(), source[0])  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.this_grid().sync", "has no barrier", "cooperative launch")
+@cuda.jit
+def synchronizes_the_grid(source, destination):
+    coop.this_grid().sync()  # <- error
+
+
 # -- reductions, scans and their prefix callbacks
 
 BF16 = types.Array(types.bf16, 1, "C")

@@ -226,3 +226,29 @@ def test_counts_given_as_kernel_arguments_specialize_the_kernel(lanes, items):
     cuda.synchronize()
     np.testing.assert_array_equal(totals, np.repeat(source[:128].reshape(-1, lanes).sum(axis=1), lanes))
     np.testing.assert_array_equal(copied, source)
+
+
+@cuda.jit
+def grid_queries(ranks, counts, blocks, warps):
+    grid = coop.this_grid()
+    t = grid.rank()
+    ranks[t] = t
+    counts[t] = grid.count()
+    blocks[t] = grid.rank("block") * 100 + grid.count("block")
+    warps[t] = grid.rank("warp") * 100 + grid.count("warp")
+
+
+@pytest.mark.parametrize(("grid", "block"), [(3, 128), ((2, 2), (32, 2))])
+def test_grid_queries_place_each_thread_in_the_launch(grid, block):
+    blocks_n = np.prod(grid)
+    threads = int(np.prod(block))
+    total = int(blocks_n * threads)
+    ranks, counts, blocks, warps = (np.zeros(total, np.uint64) for _ in range(4))
+    grid_queries[grid, block](ranks, counts, blocks, warps)
+    cuda.synchronize()
+    np.testing.assert_array_equal(ranks, np.arange(total))
+    np.testing.assert_array_equal(counts, np.full(total, total))
+    block_of = np.arange(total) // threads
+    np.testing.assert_array_equal(blocks, block_of * 100 + blocks_n)
+    warp_of = block_of * (threads // 32) + (np.arange(total) % threads) // 32
+    np.testing.assert_array_equal(warps, warp_of * 100 + blocks_n * (threads // 32))

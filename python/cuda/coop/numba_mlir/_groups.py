@@ -54,6 +54,7 @@ LEVELS = {
     "threads_within_warp": ("thread", "warp"),
     "block": ("thread", "warp", "block", "grid"),
     "warps_within_block": ("thread", "warp", "block"),
+    "grid": ("thread", "warp", "block", "grid"),
 }
 LEVEL_ALIASES = {"gpu_thread": "thread"}
 
@@ -65,7 +66,7 @@ class Descriptor:
 
     kind: str  # thread, warp, threads_within_warp, block, warps_within_block
     block: tuple  # the launch's (x, y, z)
-    size: int  # threads in one group
+    size: int | None  # threads in one group; None for the grid (the launch's, not known when compiling)
     exhaustive: bool = True
     text: str = ""  # how messages name it: "coop.this_block().group_by(2)"
 
@@ -114,6 +115,12 @@ def resolve(state, var, block_shape, context: str):
         return _engine.block(*block_shape)
     if found.kind in ("warp", "threads_within_warp"):
         return _engine.warp(block_shape, found.size)
+    if found.kind == "grid":
+        raise UnsupportedOperationError(
+            f"{context}: argument 'group' is coop.this_grid(); no collective runs on a grid: its blocks cannot wait "
+            "for one another without a cooperative launch (and a workspace per launch), which cuda.coop does not "
+            "make. Reduce per block (coop.this_block()), then combine the blocks' results in a second kernel"
+        )
     raise UnsupportedOperationError(
         f"{context}: argument 'group' is {found.text} (kind {found.kind!r}), which this cuda.coop cannot plan this "
         "call for yet; its queries (rank, count, is_member, sync) work, and so does coop.reduce/coop.sum of a "
@@ -137,10 +144,10 @@ def _describe_definition(state, found, block_shape, context: str) -> Descriptor:
         return Descriptor(
             "block", block_shape, block_shape[0] * block_shape[1] * block_shape[2], True, "coop.this_block()"
         )
-    if marker is not None and marker.name in ("this_warp", "this_thread"):
+    if marker is not None and marker.name in ("this_warp", "this_thread", "this_grid"):
         if found.args or found.kws:
             raise InvalidGroupError(f"{context}: coop.{marker.name}() takes no arguments")
-        size = WARP if marker.name == "this_warp" else 1
+        size = {"this_warp": WARP, "this_thread": 1, "this_grid": None}[marker.name]
         return Descriptor(marker.name[5:], block_shape, size, True, f"coop.{marker.name}()")
     method = definition(func_ir, found.func)
     if isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == "group_by":
@@ -160,7 +167,9 @@ def _from_host(state, value: GroupDescriptor, block_shape: tuple, context: str) 
             f"{context}: {value!r} declares a block of {tuple(value.block_dim)}, but the kernel is launched with a "
             f"block of {block_shape}; launch it with the block it declares"
         )
-    size = {"block": block_shape[0] * block_shape[1] * block_shape[2], "warp": WARP, "thread": 1}[value.kind]
+    size = {"block": block_shape[0] * block_shape[1] * block_shape[2], "warp": WARP, "thread": 1, "grid": None}[
+        value.kind
+    ]
     return Descriptor(value.kind, block_shape, size, True, repr(value))
 
 
@@ -374,7 +383,7 @@ def lower_members(state, sites, block_shape) -> None:
 
 
 def _shown(name: str, group_vars: dict) -> str:
-    return group_vars[name].strip("'") if name.startswith("$") else name.split(".")[0]
+    return group_vars[name].strip("'").removeprefix("coop.") if name.startswith("$") else name.split(".")[0]
 
 
 def _level(state, call, position: int, found: Descriptor, name: str, where_text: str) -> str:
@@ -476,10 +485,20 @@ def _per_thread_unit(found: Descriptor, level: str) -> tuple:
     return inner[(found.kind, level)]
 
 
+def _grid_units(found: Descriptor, level: str) -> tuple:
+    """(threads per unit, units per block) of `level` in a grid."""
+    warps = -(-found.block_threads // WARP)
+    return {"thread": (1, found.block_threads), "warp": (WARP, warps), "block": (found.block_threads, 1)}[level]
+
+
 def _rank(scope, found: Descriptor, level: str, loc):
     from . import _group_queries
 
     x, y = found.block[0], found.block[1]
+    if found.kind == "grid":  # the caller's unit in the grid, or the grid's own rank (0)
+        if level == "grid":
+            return _constant_result(scope, np.uint64(0), loc)
+        return _query(scope, _group_queries.rank_in_grid, (x, y, *_grid_units(found, level)), loc)
     if level == "grid":
         divisor = found.size  # the group's rank in the grid
         per_block = -(-found.block_threads // divisor)
@@ -494,6 +513,10 @@ def _count(scope, found: Descriptor, level: str, loc):
     from . import _group_queries
 
     threads = found.block_threads
+    if found.kind == "grid":
+        if level == "grid":
+            return _constant_result(scope, np.uint64(1), loc)
+        return _query(scope, _group_queries.count_in_grid, (_grid_units(found, level)[1],), loc)
     if level == "grid":
         return _query(scope, _group_queries.count_in_grid, (-(-threads // found.size),), loc)
     warps = -(-threads // WARP)  # a partial last warp counts
@@ -511,8 +534,8 @@ def _is_member(scope, statement, found: Descriptor) -> list:
     from . import _group_queries
 
     loc = statement.loc
-    members = found.groups_per_parent * (found.size // found.unit)
-    if found.exhaustive or members == found.parent_units:
+    members = found.groups_per_parent * (found.size // found.unit) if not found.exhaustive else None
+    if members is None or members == found.parent_units:
         statements, result = _constant_result(scope, np.uint8(1), loc)
     else:
         x, y = found.block[0], found.block[1]
@@ -530,6 +553,11 @@ def _sync(scope, statement, found: Descriptor, where_text: str) -> list:
         raise UnsupportedOperationError(
             f"{where_text}: {found.text} has no barrier of its own (CUDA has none for a group of warps); use "
             "cuda.syncthreads() with the whole block"
+        )
+    if found.kind == "grid":
+        raise UnsupportedOperationError(
+            f"{where_text}: coop.this_grid() has no barrier: the blocks of a launch cannot wait for one another "
+            "without a cooperative launch, which cuda.coop does not make; end the kernel and launch another"
         )
     if statement.value.args or statement.value.kws:
         raise InvalidArgumentError(f"{where_text}: sync() takes no arguments")

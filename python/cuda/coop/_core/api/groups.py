@@ -20,7 +20,8 @@ class GroupDescriptor:
     Its members, in a kernel:
 
     - properties, compile-time constants: ``kind`` (``"thread"``, ``"warp"``,
-      ``"threads_within_warp"``, ``"block"`` or ``"warps_within_block"``),
+      ``"threads_within_warp"``, ``"block"``, ``"warps_within_block"`` or
+      ``"grid"``),
       ``static_size`` and ``group_thread_count`` (threads in one group),
       ``block_dim`` (the launch's block as ``(x, y, z)``), ``exhaustive``,
       ``is_static`` and ``is_current`` (always True);
@@ -389,3 +390,32 @@ def this_warp() -> GroupDescriptor:
             warp_max[1, 128](values, maxima)
     """
     return GroupDescriptor._make("warp", 32)
+
+
+@marker("groups", implemented=True, host_value=True)
+def this_grid() -> GroupDescriptor:
+    """Every thread of the launch: a group of kind ``"grid"``, for queries.
+
+    ``this_grid().rank()`` is the calling thread's rank in the grid (blocks in
+    x-major order, then its rank in its block), ``count()`` the grid's threads,
+    ``rank("block")`` / ``count("block")`` its block's index and the number of
+    blocks; each a uint64. No collective runs on a grid, and it has no barrier:
+    the blocks of a launch cannot wait for one another without a cooperative
+    launch, which cuda.coop does not make; both are refused at compile time
+    (`UnsupportedOperationError`).
+
+    Returns:
+        The grid's group descriptor.
+
+    Example:
+        A global thread index::
+
+            @cuda.jit
+            def ranks(out):
+                grid = coop.this_grid()
+                out[grid.rank()] = grid.count()
+
+            out = np.zeros(256, dtype=np.uint64)
+            ranks[2, 128](out)
+    """
+    return GroupDescriptor._make("grid")
