@@ -250,17 +250,21 @@ def first_launch(kernel, problem, clock, grid: int = BLOCKS) -> dict:
     return result
 
 
-def per_launch(kernels: dict, arrays, launches: int = 200, batches: int = 15) -> dict:
-    """Median host seconds per launch of each compiled kernel, batches alternating."""
+def per_launch(kernels: dict, arrays, launches: int = 1000, batches: int = 10) -> dict:
+    """Median host seconds per launch of each compiled kernel over `batches` x `launches`
+    back-to-back launches (10,000 by default), the kernels taking turns batch by batch
+    in an order that reverses every round, so that drift of the machine (clocks, other
+    load) falls on every kernel alike instead of on whichever runs first."""
     from numba_cuda_mlir import cuda
 
     times = {name: [] for name in kernels}
     for kernel in kernels.values():
-        for _ in range(20):
+        for _ in range(100):
             kernel[BLOCKS, THREADS](*arrays)
     cuda.synchronize()
-    for _ in range(batches):
-        for name, kernel in kernels.items():
+    for round_ in range(batches):
+        order = list(kernels.items()) if round_ % 2 == 0 else list(kernels.items())[::-1]
+        for name, kernel in order:
             start = time.perf_counter()
             for _ in range(launches):
                 kernel[BLOCKS, THREADS](*arrays)
