@@ -246,10 +246,10 @@ def partition_of_twelve(source, destination):
     coop.load(warp, source, items)  # <- error
 
 
-@expect(coop.InvalidGroupError, "coop.load", "group_by", "compile-time integer", argtypes=(I32, I32, types.int32))
+@expect(coop.InvalidGroupError, "coop.load", "group_by", "compile-time integer")
 @cuda.jit
-def partition_of_runtime_width(source, destination, width):
-    warp = coop.this_warp().group_by(width)
+def partition_of_runtime_width(source, destination):
+    warp = coop.this_warp().group_by(source[0])  # a kernel argument would specialize; a value read cannot
     items = coop.ThreadData(4)
     coop.load(warp, source, items)  # <- error
 

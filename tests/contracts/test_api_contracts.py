@@ -56,7 +56,7 @@ SIGNATURES = {
 }
 
 IMPLEMENTED = {
-    *("this_block", "this_warp", "this_thread", "ThreadData", "TempStorage", "load", "store"),
+    *("this_block", "this_warp", "this_thread", "this_grid", "ThreadData", "TempStorage", "load", "store"),
     *("reduce", "sum", "segmented_reduce", "scan", "inclusive_sum", "exclusive_sum", "inclusive_scan"),
     "exclusive_scan",
     *("broadcast", "exchange", "shuffle"),
@@ -80,13 +80,16 @@ def test_signature_matches_the_api(name):
 
 
 def test_storage_constructors():
-    assert str(inspect.signature(coop.ThreadData)) == "(items_per_thread, dtype=None, *, alignment=None)"
+    assert str(inspect.signature(coop.ThreadData)) == (
+        "(items_per_thread, dtype=None, *, alignment=None, alignas=None)"
+    )
+    assert str(inspect.signature(coop.TempStorage.reserve)) == "(self, num_elems, dtype, /, *, alignment=None)"
     assert str(inspect.signature(coop.TempStorage)) == (
         "(size_in_bytes=None, *, alignment=None, auto_sync=None, sharing='shared')"
     )
 
 
-GROUP_FACTORIES = ("this_block", "this_warp", "this_thread")
+GROUP_FACTORIES = ("this_block", "this_warp", "this_thread", "this_grid")
 
 
 @pytest.mark.parametrize("name", sorted(set(SIGNATURES) - set(GROUP_FACTORIES)))
