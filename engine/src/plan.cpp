@@ -722,7 +722,8 @@ std::string Plan::describe() const {
             "-D view, addressed element by element in C order (coop_adapt::StridedView)\n";
   }
   text += "cub: " + cub_type + "::" + method + "\n";
-  if (adapter != nullptr) text += "called through: " + call_type + " (overloads CUB lacks, composed from its own)\n";
+  if (adapter != nullptr)
+    text += "called through: " + call_type + " (derived from CUB's class: adds the overloads or guarantees it lacks)\n";
   text += "template arguments:\n";
   for (const auto& [name, value] : template_arguments) text += "  " + name + " = " + value + "\n";
   text += "options:\n";

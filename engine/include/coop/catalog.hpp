@@ -172,7 +172,7 @@ struct MethodRule {
 };
 
 // A class template standing in for a CUB class, declared with the same template
-// parameters, that derives from it and adds overloads CUB lacks, composed from
+// parameters, that derives from it and adds overloads or guarantees CUB lacks, composed from
 // CUB's own the way CUB composes its other classes' (see scan.cpp). Its source
 // is emitted once per translation unit that uses it.
 struct ClassAdapter {

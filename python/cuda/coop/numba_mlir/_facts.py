@@ -342,15 +342,24 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     return _payloads.Payload(None, 1, None, dtype, "its type", var.name), "scalar"
 
 
-def _scalar_result_dtype(state, found, payloads, oracle, where_text):
-    """The dtype of a value a primitive returned (`first = coop.shuffle(block, x, ...)`,
-    a reduction's result): its payload's, which the kernel compiler cannot type yet."""
+def _primitive_called(state, found):
+    """(function, marker) of the implemented primitive `found` calls, or None."""
     if not (isinstance(found, ir.Expr) and found.op == "call"):
         return None
     function = python_value(state.func_ir, found.func)
     marker = marker_of(function)
     if marker is None or marker.family in ("groups", "storage") or not marker.implemented:
         return None
+    return function, marker
+
+
+def _scalar_result_dtype(state, found, payloads, oracle, where_text):
+    """The dtype of a value a primitive returned (`first = coop.shuffle(block, x, ...)`,
+    a reduction's result): its payload's, which the kernel compiler cannot type yet."""
+    called = _primitive_called(state, found)
+    if called is None:
+        return None
+    function, marker = called
     declared = parameters(marker.name)
     if any(name in declared.named_dtypes for name in declared.results):
         return None  # a result of another dtype than the payload's
@@ -367,12 +376,10 @@ def _scalar_result_dtype(state, found, payloads, oracle, where_text):
 
 def _filled_by(state, found):
     """The payload argument a primitive call fills in place and returns, if `found` is one."""
-    if not (isinstance(found, ir.Expr) and found.op == "call"):
+    called = _primitive_called(state, found)
+    if called is None:
         return None
-    function = python_value(state.func_ir, found.func)
-    marker = marker_of(function)
-    if marker is None or marker.family in ("groups", "storage") or not marker.implemented:
-        return None
+    function, marker = called
     name = marker.name
     try:
         fills = parameters(name).fills

@@ -138,41 +138,43 @@ def temp_storage(state, site: Site) -> Storage:
     return Storage(site, SHARINGS[normalized], size, alignment, auto_sync)
 
 
+def _expressions(state, op: str):
+    """(statement, expression) of every `x = <expression of kind op>` of the kernel."""
+    for block in state.func_ir.blocks.values():
+        for statement in list(block.body):
+            value = getattr(statement, "value", None)
+            if isinstance(statement, ir.Assign) and isinstance(value, ir.Expr) and value.op == op:
+                yield statement, value
+
+
+def _storage_of(state, storages, var):
+    """The TempStorage `var` is (through aliases), or None."""
+    made = _ir.definition(state.func_ir, var)
+    return next((storage for storage in storages if storage.site.call is made), None)
+
+
 def fold_attributes(state, storages) -> None:
     """`storage.size_in_bytes` (alignment, auto_sync, sharing) in the kernel reads the
     constant the TempStorage was made with (None where it was left out)."""
-    for block in state.func_ir.blocks.values():
-        for statement in block.body:
-            value = getattr(statement, "value", None)
-            if not (isinstance(statement, ir.Assign) and isinstance(value, ir.Expr) and value.op == "getattr"):
-                continue
-            made = _ir.definition(state.func_ir, value.value)
-            storage = next((storage for storage in storages if storage.site.call is made), None)
-            if storage is None:
-                continue
-            if value.attr == RESERVE:
-                continue  # reservations(): the call it makes
-            if value.attr not in ATTRIBUTES:
-                raise UnsupportedOperationError(
-                    f"{context('TempStorage', state, statement.loc)}: a TempStorage has no attribute {value.attr!r} in "
-                    f"a kernel; it has {', '.join(ATTRIBUTES)} and the method {RESERVE}(n, dtype, alignment=None)"
-                )
-            _ir.replace_value(state.func_ir, statement, ir.Const(storage.attribute(value.attr), statement.loc))
+    for statement, value in _expressions(state, "getattr"):
+        storage = _storage_of(state, storages, value.value)
+        if storage is None or value.attr == RESERVE:  # reservations() reads the call a reserve makes
+            continue
+        if value.attr not in ATTRIBUTES:
+            raise UnsupportedOperationError(
+                f"{context('TempStorage', state, statement.loc)}: a TempStorage has no attribute {value.attr!r} in "
+                f"a kernel; it has {', '.join(ATTRIBUTES)} and the method {RESERVE}(n, dtype, alignment=None)"
+            )
+        _ir.replace_value(state.func_ir, statement, ir.Const(storage.attribute(value.attr), statement.loc))
 
 
 def reservations(state, storages) -> list[Reservation]:
     """Every `storage.reserve(...)` call of the kernel (through aliases and inlined helpers)."""
     found = []
-    for block in state.func_ir.blocks.values():
-        for statement in block.body:
-            value = getattr(statement, "value", None)
-            if not (isinstance(statement, ir.Assign) and isinstance(value, ir.Expr) and value.op == "call"):
-                continue
-            method = _ir.definition(state.func_ir, value.func)
-            if not (isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == RESERVE):
-                continue
-            made = _ir.definition(state.func_ir, method.value)
-            storage = next((storage for storage in storages if storage.site.call is made), None)
+    for statement, value in _expressions(state, "call"):
+        method = _ir.definition(state.func_ir, value.func)
+        if isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == RESERVE:
+            storage = _storage_of(state, storages, method.value)
             if storage is not None:
                 found.append(_reservation(state, statement, storage))
     return found
