@@ -1627,7 +1627,7 @@ def test_an_uncaught_error_shows_its_message_first_and_once(tmp_path, log):
         assert "numba_cuda_mlir" in done.stderr  # every frame, on request
         return
     first = done.stderr.splitlines()[0]
-    assert first.startswith("cuda.coop.InvalidArgumentError: " + message), done.stderr
+    assert first.startswith("cuda.coop.InvalidArgumentTypeError: " + message), done.stderr
     assert "internal frames hidden" in done.stderr
     assert 'user_script.py", line 13' in done.stderr  # the user's own frame stays
     assert "numba_cuda_mlir" not in done.stderr and "cuda/coop" not in done.stderr, done.stderr

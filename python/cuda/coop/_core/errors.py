@@ -41,6 +41,11 @@ class InvalidArgumentError(CoopError, ValueError):
     """An option or operand value outside what the primitive allows."""
 
 
+class InvalidArgumentTypeError(InvalidArgumentError, TypeError):
+    """An argument of the wrong kind (a bool where a count goes, a number where a name
+    goes): an InvalidArgumentError that is also the TypeError a caller of the seed's API catches."""
+
+
 class ToolkitError(CoopError, RuntimeError):
     """NVRTC, nvJitLink or the CUDA/CCCL headers could not be found or used."""
 
@@ -66,6 +71,7 @@ for _error in (
     ProviderCompileError,
     IncompatibleCompilerError,
     InvalidArgumentError,
+    InvalidArgumentTypeError,
     ToolkitError,
     CoopWarning,
 ):

@@ -15,7 +15,12 @@ from numba_cuda_mlir.numba_cuda.core import ir
 from numba_cuda_mlir.numba_cuda.types.misc import unliteral
 
 from .. import _engine
-from .._core.errors import InvalidArgumentError, PayloadInferenceError, UnsupportedOperationError
+from .._core.errors import (
+    InvalidArgumentError,
+    InvalidArgumentTypeError,
+    PayloadInferenceError,
+    UnsupportedOperationError,
+)
 from .._core.markers import all_markers, marker_of
 from . import _groups, _operators, _payloads, _prefix_callbacks
 from ._find import Site
@@ -164,7 +169,7 @@ def _check_constant_kind(value, name: str, kind: str, where_text: str) -> None:
         expected = "True or False"
     else:
         return
-    raise InvalidArgumentError(
+    raise InvalidArgumentTypeError(
         f"{where_text}: argument '{name}' = {value!r} ({type(value).__name__}) is not allowed; expected {expected}"
     )
 
