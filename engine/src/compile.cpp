@@ -105,13 +105,14 @@ Layout parse_layout(const std::string& probe, const std::string& lowered) {
   return {std::stoull(match[1]), std::stoull(match[2])};
 }
 
-// Best effort: a failure here costs the next compile the PCH's creation, as under Always.
-void create_pch(nvrtc::Api& api, const std::string& prefix, const std::vector<std::string>& options) {
-  const std::lock_guard lock(api.compile_mutex);
+// Best effort: a failure here costs the next compile the PCH's creation, as under Always. Nothing
+// may escape: an exception leaving a thread ends the process.
+void create_pch(nvrtc::Api& api, const std::string& prefix, const std::vector<std::string>& options) noexcept {
   try {
+    const std::lock_guard lock(api.compile_mutex);
     Program program(api, prefix + "namespace coop_pch {}\n", "coop_pch.cu");
     if (program.compile(options) == nvrtc::kSuccess) program.grow_pch_heap_if_exhausted();
-  } catch (const Error&) {
+  } catch (...) {  // NOLINT(bugprone-empty-catch): the compile that needs the PCH creates it itself
   }
 }
 
