@@ -190,11 +190,7 @@ def _partition(state, found, receiver: Descriptor, context: str) -> Descriptor:
         raise InvalidGroupError(f"{context}: group_by takes one count and the keyword 'exhaustive'")
     if len(found.args) == 1 and from_literal_unroll(func_ir, found.args[0]):
         raise UnsupportedOperationError(literal_unroll_message(context, "n"))
-    count = None
-    if found.args and isinstance(definition(func_ir, found.args[0]), ir.Arg):  # specialized on its value
-        count = _payloads.compile_time_int(state, found.args[0], context, "n")
-    elif found.args:
-        count = python_value(func_ir, found.args[0])
+    count = _payloads.argument_or_constant(state, found.args[0], context, "n") if found.args else None
     exhaustive = python_value(func_ir, arguments["exhaustive"]) if "exhaustive" in arguments else True
     return _partition_of(receiver, count, exhaustive, context)
 

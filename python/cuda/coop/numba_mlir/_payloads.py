@@ -124,6 +124,14 @@ def dtype_value(func_ir, var):
     return _UNKNOWN if found is not None else None
 
 
+def argument_or_constant(state, var, context: str, argument: str):
+    """What `var` is at compile time: a kernel argument's value (the kernel is specialized
+    on it), else the constant it is bound to (None where it is not one)."""
+    if isinstance(definition(state.func_ir, var), ir.Arg):
+        return compile_time_int(state, var, context, argument)
+    return python_value(state.func_ir, var)
+
+
 def compile_time_int(state, var, context: str, argument: str) -> int:
     """A constant, a global or closure value, or a kernel argument (specialized on
     its value through Numba's literal retry)."""
@@ -284,10 +292,7 @@ def local_array(state, var, oracle) -> Payload | None:
     shape = found.args[0] if found.args else dict(found.kws).get("shape")  # local.array(n, ...) or (shape=n, ...)
     if shape is None:
         return None
-    if isinstance(definition(state.func_ir, shape), ir.Arg):  # a kernel argument: specialized on its value
-        extent = compile_time_int(state, shape, f"cuda.local.array ({where(state, found.loc)})", "shape")
-    else:
-        extent = python_value(state.func_ir, shape)
+    extent = argument_or_constant(state, shape, f"cuda.local.array ({where(state, found.loc)})", "shape")
     if isinstance(extent, tuple) and len(extent) == 1:
         extent = extent[0]  # shape=(n,)
     array_type = oracle.type_of(var)
