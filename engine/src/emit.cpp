@@ -318,7 +318,7 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
     const std::string symbol = plan.facts.option(option->name).value.substr(kUserOperatorPrefix.size());
     out << "  " << prefix_functor(symbol) << " " << option->name << "{" << prefix_state_parameter(*option) << "};\n";
   }
-  const bool broadcast = plan.operation->returns_value && plan.broadcasts();
+  const bool broadcast = plan.operation->returns_value && plan.broadcasts() && !plan.form->result_in_every_member;
   constexpr const char* kFirstThreads = "first_thread_result";  // valid in the group's first thread
   out << "  "
       << (broadcast                       ? type + " " + kFirstThreads + " = "

@@ -11,6 +11,8 @@ Group Group::this_block(Dim3 block) { return Group{GroupKind::Block, block, kWar
 
 Group Group::this_warp(Dim3 block, int width) { return Group{GroupKind::Warp, block, width}; }
 
+Group Group::warps_of(Dim3 block, int warps) { return Group{GroupKind::Warps, block, warps * kWarpThreads}; }
+
 int Group::threads() const { return kind == GroupKind::Block ? static_cast<int>(block.count()) : width; }
 
 int Group::instances() const { return kind == GroupKind::Block ? 1 : static_cast<int>(block.count() / width); }
@@ -21,10 +23,24 @@ static std::string dims(const Dim3& block) {
 
 std::string Group::describe() const {
   if (kind == GroupKind::Block) return "block" + dims(block);
+  if (kind == GroupKind::Warps) {
+    const int warps = width / kWarpThreads;
+    return std::to_string(warps) + (warps == 1 ? " warp" : " warps") + " in block" + dims(block);
+  }
   return "warp(" + std::to_string(width) + " lanes) in block" + dims(block);
 }
 
-const char* to_string(GroupKind kind) { return kind == GroupKind::Block ? "block" : "warp"; }
+const char* to_string(GroupKind kind) {
+  switch (kind) {
+    case GroupKind::Block:
+      return "block";
+    case GroupKind::Warp:
+      return "warp";
+    case GroupKind::Warps:
+      return "warps";
+  }
+  return "?";
+}
 
 void validate(const Group& group, const std::string& call) {
   const Dim3& block = group.block;
@@ -36,13 +52,29 @@ void validate(const Group& group, const std::string& call) {
            "at most 1024 threads (x, y <= 1024, z <= 64)");
   }
   if (group.kind == GroupKind::Block) return;
+  if (block.count() % kWarpThreads != 0) {
+    reject(ErrorKind::InvalidGroup, call, "block", dims(block) + " (" + std::to_string(block.count()) + " threads)",
+           std::string("whole warps (a multiple of 32 threads) for a ") + to_string(group.kind) + " group");
+  }
+  if (group.kind == GroupKind::Warps) {
+    const long long block_warps = block.count() / kWarpThreads;
+    const int warps = group.width / kWarpThreads;
+    if (group.width % kWarpThreads != 0 || warps < 1 || warps > block_warps) {
+      reject(ErrorKind::InvalidGroup, call, "warps per group", std::to_string(group.width) + " threads",
+             "1 to " + std::to_string(block_warps) + ", the warps of block" + dims(block));
+    }
+    if (warps > 1 && group.instances() > kMaxWarpsGroups) {
+      reject(ErrorKind::InvalidGroup, call, "warps per group",
+             std::to_string(warps) + " (" + std::to_string(group.instances()) + " groups in block" + dims(block) + ")",
+             "at most " + std::to_string(kMaxWarpsGroups) +
+                 " groups of more than one warp in a block: each waits on a hardware named barrier of its own, and "
+                 "a block has 15 besides __syncthreads'; group more warps, or use one warp per group");
+    }
+    return;
+  }
   const int width = group.width;
   if (width < 1 || width > kWarpThreads || (width & (width - 1)) != 0) {
     reject(ErrorKind::InvalidGroup, call, "warp width", std::to_string(width), "a power of two from 1 to 32");
-  }
-  if (block.count() % kWarpThreads != 0) {
-    reject(ErrorKind::InvalidGroup, call, "block", dims(block) + " (" + std::to_string(block.count()) + " threads)",
-           "whole warps (a multiple of 32 threads) for a warp group");
   }
 }
 
@@ -74,7 +106,7 @@ Dim3 parse_dim3(const std::string& text, const std::string& call, const std::str
 }
 
 Group parse_group(const std::string& text, Dim3 block, const std::string& call) {
-  const std::string expected = "block:X[,Y[,Z]], warp or warp:N";
+  const std::string expected = "block:X[,Y[,Z]], warp, warp:N or warps:N";
   const std::size_t colon = text.find(':');
   const std::string kind = text.substr(0, colon);
   const std::string rest = colon == std::string::npos ? "" : text.substr(colon + 1);
@@ -82,6 +114,9 @@ Group parse_group(const std::string& text, Dim3 block, const std::string& call) 
   if (kind == "warp" && colon == std::string::npos) return Group::this_warp(block);
   if (kind == "warp" && !rest.empty()) {
     return Group::this_warp(block, parse_positive(rest, call, "group", text, "warp:N, N a power of two from 1 to 32"));
+  }
+  if (kind == "warps" && !rest.empty()) {
+    return Group::warps_of(block, parse_positive(rest, call, "group", text, "warps:N, N warps of the block per group"));
   }
   reject(ErrorKind::InvalidArgument, call, "group", "'" + text + "'", expected);
 }

@@ -583,7 +583,7 @@ std::string canonical_key(const Plan& plan) {
   std::string key = "operation=" + facts.operation + ";group=" + to_string(facts.group.kind);
   key += ";block=" + std::to_string(facts.group.block.x) + "," + std::to_string(facts.group.block.y) + "," +
          std::to_string(facts.group.block.z);
-  if (facts.group.kind == GroupKind::Warp) key += ";width=" + std::to_string(facts.group.width);
+  if (facts.group.kind != GroupKind::Block) key += ";width=" + std::to_string(facts.group.width);
   key +=
       ";dtype=" + std::string(info(facts.dtype).name) + ";items_per_thread=" + std::to_string(facts.items_per_thread);
   key += ";payload=" + std::string(to_string(facts.payload));
@@ -722,7 +722,7 @@ std::string Plan::describe() const {
             "-D view, addressed element by element in C order (coop_adapt::StridedView)\n";
   }
   text += "cub: " + cub_type + "::" + method + "\n";
-  if (adapter != nullptr)
+  if (adapter != nullptr && adapter->name != form->cub_class)
     text += "called through: " + call_type + " (derived from CUB's class: adds the overloads or guarantees it lacks)\n";
   text += "template arguments:\n";
   for (const auto& [name, value] : template_arguments) text += "  " + name + " = " + value + "\n";
@@ -744,7 +744,9 @@ std::string Plan::describe() const {
   }
   text += ")\n";
   text += "result: " + (result ? result->cpp_type + " written through ret" : std::string("none (ret unused)"));
-  if (result && broadcasts())
+  if (result && form->result_in_every_member)
+    text += ", in every member (" + form->cub_class + " gives it to all)";
+  else if (result && broadcasts())
     text += facts.group.kind == GroupKind::Block ? ", in every thread (through scratch and a barrier)"
                                                  : ", in every lane (by shuffle)";
   text += "\n";

@@ -109,7 +109,7 @@ std::string sample_arguments(const GroupForm& form) {
         value = "4";
         break;
       case TemplateArg::LogicalWarpThreads:
-        value = "8";
+        value = form.group == GroupKind::Warps ? "64" : "8";  // a group of two warps; a logical warp of 8 lanes
         break;
       case TemplateArg::Algorithm:
         value = form.algorithms.front().cub_enum;

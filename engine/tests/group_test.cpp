@@ -50,12 +50,27 @@ TEST(Group, WarpGroupsNeedWholeWarps) {
   EXPECT_NO_THROW(validate(Group::this_warp({8, 4, 1}, 8), "load"));
 }
 
+TEST(Group, GroupsOfWarps) {
+  const Group pairs = Group::warps_of({256, 1, 1}, 2);
+  EXPECT_EQ(pairs.threads(), 64);
+  EXPECT_EQ(pairs.instances(), 4);
+  EXPECT_EQ(pairs.describe(), "2 warps in block(256,1,1)");
+  EXPECT_NO_THROW(validate(pairs, "sum"));
+  EXPECT_EQ(Group::warps_of({256, 1, 1}, 3).instances(), 2);           // the last two warps are in no group
+  EXPECT_NO_THROW(validate(Group::warps_of({1024, 1, 1}, 1), "sum"));  // 32 groups of one warp: no barrier
+  EXPECT_NO_THROW(validate(Group::warps_of({480, 1, 1}, 1), "sum"));
+  expect_rejected(Group::warps_of({1024, 1, 1}, 2), "at most 15 groups");
+  expect_rejected(Group::warps_of({128, 1, 1}, 5), "1 to 4");
+  expect_rejected(Group::warps_of({48, 1, 1}, 1), "whole warps");
+}
+
 TEST(Group, ParsesCommandLineSpellings) {
   EXPECT_EQ(parse_group("block:32,4", {}, "coop"), Group::this_block({32, 4, 1}));
   EXPECT_EQ(parse_group("block:128", {}, "coop"), Group::this_block({128, 1, 1}));
   EXPECT_EQ(parse_group("warp", {64, 1, 1}, "coop"), Group::this_warp({64, 1, 1}, 32));
   EXPECT_EQ(parse_group("warp:8", {64, 1, 1}, "coop"), Group::this_warp({64, 1, 1}, 8));
-  for (const char* bad : {"blok:1", "block:", "block:a", "block:1,2,3,4", "warp:x", "thread"}) {
+  EXPECT_EQ(parse_group("warps:2", {256, 1, 1}, "coop"), Group::warps_of({256, 1, 1}, 2));
+  for (const char* bad : {"blok:1", "block:", "block:a", "block:1,2,3,4", "warp:x", "thread", "warps", "warps:x"}) {
     EXPECT_THROW(parse_group(bad, {32, 1, 1}, "coop"), Error) << bad;
   }
 }

@@ -78,19 +78,20 @@ std::string repr(const OptionBinding& option) {
 }  // namespace
 
 void bind_call_facts(nb::module_& module) {
-  nb::class_<Group>(module, "Group", "Which threads cooperate: a block, or logical warps inside a block.")
+  nb::class_<Group>(module, "Group",
+                    "Which threads cooperate: a block, logical warps or groups of warps inside a block.")
       .def_prop_ro(
-          "kind", [](const Group& group) { return to_string(group.kind); }, "\"block\" or \"warp\".")
+          "kind", [](const Group& group) { return to_string(group.kind); }, "\"block\", \"warp\" or \"warps\".")
       .def_prop_ro(
           "block", [](const Group& group) { return std::make_tuple(group.block.x, group.block.y, group.block.z); },
           "The launch's block shape (x, y, z).")
       .def_prop_ro(
           "width",
           [](const Group& group) -> std::optional<int> {
-            if (group.kind == GroupKind::Warp) return group.width;
+            if (group.kind != GroupKind::Block) return group.width;
             return std::nullopt;
           },
-          "Lanes per logical warp; None for a block.")
+          "Threads of one group (lanes per logical warp, 32 x warps per warps group); None for a block.")
       .def_prop_ro("threads", &Group::threads, "Threads cooperating in one instance of the group.")
       .def_prop_ro("instances", &Group::instances, "Group instances in one block.")
       .def(nb::self == nb::self)
@@ -107,6 +108,10 @@ void bind_call_facts(nb::module_& module) {
       "warp", [](const std::vector<int>& block, int width) { return Group::this_warp(to_dim3(block, "warp"), width); },
       "block"_a, "width"_a = kWarpThreads,
       "Logical warps of `width` consecutive lanes in a block of shape `block` ((x,), (x, y) or (x, y, z)).");
+  module.def(
+      "warps", [](const std::vector<int>& block, int warps) { return Group::warps_of(to_dim3(block, "warps"), warps); },
+      "block"_a, "warps"_a,
+      "Groups of `warps` consecutive warps in a block of shape `block`; warps past the last whole group are in none.");
 
   module.def(
       "passes_by_pointer",

@@ -574,11 +574,33 @@ def partition_exhaustive_as_text(source, destination):
     destination[0] = coop.sum(groups, source[cuda.threadIdx.x])  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.sum", "warps_within_block", "cannot plan this call for yet")
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.inclusive_sum",
+    "2 warps in block(128,1,1)",
+    "inclusive_sum supports: block, warp",
+)
 @cuda.jit
-def sum_over_a_block_partition(source, destination):
+def scan_over_a_block_partition(source, destination):
     pairs = coop.this_block().group_by(2)
-    destination[0] = coop.sum(pairs, source[cuda.threadIdx.x])  # <- error
+    destination[cuda.threadIdx.x] = coop.inclusive_sum(pairs, source[cuda.threadIdx.x])  # <- error
+
+
+# A group of more than one warp waits on a named barrier of its own: 15 of them in a block.
+@expect(coop.InvalidGroupError, "coop.sum", "16 groups", "at most 15 groups", block=1024)
+@cuda.jit
+def sum_over_sixteen_pairs_of_warps(source, destination):
+    pairs = coop.this_block().group_by(2)
+    destination[cuda.threadIdx.x] = coop.sum(pairs, source[cuda.threadIdx.x])  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.sum", "'valid_items'", "warps group")
+@cuda.jit
+def sum_over_pairs_of_warps_with_valid_items(source, destination):
+    pairs = coop.this_block().group_by(2)
+    destination[cuda.threadIdx.x] = coop.sum(
+        pairs, source[cuda.threadIdx.x], valid_items=3, broadcast=False
+    )  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "coop.load", "coop.this_thread()", "kind 'thread'")

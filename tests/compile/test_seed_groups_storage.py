@@ -191,6 +191,33 @@ def test_a_scalar_sum_on_this_thread_is_the_value_with_no_provider():
 
 
 @cuda.jit
+def sums_over_groups_of_warps(values, out):
+    pairs = coop.this_block().group_by(2)
+    threes = coop.this_block().group_by(3, exhaustive=False)  # 8 warps: two groups, two warps in none
+    one = coop.this_block().group_by(1)
+    t = cuda.threadIdx.x
+    items = coop.ThreadData(2, np.int32)
+    items[0] = values[t]
+    items[1] = values[t]
+    out[t] = coop.sum(pairs, values[t]) + coop.reduce(threes, items, binary_op="max") + coop.sum(one, items)
+
+
+def test_reductions_over_groups_of_warps_plan_one_provider_each():
+    values = np.ones(256, np.int32)
+    explanation = coop.explain(sums_over_groups_of_warps, values, values, grid=1, block=256)
+    described = [plan.describe() for plan in explanation.plans]
+    assert [text.splitlines()[1] for text in described] == [
+        "group: 2 warps in block(256,1,1)",
+        "group: 3 warps in block(256,1,1)",
+        "group: 1 warp in block(256,1,1)",
+    ]
+    assert all("in every member" in text for text in described)
+    # one scratch instance per whole group: 4 pairs, 2 threes (the last two warps are in none), 8 singles
+    assert [text.split("scratch: ")[1].split(" x")[0] for text in described] == ["4", "2", "8"]
+    assert "bar.sync" in explanation.source
+
+
+@cuda.jit
 def non_exhaustive_members(out):
     groups = coop.this_warp().group_by(12, exhaustive=False)
     out[cuda.threadIdx.x] = groups.is_member()

@@ -252,3 +252,74 @@ def test_grid_queries_place_each_thread_in_the_launch(grid, block):
     np.testing.assert_array_equal(blocks, block_of * 100 + blocks_n)
     warp_of = block_of * (threads // 32) + (np.arange(total) % threads) // 32
     np.testing.assert_array_equal(warps, warp_of * 100 + blocks_n * (threads // 32))
+
+
+# -- reductions over groups of warps (this_block().group_by(n))
+
+
+def groups_of_warps_kernel(warps: int, exhaustive: bool, broadcast: bool):
+    @cuda.jit
+    def reduce_groups(values, sums, maxima, repeated):
+        groups = coop.this_block().group_by(warps, exhaustive=exhaustive)
+        t = cuda.threadIdx.x + cuda.threadIdx.y * cuda.blockDim.x
+        items = coop.ThreadData(3, np.int64)
+        for i in range(3):
+            items[i] = values[t * 3 + i]
+        sums[t] = coop.sum(groups, items, broadcast=broadcast)
+        maxima[t] = coop.reduce(groups, values[t * 3], binary_op="max", broadcast=broadcast)
+        total = 0  # the same call again: its scratch is the group's own to reuse
+        for _ in range(2):
+            total += coop.sum(groups, values[t * 3])
+        repeated[t] = total
+
+    return reduce_groups
+
+
+@pytest.mark.parametrize(
+    "shape, warps, exhaustive, broadcast",
+    [
+        ((256, 1), 2, True, True),
+        ((256, 1), 2, True, False),
+        ((64, 4), 1, True, True),  # one warp per group: shuffles only
+        ((256, 1), 3, False, True),  # 8 warps: two groups of three, two warps in none (they read 0)
+        ((1024, 1), 4, True, True),
+        ((480, 1), 15, True, True),
+    ],
+)
+def test_groups_of_warps_reduce_to_their_own_total(shape, warps, exhaustive, broadcast):
+    threads = shape[0] * shape[1]
+    rng = np.random.default_rng(warps * 7 + threads)
+    values = rng.integers(-1000, 1000, size=threads * 3, dtype=np.int64)
+    outputs = [cuda.to_device(np.full(threads, -1, np.int64)) for _ in range(3)]
+    groups_of_warps_kernel(warps, exhaustive, broadcast)[1, shape](cuda.to_device(values), *outputs)
+    sums, maxima, repeated = (out.copy_to_host() for out in outputs)
+    group_threads = 32 * warps
+    groups = threads // group_threads
+    per_thread = values.reshape(threads, 3)
+    for g in range(groups):
+        members = slice(g * group_threads, (g + 1) * group_threads)
+        checked = slice(None) if broadcast else slice(0, 1)  # broadcast=False: rank 0 only
+        assert (sums[members][checked] == per_thread[members].sum()).all()
+        assert (maxima[members][checked] == per_thread[members, 0].max()).all()
+        assert (repeated[members] == 2 * per_thread[members, 0].sum()).all()
+    outside = slice(groups * group_threads, threads)  # members of no group
+    assert (sums[outside] == 0).all() and (maxima[outside] == 0).all() and (repeated[outside] == 0).all()
+
+
+@cuda.jit
+def first_group_only(values, out):
+    pairs = coop.this_block().group_by(2)
+    t = cuda.threadIdx.x
+    if pairs.rank("block") == 0:  # the other groups never reach the call: its barrier is the group's own
+        out[t] = coop.sum(pairs, values[t])
+    else:
+        out[t] = -1
+
+
+def test_a_group_of_warps_reduces_while_its_siblings_take_another_path():
+    values = np.arange(256, dtype=np.int32)
+    out = cuda.to_device(np.zeros(256, np.int32))
+    first_group_only[1, 256](cuda.to_device(values), out)
+    got = out.copy_to_host()
+    assert (got[:64] == values[:64].sum()).all()
+    assert (got[64:] == -1).all()

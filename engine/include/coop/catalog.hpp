@@ -136,10 +136,10 @@ enum class TemplateArg {
   BlockDimZ,
   ItemsPerThread,
   Algorithm,
-  LogicalWarpThreads,
-  Option,      // a STATIC Bool or Choice option's value (or its default), named by `fact`
-  NamedDType,  // the C++ type of the named dtype `fact` (CallFacts::dtypes): "ValueT"
-  NamedExtent  // the named extent `fact` (CallFacts::extents): "bins"
+  LogicalWarpThreads,  // threads of one group: a logical warp's lanes, a warps group's 32 x warps
+  Option,              // a STATIC Bool or Choice option's value (or its default), named by `fact`
+  NamedDType,          // the C++ type of the named dtype `fact` (CallFacts::dtypes): "ValueT"
+  NamedExtent          // the named extent `fact` (CallFacts::extents): "bins"
 };
 
 // One template parameter of a CUB class, by its name in CUB, in declaration order.
@@ -198,6 +198,7 @@ struct GroupForm {
   std::vector<AlgorithmSpec> algorithms;  // empty: CUB's class has one implementation
   bool needs_whole_warps = false;         // warp forms: the block must be whole warps
   bool needs_scratch = false;             // every call uses a TempStorage, whatever the algorithm
+  bool result_in_every_member = false;    // the class returns the result to every member: no broadcast to add
   std::vector<PayloadShape> payloads = {{PayloadKind::Array, {}, nullptr}};
   std::vector<std::string> lacks;  // options no overload of this class takes, whatever the payload
 

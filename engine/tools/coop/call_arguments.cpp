@@ -39,7 +39,8 @@ void add_option_flags(CLI::App& app, CallArguments& arguments) {
 
 void add_call_options(CLI::App& app, CallArguments& arguments) {
   app.add_option("operation", arguments.operation, "Primitive to plan: " + operation_names())->required();
-  app.add_option("--group", arguments.group, "block:X[,Y[,Z]], warp (32 lanes) or warp:N (logical warps of N lanes)")
+  app.add_option("--group", arguments.group,
+                 "block:X[,Y[,Z]], warp (32 lanes), warp:N (logical warps of N lanes) or warps:N (groups of N warps)")
       ->capture_default_str();
   app.add_option("--block", arguments.block, "Block shape X[,Y[,Z]] that holds a warp group (default 32)");
   app.add_option("--dtype", arguments.dtype, "Payload dtype: " + dtype_names())->capture_default_str();

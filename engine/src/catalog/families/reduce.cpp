@@ -1,7 +1,8 @@
-// Block and warp reductions: cub::BlockReduce and cub::WarpReduce, declared as
-// data in the shape of load_store.cpp. The reduced value is the call's result, in
-// every thread of the group (broadcast, the default) or, as CUB documents, in its
-// first thread only (broadcast=false).
+// Block and warp reductions: cub::BlockReduce and cub::WarpReduce, and groups of
+// warps composed from cub::WarpReduce, declared as data in the shape of
+// load_store.cpp. The reduced value is the call's result, in every thread of the
+// group (broadcast, the default) or, as CUB documents, in its first thread only
+// (broadcast=false).
 #include "catalog/family.hpp"
 
 namespace coop::catalog_families {
@@ -14,6 +15,11 @@ const std::vector<TemplateSlot> kBlockTemplate = {{"T", TemplateArg::DType},
                                                   {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
 const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType},
                                                  {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads}};
+const std::vector<TemplateSlot> kWarpsTemplate = {{"T", TemplateArg::DType},
+                                                  {"GROUP_THREADS", TemplateArg::LogicalWarpThreads},
+                                                  {"BLOCK_DIM_X", TemplateArg::BlockDimX},
+                                                  {"BLOCK_DIM_Y", TemplateArg::BlockDimY},
+                                                  {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
 
 // CUB's WarpReduce takes one value per lane. A ThreadData payload is reduced in
 // the thread first with cub::ThreadReduce, exactly as BlockReduce's own ThreadData
@@ -21,6 +27,13 @@ const std::vector<TemplateSlot> kWarpTemplate = {{"T", TemplateArg::DType},
 const ClassAdapter kWarpReduceItems{"::coop_adapt::WarpReduceItems",
                                     {"cub/thread/thread_reduce.cuh", "cuda/std/functional"},
                                     adapters::source("warp_reduce_items")};
+
+// CUB has no class for a group of warps (the seed's this_block().group_by(n)): each warp
+// reduces with cub::WarpReduce and the group combines the warps' totals after a named
+// barrier of its own, giving every member the result.
+const ClassAdapter kWarpsReduce{"::coop_adapt::WarpsReduce",
+                                {"cub/thread/thread_reduce.cuh", "cub/util_ptx.cuh", "cuda/std/functional"},
+                                adapters::source("warps_reduce")};
 
 std::vector<AlgorithmSpec> block_algorithms() {
   const std::string prefix = "::cub::BLOCK_REDUCE_";
@@ -67,6 +80,15 @@ std::vector<GroupForm> forms() {
        .needs_whole_warps = true,
        .needs_scratch = true,
        .payloads = {{PayloadKind::Array, {"valid_items"}, &kWarpReduceItems}, {PayloadKind::Scalar}}},
+      {.group = GroupKind::Warps,
+       .cub_class = kWarpsReduce.name,
+       .header = "cub/warp/warp_reduce.cuh",
+       .template_args = kWarpsTemplate,
+       .needs_whole_warps = true,
+       .needs_scratch = true,
+       .result_in_every_member = true,
+       .payloads = {{PayloadKind::Array, {}, &kWarpsReduce}, {PayloadKind::Scalar, {}, &kWarpsReduce}},
+       .lacks = {"valid_items"}},
   };
 }
 

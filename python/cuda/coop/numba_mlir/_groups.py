@@ -108,13 +108,16 @@ def describe(state, var, block_shape, context: str) -> Descriptor:
 
 
 def resolve(state, var, block_shape, context: str):
-    """The engine Group a descriptor variable stands for: a block, a warp or a logical
-    warp. Thread groups and groups of warps have no engine plan yet."""
+    """The engine Group a descriptor variable stands for: a block, a warp, a logical
+    warp or a group of warps. Thread groups have no engine plan (a reduction on one is
+    its value)."""
     found = describe(state, var, block_shape, context)
     if found.kind == "block":
         return _engine.block(*block_shape)
     if found.kind in ("warp", "threads_within_warp"):
         return _engine.warp(block_shape, found.size)
+    if found.kind == "warps_within_block":
+        return _engine.warps(block_shape, found.size // WARP)
     if found.kind == "grid":
         raise UnsupportedOperationError(
             f"{context}: argument 'group' is coop.this_grid(); no collective runs on a grid: its blocks cannot wait "
@@ -123,8 +126,8 @@ def resolve(state, var, block_shape, context: str):
         )
     raise UnsupportedOperationError(
         f"{context}: argument 'group' is {found.text} (kind {found.kind!r}), which this cuda.coop cannot plan this "
-        "call for yet; its queries (rank, count, is_member, sync) work, and so does coop.reduce/coop.sum of a "
-        "scalar on coop.this_thread(). Use coop.this_block(), coop.this_warp() or coop.this_warp().group_by(n)"
+        "call for; its queries (rank, count, is_member, sync) work, and so does coop.reduce/coop.sum of a "
+        "scalar on coop.this_thread()"
     )
 
 

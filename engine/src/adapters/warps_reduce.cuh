@@ -1,0 +1,75 @@
+namespace coop_adapt {
+// A reduction over a group of consecutive physical warps of the block (GROUP_THREADS / 32
+// of them; the seed's this_block().group_by(n)), which CUB has no class for, composed
+// from cub::WarpReduce: each warp reduces by shuffles, its first lane leaves the warp's
+// partial in the group's scratch, and after the group's barrier every member combines
+// the group's partials, so the result is in every member. The barrier is a named one
+// (1 + the group's index; 0 is __syncthreads') counting the group's threads only, so
+// sibling groups may take other paths; a second one keeps the partials until every
+// member has read them, which leaves the scratch free for the group's next call.
+// Threads past the last whole group (a partition that is not exhaustive) are members of
+// none: they get T().
+template <typename T, int GROUP_THREADS, int BLOCK_DIM_X, int BLOCK_DIM_Y, int BLOCK_DIM_Z>
+struct WarpsReduce {
+  static constexpr int kWarps = GROUP_THREADS / 32;
+  static constexpr int kGroups = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z / GROUP_THREADS;
+  static_assert(GROUP_THREADS % 32 == 0 && kGroups >= 1, "a group of whole warps inside the block");
+  static_assert(kWarps == 1 || kGroups <= 15, "one named barrier per group: at most 15 groups");
+  using WarpReduce = ::cub::WarpReduce<T>;
+
+  struct TempStorage {
+    typename WarpReduce::TempStorage warp[kWarps];
+    T partial[kWarps];
+  };
+
+  __device__ __forceinline__ explicit WarpsReduce(TempStorage& storage) : storage_(storage) {}
+
+  template <typename ReductionOp>
+  __device__ __forceinline__ T Reduce(T input, ReductionOp reduction_op) {
+    if (!member()) return T();
+    return combine(WarpReduce(storage_.warp[warp()]).Reduce(input, reduction_op), reduction_op);
+  }
+
+  template <int ITEMS_PER_THREAD, typename ReductionOp>
+  __device__ __forceinline__ T Reduce(T (&inputs)[ITEMS_PER_THREAD], ReductionOp reduction_op) {
+    return Reduce(::cub::ThreadReduce(inputs, reduction_op), reduction_op);
+  }
+
+  __device__ __forceinline__ T Sum(T input) {
+    if (!member()) return T();
+    return combine(WarpReduce(storage_.warp[warp()]).Sum(input), ::cuda::std::plus<>{});
+  }
+
+  template <int ITEMS_PER_THREAD>
+  __device__ __forceinline__ T Sum(T (&inputs)[ITEMS_PER_THREAD]) {
+    return Sum(::cub::ThreadReduce(inputs, ::cuda::std::plus<>{}));
+  }
+
+ private:
+  TempStorage& storage_;
+
+  static __device__ __forceinline__ int rank() { return ::cub::RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z); }
+  static __device__ __forceinline__ bool member() { return rank() / GROUP_THREADS < kGroups; }
+  static __device__ __forceinline__ int warp() { return rank() % GROUP_THREADS / 32; }
+
+  static __device__ __forceinline__ void sync_group() {
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + rank() / GROUP_THREADS), "n"(GROUP_THREADS) : "memory");
+  }
+
+  // The group's total in every member, from each warp's total in its first lane.
+  template <typename ReductionOp>
+  __device__ __forceinline__ T combine(T warp_total, ReductionOp reduction_op) {
+    if constexpr (kWarps == 1) {
+      return ::cub::ShuffleIndex<32>(warp_total, 0, 0xffffffffu);
+    } else {
+      if (rank() % 32 == 0) storage_.partial[warp()] = warp_total;
+      sync_group();
+      T total = storage_.partial[0];
+#pragma unroll
+      for (int i = 1; i < kWarps; ++i) total = reduction_op(total, storage_.partial[i]);
+      sync_group();
+      return total;
+    }
+  }
+};
+}  // namespace coop_adapt
