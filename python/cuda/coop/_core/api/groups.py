@@ -110,9 +110,12 @@ class GroupDescriptor:
         lanes (kind ``"threads_within_warp"``), every collective of a warp
         runs on them (CUB's warp primitives with ``LOGICAL_WARP_THREADS = n``).
         On `this_block()` the units are whole warps: groups of ``32 * n``
-        threads (kind ``"warps_within_block"``), for queries; collectives on
-        them are refused at compile time (`UnsupportedOperationError`) until
-        cuda.coop can plan them. A partition cannot be partitioned again.
+        consecutive threads (kind ``"warps_within_block"``), for queries and
+        `reduce`/`sum` (each group waits on a named barrier of its own, so
+        sibling groups may take other paths; a block holds at most 15 groups
+        of more than one warp). Threads left over by ``exhaustive=False`` are
+        in no group and read 0 from a reduction. A partition cannot be
+        partitioned again.
 
         Args:
             n: a compile-time int from 1 to the parent's units (32 lanes, or the
