@@ -170,6 +170,16 @@ struct Engine::Impl {
     return std::nullopt;
   }
 
+  // Fills the bundle's source, key, dump and cache facts.
+  CachedCompile compile_source(const EmittedSource& source, const std::string& arch, Bundle& bundle) {
+    bundle.arch = arch;
+    bundle.source = source.text;
+    bundle.cache_key = cache_key(source.text, compiler->options(arch, false), arch, require_toolkit().identity);
+    if (!config.source_dump_dir.empty())
+      bundle.dump_path = dump_source(config.source_dump_dir, config.backend, bundle.cache_key, source.text);
+    return compile_or_load(source, bundle.cache_key, arch, bundle);
+  }
+
   CachedCompile compile_or_load(const EmittedSource& source, const std::string& key, const std::string& arch,
                                 Bundle& bundle) {
     if (auto hit = memory.load(key)) {
@@ -213,17 +223,24 @@ EmittedSource Engine::emit(const std::vector<Plan>& plans, const std::string& ar
 
 Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) {
   if (plans.empty()) reject(ErrorKind::InvalidArgument, "compile", "plans", "an empty list", "at least one plan");
-  const EmittedSource source = emit(plans, arch);
+  parse_arch(arch, "compile");
   const Toolkit& toolkit = impl_->require_toolkit();
-
+  EmittedSource source = coop::emit(plans, {toolkit.identity, arch});
   Bundle bundle;
-  bundle.arch = arch;
-  bundle.source = source.text;
-  bundle.cache_key = cache_key(source.text, impl_->compiler->options(arch, false), arch, toolkit.identity);
-  if (!impl_->config.source_dump_dir.empty()) {
-    bundle.dump_path = dump_source(impl_->config.source_dump_dir, impl_->config.backend, bundle.cache_key, source.text);
+  CachedCompile compiled;
+  try {
+    compiled = impl_->compile_source(source, arch, bundle);
+  } catch (const Error& error) {
+    if (error.kind() != ErrorKind::ProviderCompile) throw;
+    // A CCCL whose headers need what the trimmed source left out: the full headers cost a
+    // slower compile, not a failure (a real error fails again, and is the one reported).
+    source = coop::emit(plans, {toolkit.identity, arch, /*trim_headers=*/false});
+    warn_once("untrimmed headers " + toolkit.identity,
+              "the provider source with its unused CCCL headers left out did not compile with these headers (" +
+                  toolkit.cccl_include + "); compiling with every header, which is slower");
+    bundle = Bundle{};
+    compiled = impl_->compile_source(source, arch, bundle);
   }
-  CachedCompile compiled = impl_->compile_or_load(source, bundle.cache_key, arch, bundle);
   bundle.ltoir = std::move(compiled.ltoir);
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const Plan& plan = plans[i];

@@ -114,6 +114,35 @@ TEST(EngineCache, HeaderIdentityChangesTheKey) {
   EXPECT_EQ(there.cache, CacheOutcome::Miss);
 }
 
+// A CCCL whose headers use what the trimmed source leaves out (here cuda/ptx naming a
+// tcgen05 wrapper, whose header the trimmed source skips): the bundle compiles again
+// with every header, and warns once.
+TEST(EngineCache, HeadersThatNeedWhatTheTrimLeavesOutCompileUntrimmed) {
+  testing::TempDir dir;
+  Engine engine(config_in(dir.path()));
+  const fs::path real = engine.toolkit().cccl_include;
+  const fs::path headers = dir.path() / "cccl";
+  fs::create_directories(headers / "cuda");
+  for (const char* tree : {"cub", "nv", "thrust"}) fs::create_directory_symlink(real / tree, headers / tree);
+  for (const auto& entry : fs::directory_iterator(real / "cuda")) {
+    if (entry.path().filename() == "ptx") continue;
+    fs::create_symlink(entry.path(), headers / "cuda" / entry.path().filename());
+  }
+  testing::write_text(headers / "cuda" / "ptx",
+                      "#pragma once\n#include \"" + (real / "cuda" / "ptx").string() +
+                          "\"\nstatic_assert(sizeof(&::cuda::ptx::tcgen05_fence_before_thread_sync<>) > 0);\n");
+  EngineConfig config = config_in(dir.path());
+  config.toolkit.cccl_root = headers.string();
+  Engine other(config);
+  const std::vector<Plan> plans = {other.plan(tile_call("load", "transpose"))};
+  const testing::CapturedWarnings warnings;
+  const Bundle bundle = other.compile(plans, "sm_90");
+  EXPECT_FALSE(bundle.ltoir.empty());
+  EXPECT_EQ(bundle.source.find("#define _CUDA_PTX_"), std::string::npos) << "compiled untrimmed";
+  EXPECT_NE(warnings.joined().find("compiling with every header"), std::string::npos) << warnings.joined();
+  EXPECT_NE(engine.compile(plans, "sm_90").source.find("#define _CUDA_PTX_TCGEN05_FENCE_H_"), std::string::npos);
+}
+
 TEST(EngineCache, SourceIsDumpedOnHitsToo) {
   testing::TempDir dir;
   EngineConfig config = config_in(dir.path() / "cache");

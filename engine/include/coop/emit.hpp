@@ -24,7 +24,8 @@ struct EmittedSource {
 // different bundles never collide at link time.
 struct EmitContext {
   std::string toolkit_identity;
-  std::string arch;  // "sm_90"
+  std::string arch;          // "sm_90"
+  bool trim_headers = true;  // leave out of the parse what the bundle does not use (header_trim.hpp)
 };
 
 EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context);
