@@ -1,17 +1,7 @@
 #include "header_trim.hpp"
 
-#include <algorithm>
-
 namespace coop {
 namespace {
-
-bool is_16_bit_float(DType dtype) { return dtype == DType::Float16 || dtype == DType::BFloat16; }
-
-bool uses_16_bit_floats(const Plan& plan) {
-  if (is_16_bit_float(plan.facts.dtype)) return true;
-  return std::any_of(plan.facts.dtypes.begin(), plan.facts.dtypes.end(),
-                     [](const auto& named) { return is_16_bit_float(named.second); });
-}
 
 // cuda/__ptx/instructions/<name>.h, by include guard: none is used outside cuda/ptx's own
 // device-wide and cluster-wide features (checked against CCCL 3.0 and the newest wheel).
@@ -39,12 +29,12 @@ constexpr const char* kUnusedPtxInstructions[] = {
 
 }  // namespace
 
-std::string trimmed_headers(const std::vector<Plan>& plans) {
+std::string trimmed_headers() {
+  // Not CCCL_DISABLE_FP16_SUPPORT with _BF16_: without both, CUB 3.0's ThreadReduce takes its
+  // 16-bit SIMD path for every type, and asserts. The narrow floats only lose their traits.
   std::string text =
       "#define CCCL_DISABLE_NVFP8_SUPPORT\n#define CCCL_DISABLE_NVFP6_SUPPORT\n"
       "#define CCCL_DISABLE_NVFP4_SUPPORT\n";
-  if (std::none_of(plans.begin(), plans.end(), uses_16_bit_floats))
-    text += "#define CCCL_DISABLE_FP16_SUPPORT\n#define CCCL_DISABLE_BF16_SUPPORT\n";
   for (const char* name : kUnusedPtxInstructions) text += std::string("#define _CUDA_PTX_") + name + "_H_\n";
   return text;
 }

@@ -1,5 +1,5 @@
 // What a bundle's source leaves out of NVRTC's parse, as #defines ahead of its
-// includes: CCCL's support for floating-point types no call of the bundle uses, and
+// includes: CCCL's support for the 8-, 6- and 4-bit floats no call takes, and
 // the wrappers of cuda/ptx for PTX instructions no block, warp or thread primitive
 // issues (tensor cores, multimem, tensor maps, ...), which CUB's headers include
 // whole. Together a third of a cold compile's header parsing; the code generated is
@@ -8,12 +8,9 @@
 #pragma once
 
 #include <string>
-#include <vector>
-
-#include "coop/plan.hpp"
 
 namespace coop {
 
-std::string trimmed_headers(const std::vector<Plan>& plans);
+std::string trimmed_headers();
 
 }  // namespace coop
