@@ -325,3 +325,18 @@ def test_importing_the_root_stays_light():
     environment = dict(os.environ)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@cuda.jit
+def payload_typed_like_its_source(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4, dtype=source.dtype)  # the argument's element type, known when compiling
+    coop.load(block, source, items)
+    coop.store(block, destination, items)
+
+
+@pytest.mark.parametrize("argtype", [I64, U32])
+def test_a_payload_takes_the_dtype_of_a_kernel_array_argument(argtype):
+    host = np.zeros(512, argtype.dtype.name)
+    explanation = coop.explain(payload_typed_like_its_source, host, host, grid=1, block=128)
+    assert all(plan.facts.dtype == argtype.dtype.name for plan in explanation.plans)

@@ -103,15 +103,21 @@ def explicit_dtype(value) -> str | None:
 _UNKNOWN = "<unknown>"
 
 
-def dtype_value(func_ir, var):
-    """The dtype an argument names: a constant or global, or a constructor of NumPy
+def dtype_value(state, var):
+    """The dtype an argument names: a constant or global, a kernel array argument's
+    `.dtype` (its element type, known when the kernel compiles), or a constructor of NumPy
     or Numba dtypes called with constants (np.dtype("int32"), types.NPDatetime("ns"))."""
+    func_ir = state.func_ir
     value = python_value(func_ir, var)
     if value is not None:
         return value
     found = definition(func_ir, var)
     if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
         return found.value  # None written out: left to inference, as if omitted
+    if isinstance(found, ir.Expr) and found.op == "getattr" and found.attr == "dtype":
+        array = definition(func_ir, found.value)
+        if isinstance(array, ir.Arg) and isinstance(state.args[array.index], types.Array):
+            return state.args[array.index].dtype
     if isinstance(found, ir.Expr) and found.op == "call" and not found.kws:
         function = python_value(func_ir, found.func)
         arguments = [python_value(func_ir, argument) for argument in found.args]
@@ -182,7 +188,7 @@ def thread_data(state, site: Site) -> Payload:
             )
     payload = Payload(site, extent, alignment)
     if "dtype" in bound.arguments:
-        value = dtype_value(state.func_ir, bound.arguments["dtype"])
+        value = dtype_value(state, bound.arguments["dtype"])
         payload.dtype = explicit_dtype(value)
         if payload.dtype is None and value is not None:  # explicit None means "infer it"
             shown = value if value is not _UNKNOWN else "a value not known at compile time"

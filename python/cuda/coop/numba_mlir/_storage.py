@@ -195,7 +195,7 @@ def _reservation(state, statement, storage) -> Reservation:
     count = _payloads.compile_time_int(state, bound.arguments["num_elems"], where_text, "num_elems")
     if count < 1:
         raise InvalidArgumentError(f"{where_text}: argument 'num_elems' = {count} is not allowed; expected >= 1")
-    dtype_value = _payloads.dtype_value(state.func_ir, bound.arguments["dtype"])
+    dtype_value = _payloads.dtype_value(state, bound.arguments["dtype"])
     dtype = _payloads.explicit_dtype(dtype_value)
     if dtype is None or dtype == "bfloat16":
         raise InvalidArgumentError(
