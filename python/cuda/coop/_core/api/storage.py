@@ -14,7 +14,8 @@ class ThreadData:
     Args:
         items_per_thread: a compile-time int ``>= 1``, or a kernel argument: the
             kernel is then specialized on its value at launch.
-        dtype: a NumPy dtype or its name (``np.float32``, ``"int64"``); left
+        dtype: a NumPy dtype or its name (``np.float32``, ``"int64"``), or a
+            kernel array argument's ``.dtype`` (``source.dtype``); left
             out, it is inferred from the first primitive that fills it (`load`'s
             source) or from the values written to it. Two uses that disagree are
             a `PayloadInferenceError`.
