@@ -233,13 +233,13 @@ Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) 
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::ProviderCompile) throw;
     // A CCCL whose headers need what the trimmed source left out: the full headers cost a
-    // slower compile, not a failure (a real error fails again, and is the one reported).
+    // slower compile, not a failure. A real error fails again, and is the one reported.
     source = coop::emit(plans, {toolkit.identity, arch, /*trim_headers=*/false});
-    warn_once("untrimmed headers " + toolkit.identity,
-              "the provider source with its unused CCCL headers left out did not compile with these headers (" +
-                  toolkit.cccl_include + "); compiling with every header, which is slower");
     bundle = Bundle{};
     compiled = impl_->compile_source(source, arch, bundle);
+    warn_once("untrimmed headers " + toolkit.identity,
+              "the provider source with its unused CCCL headers left out did not compile with these headers (" +
+                  toolkit.cccl_include + "); it compiled with every header, which is slower");
   }
   bundle.ltoir = std::move(compiled.ltoir);
   for (std::size_t i = 0; i < plans.size(); ++i) {
