@@ -68,12 +68,14 @@ bool passes_by_pointer(DType dtype) {
 }
 
 std::string abi_value_type(DType dtype) {
+  if (info(dtype).is_complex) return "const void*";
   if (dtype == DType::Float16 || dtype == DType::BFloat16) return "::cuda::std::uint16_t";
   if (dtype == DType::Bool) return "::cuda::std::uint8_t";
   return cpp_of(dtype);
 }
 
 std::string from_abi_value(DType dtype, const std::string& name) {
+  if (info(dtype).is_complex) return "*static_cast<const " + cpp_of(dtype) + "*>(" + name + ")";
   if (dtype == DType::Float16) return "__ushort_as_half(" + name + ")";
   if (dtype == DType::BFloat16) return "__ushort_as_bfloat16(" + name + ")";
   if (dtype == DType::Bool) return name + " != 0";

@@ -109,17 +109,14 @@ const PayloadShape& require_payload(const OperationSpec& operation, const GroupF
 
 // Complex values cross the engine's ABI by pointer only: a payload array, an
 // output array or the result slot, never a value parameter.
+// A complex value crosses the ABI by pointer, so it has no literal: a STATIC one is refused.
 void require_complex_by_pointer(const OperationSpec& operation, const CallFacts& facts) {
   if (!info(facts.dtype).is_complex) return;
   const std::string dtype(info(facts.dtype).name);
-  if (facts.payload == PayloadKind::Scalar) {
-    reject(ErrorKind::UnsupportedOperation, facts.call_name(), payload_operand(operation), "a scalar " + dtype,
-           "a ThreadData array or local array for " + dtype + " (complex values are passed by pointer)");
-  }
   for (const auto& option : operation.options) {
-    if (option.type != OptionType::PayloadScalar || facts.option(option.name).binding == Binding::Omitted) continue;
-    reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name, "given for a " + dtype + " payload",
-           "no " + option.name + " with complex payloads (a complex scalar is not passed by value)");
+    if (option.type != OptionType::PayloadScalar || facts.option(option.name).binding != Binding::Static) continue;
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name, "a constant for a " + dtype + " payload",
+           "a " + dtype + " value computed in the kernel (complex values cross by pointer and have no constant form)");
   }
 }
 

@@ -421,6 +421,35 @@ def test_complex_block_sums(dtype, algorithms, shape, items):
     check_complex(scanned, np.concatenate([[0], np.cumsum(reference)[:-1]]), dtype)
 
 
+@cuda.jit
+def complex_scalars(source, block_sums, warp_sums, loaded, scanned):
+    # Complex values cross to the providers by pointer: a scalar payload, a runtime
+    # oob_default and a runtime initial_value.
+    block = coop.this_block()
+    t = cuda.threadIdx.x
+    block_sums[t] = coop.sum(block, source[t])
+    warp_sums[t] = coop.sum(coop.this_warp(), source[t])
+    items = coop.ThreadData(2, dtype=source.dtype)
+    coop.load(block, source, items, algorithm="transpose", valid_items=200, oob_default=source[1])
+    coop.store(block, loaded, items)
+    coop.store(block, scanned, coop.exclusive_scan(block, items, scan_op="+", initial_value=source[2]))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_complex_scalars_and_runtime_values_cross_by_pointer(dtype):
+    source = complex_data(256, dtype, seed=5)
+    block_sums, warp_sums = np.zeros(128, dtype), np.zeros(128, dtype)
+    loaded, scanned = np.zeros(256, dtype), np.zeros(256, dtype)
+    complex_scalars[1, 128](source, block_sums, warp_sums, loaded, scanned)
+    cuda.synchronize()
+    reference = source.astype(np.complex128)
+    check_complex(block_sums, np.full(128, reference[:128].sum()), dtype)
+    check_complex(warp_sums, np.repeat(reference[:128].reshape(4, 32).sum(axis=1), 32), dtype)
+    expected_loaded = np.where(np.arange(256) < 200, reference, reference[1])
+    check_complex(loaded, expected_loaded, dtype)
+    check_complex(scanned, reference[2] + np.concatenate([[0], np.cumsum(expected_loaded)[:-1]]), dtype)
+
+
 def complex_multiply(a, b):
     return a * b
 

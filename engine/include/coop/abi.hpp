@@ -39,8 +39,9 @@ std::string c_parameter(const AbiParam& param);  // as the wrapper declares it: 
 bool passes_by_pointer(DType dtype);
 
 // The C++ type a payload value of `dtype` crosses the wrapper as: 16-bit floats as
-// their bits and bool as a byte, since a C++ struct or bool by value and a compiler's
-// native half or i1 need not be passed alike. Complex values never cross by value.
+// their bits, bool as a byte and a complex value by a pointer to its two parts, since a
+// C++ struct or bool by value and a compiler's native half, i1 or complex need not be
+// passed alike.
 std::string abi_value_type(DType dtype);
 
 // The payload value of `dtype` that the wrapper's parameter `name` (of abi_value_type) carries.

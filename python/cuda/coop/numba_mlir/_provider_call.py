@@ -107,6 +107,23 @@ def _abi_value(value, value_type: str, signed: bool):
     return value
 
 
+def _complex_by_pointer(builder, value, value_type: str):
+    """A complex value as the wrapper takes it: a pointer to its {real, imaginary} parts,
+    in a slot of the entry block (the inverse of _read_result)."""
+    from numba_cuda_mlir._mlir.dialects import complex as complex_dialect
+    from numba_cuda_mlir._mlir.dialects import llvm
+    from numba_cuda_mlir.lowering_utilities import convert
+
+    if value.type != _mlir_scalar(value_type):
+        value = convert(value, _mlir_scalar(value_type))
+    slot = builder.alloca(_slot_type(value_type))
+    part = _mlir_scalar("float32" if value_type == "complex64" else "float64")
+    imaginary_slot = llvm.getelementptr(llvm.PointerType.get(), slot, [], [1], part, no_wrap_flags=0)
+    llvm.store(complex_dialect.re(value), slot)
+    llvm.store(complex_dialect.im(value), imaginary_slot)
+    return slot
+
+
 def _view_metadata(array, operand: Operand):
     """An extent or a stride (in elements) of a strided view, as the int64 the wrapper takes.
     numba-cuda-mlir gives a dimension sliced with a negative step a negative size (its
@@ -149,6 +166,8 @@ def _codegen(provider: Provider, operand_types):
                 values.append(memref_data_pointer(value))
             elif operand.kind in ("extent", "stride"):
                 values.append(_view_metadata(value, operand))
+            elif operand.value_type in ("complex64", "complex128"):
+                values.append(_complex_by_pointer(builder, value, operand.value_type))
             else:
                 signed = getattr(numba_type, "signed", True)
                 values.append(_abi_value(value, operand.value_type, signed))
