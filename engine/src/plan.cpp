@@ -625,6 +625,8 @@ const char* to_string(Barrier barrier) {
       return "block (__syncthreads)";
     case Barrier::Warp:
       return "warp (__syncwarp over the logical warp)";
+    case Barrier::Own:
+      return "its own (the group's named barrier frees the scratch; another call sharing it waits at __syncthreads)";
   }
   return "?";
 }
@@ -694,8 +696,12 @@ Plan plan(const CallFacts& facts, const OperationSpec& operation) {
 
   result.needs_scratch = form.needs_scratch || (result.algorithm != nullptr && result.algorithm->needs_scratch);
   result.scratch_instances = result.needs_scratch ? facts.group.instances() : 0;
-  if (result.needs_scratch)
-    result.reuse_barrier = facts.group.kind == GroupKind::Block ? Barrier::Block : Barrier::Warp;
+  if (result.needs_scratch) {
+    const GroupKind kind = facts.group.kind;
+    result.reuse_barrier = kind == GroupKind::Block  ? Barrier::Block
+                           : kind == GroupKind::Warp ? Barrier::Warp
+                                                     : Barrier::Own;
+  }
   result.abi = abi_of(result);
   result.result = result_of(result);
   result.external_functions = external_functions_of(result);

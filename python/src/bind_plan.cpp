@@ -16,6 +16,8 @@ const char* barrier_name(Barrier barrier) {
       return "block";
     case Barrier::Warp:
       return "warp";
+    case Barrier::Own:
+      return "own";
   }
   return "?";
 }

@@ -323,3 +323,20 @@ def test_a_group_of_warps_reduces_while_its_siblings_take_another_path():
     got = out.copy_to_host()
     assert (got[:64] == values[:64].sum()).all()
     assert (got[64:] == -1).all()
+
+
+@cuda.jit
+def pairs_then_quads(values, pair_sums, quad_sums):
+    pairs = coop.this_block().group_by(2)
+    quads = coop.this_block().group_by(4)
+    t = cuda.threadIdx.x
+    pair_sums[t] = coop.sum(pairs, values[t])
+    quad_sums[t] = coop.reduce(quads, np.float64(values[t]), binary_op="max")  # other dtype, other layout
+
+
+def test_groups_of_different_sizes_share_scratch_in_turn():
+    values = np.random.default_rng(4).integers(-50, 50, 512).astype(np.int32)
+    pair_sums, quad_sums = cuda.to_device(np.zeros(512, np.int32)), cuda.to_device(np.zeros(512, np.float64))
+    pairs_then_quads[1, 512](cuda.to_device(values), pair_sums, quad_sums)
+    assert (pair_sums.copy_to_host() == np.repeat(values.reshape(8, 64).sum(axis=1), 64)).all()
+    assert (quad_sums.copy_to_host() == np.repeat(values.reshape(4, 128).max(axis=1), 128)).all()

@@ -29,7 +29,10 @@ struct ExternalFunction {
 };
 
 // Barrier a front end must place before another consumer reuses this call's scratch.
-enum class Barrier { None, Block, Warp };
+// Own: the call frees its scratch itself before returning (a group of warps, on its own
+// named barrier), so its next run needs none; another call sharing the scratch lays it
+// out differently, so it waits at a block barrier.
+enum class Barrier { None, Block, Warp, Own };
 const char* to_string(Barrier barrier);
 
 // The values a Count may take, and how a message says it; nullopt for CountRange::Any.

@@ -318,8 +318,15 @@ def plan_layout(state, linked, storages, reserved=()) -> Layout:
     return layout
 
 
+# A call that frees its own scratch ("own": a group of warps, on its named barrier) needs no
+# barrier before its next run; before another call sharing the scratch, which lays it out
+# differently, only the whole block's barrier orders the two.
+OWN = "own"
+
+
 def _scope(linked) -> str:
-    return linked.provider.reuse_barrier or ("block" if linked.call.facts.group.kind == "block" else "warp")
+    scope = linked.provider.reuse_barrier or ("block" if linked.call.facts.group.kind == "block" else "warp")
+    return "block" if scope == OWN else scope
 
 
 def _place(layout, users, offset, exclusive) -> int:
@@ -337,13 +344,16 @@ def _place(layout, users, offset, exclusive) -> int:
 
 def _reuse_barriers(layout, users, exclusive, reach, order) -> None:
     for each in users:
+        own = each.provider.reuse_barrier == OWN
         if exclusive:
-            if _may_run_before(each, each, reach, order):  # in a loop, its own slice is reused
+            if _may_run_before(each, each, reach, order) and not own:  # in a loop, its own slice is reused
                 layout.barriers[id(each)] = each.provider.reuse_barrier
             continue
         earlier = [other for other in users if _may_run_before(other, each, reach, order)]
+        if own and all(other is each for other in earlier):
+            continue
         if earlier:
-            scopes = {each.provider.reuse_barrier, *(other.provider.reuse_barrier for other in earlier)}
+            scopes = {_scope(each), *(_scope(other) for other in earlier)}
             layout.barriers[id(each)] = "block" if "block" in scopes else "warp"
 
 
