@@ -598,9 +598,7 @@ def sum_over_sixteen_pairs_of_warps(source, destination):
 @cuda.jit
 def sum_over_pairs_of_warps_with_valid_items(source, destination):
     pairs = coop.this_block().group_by(2)
-    destination[cuda.threadIdx.x] = coop.sum(
-        pairs, source[cuda.threadIdx.x], valid_items=3, broadcast=False
-    )  # <- error
+    destination[0] = coop.sum(pairs, source[0], valid_items=3, broadcast=False)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "coop.load", "coop.this_thread()", "kind 'thread'")
