@@ -100,18 +100,6 @@ void check_extent(const CallFacts& facts, const NamedUse& use, int extent) {
          "extents['" + use.name + "'] from 1 to " + std::to_string(kMaxNamedExtent) + ": the length of " + use.shown);
 }
 
-// Complex values cross the ABI by pointer only (see require_complex_by_pointer in plan.cpp).
-void check_complex_by_pointer(const CallFacts& facts, const OperationSpec& operation) {
-  for (const auto& operand : operation.operands) {
-    if (operand.array.element.empty() || !is_payload(operand.role) || !payload_by_value(facts, operand)) continue;
-    const DType dtype = element_dtype(facts, operand);
-    if (!info(dtype).is_complex) continue;
-    const std::string name(info(dtype).name);
-    reject(ErrorKind::UnsupportedOperation, facts.call_name(), operand.name, "a scalar " + name,
-           "a ThreadData array or local array for " + name + " (complex values are passed by pointer)");
-  }
-}
-
 }  // namespace
 
 void check_named_facts(const CallFacts& facts, const OperationSpec& operation, const GroupForm& form) {
@@ -122,7 +110,6 @@ void check_named_facts(const CallFacts& facts, const OperationSpec& operation, c
     check_extent(facts, *first_use(uses, FactKind::Extent, name), extent);
   }
   for (const auto& use : uses) reject_missing(facts, use);
-  check_complex_by_pointer(facts, operation);
 }
 
 }  // namespace coop

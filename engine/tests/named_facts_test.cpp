@@ -5,6 +5,8 @@
 // through plan(facts, operation); the product catalog never sees them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "coop/abi.hpp"
 #include "coop/engine.hpp"
 #include "test_support.hpp"
@@ -235,12 +237,15 @@ TEST(NamedFacts, ANamedExtentIsPositiveAndBounded) {
   EXPECT_NO_THROW(plan(histogram_call(kMaxNamedExtent), histogram()));
 }
 
-TEST(NamedFacts, AComplexNamedDTypeIsNotPassedByValue) {
+TEST(NamedFacts, AComplexNamedDTypeCrossesByPointer) {
   CallFacts facts{"scalar_pairs", Group::this_block({64, 1, 1}), DType::Int64, 1, {}, ""};
   facts.payload = PayloadKind::Scalar;
   facts.dtypes = {{"ValueT", DType::Complex64}};
-  EXPECT_TRUE(holds(refusal(facts, scalar_pairs(), ErrorKind::UnsupportedOperation),
-                    "argument 'values' = a scalar complex64 is not allowed; expected a ThreadData array"));
+  const Plan planned = plan(facts, scalar_pairs());
+  const auto values = std::find_if(planned.abi.begin(), planned.abi.end(),
+                                   [](const AbiParam& param) { return param.name == "values"; });
+  ASSERT_NE(values, planned.abi.end());
+  EXPECT_EQ(values->cpp_type, "const void*");
 }
 
 TEST(NamedFacts, FactsPlanOnlyAgainstTheOperationTheyName) {
