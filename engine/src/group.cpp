@@ -61,7 +61,7 @@ void validate(const Group& group, const std::string& call) {
     const int warps = group.width / kWarpThreads;
     if (group.width % kWarpThreads != 0 || warps < 1 || warps > block_warps) {
       reject(ErrorKind::InvalidGroup, call, "warps per group",
-             std::to_string(group.width / kWarpThreads) + " (" + std::to_string(group.width) + " threads)",
+             std::to_string(warps) + " (" + std::to_string(group.width) + " threads)",
              "1 to " + std::to_string(block_warps) + ", the warps of block" + dims(block));
     }
     if (warps > 1 && group.instances() > kMaxWarpsGroups) {

@@ -107,8 +107,6 @@ const PayloadShape& require_payload(const OperationSpec& operation, const GroupF
   return *shape;
 }
 
-// Complex values cross the engine's ABI by pointer only: a payload array, an
-// output array or the result slot, never a value parameter.
 // A complex value crosses the ABI by pointer, so it has no literal: a STATIC one is refused.
 void require_complex_by_pointer(const OperationSpec& operation, const CallFacts& facts) {
   if (!info(facts.dtype).is_complex) return;

@@ -144,14 +144,12 @@ def _describe_definition(state, found, block_shape, context: str) -> Descriptor:
     block_shape = tuple(block_shape)
     if marker is not None and marker.name == "this_block":
         _check_declared_block(state, found, block_shape, context)
-        return Descriptor(
-            "block", block_shape, block_shape[0] * block_shape[1] * block_shape[2], True, "coop.this_block()"
-        )
+        return Descriptor("block", block_shape, _size_of("block", block_shape), True, "coop.this_block()")
     if marker is not None and marker.name in ("this_warp", "this_thread", "this_grid"):
         if found.args or found.kws:
             raise InvalidGroupError(f"{context}: coop.{marker.name}() takes no arguments")
-        size = {"this_warp": WARP, "this_thread": 1, "this_grid": None}[marker.name]
-        return Descriptor(marker.name[5:], block_shape, size, True, f"coop.{marker.name}()")
+        kind = marker.name[5:]
+        return Descriptor(kind, block_shape, _size_of(kind, block_shape), True, f"coop.{marker.name}()")
     method = definition(func_ir, found.func)
     if isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == "group_by":
         receiver = describe(state, method.value, block_shape, context)
@@ -170,10 +168,12 @@ def _from_host(state, value: GroupDescriptor, block_shape: tuple, context: str) 
             f"{context}: {value!r} declares a block of {tuple(value.block_dim)}, but the kernel is launched with a "
             f"block of {block_shape}; launch it with the block it declares"
         )
-    size = {"block": block_shape[0] * block_shape[1] * block_shape[2], "warp": WARP, "thread": 1, "grid": None}[
-        value.kind
-    ]
-    return Descriptor(value.kind, block_shape, size, True, repr(value))
+    return Descriptor(value.kind, block_shape, _size_of(value.kind, block_shape), True, repr(value))
+
+
+def _size_of(kind: str, block_shape: tuple) -> int | None:
+    """Threads in one group of an unpartitioned kind; None for the grid (the launch's, not known when compiling)."""
+    return {"block": block_shape[0] * block_shape[1] * block_shape[2], "warp": WARP, "thread": 1, "grid": None}[kind]
 
 
 def _units(value: GroupDescriptor) -> int:

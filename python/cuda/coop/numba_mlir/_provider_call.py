@@ -75,6 +75,14 @@ def numba_scalar(name: str):
     return getattr(types, name)
 
 
+def _complex_parts(slot, value_type: str):
+    """(part type, real slot, imaginary slot) of a complex in memory: C++'s complex<T> is {real, imaginary}."""
+    from numba_cuda_mlir._mlir.dialects import llvm
+
+    part = _mlir_scalar("float32" if value_type == "complex64" else "float64")
+    return part, slot, llvm.getelementptr(llvm.PointerType.get(), slot, [], [1], part, no_wrap_flags=0)
+
+
 def _read_result(builder, slot, value_type: str):
     """The value the wrapper wrote through ret (a C++ bool is a byte)."""
     from numba_cuda_mlir._mlir.dialects import arith, llvm
@@ -83,12 +91,11 @@ def _read_result(builder, slot, value_type: str):
     if value_type == "bool":
         byte = llvm.load(T.i8(), slot)
         return arith.cmpi(arith.CmpIPredicate.ne, byte, arith.constant(T.i8(), 0))
-    if value_type in ("complex64", "complex128"):  # C++'s complex<T> is {real, imaginary}
+    if value_type in ("complex64", "complex128"):
         from numba_cuda_mlir._mlir.dialects import complex as complex_dialect
 
-        part = T.f32() if value_type == "complex64" else T.f64()
-        imaginary_slot = llvm.getelementptr(llvm.PointerType.get(), slot, [], [1], part, no_wrap_flags=0)
-        real, imaginary = llvm.load(part, slot), llvm.load(part, imaginary_slot)
+        part, real_slot, imaginary_slot = _complex_parts(slot, value_type)
+        real, imaginary = llvm.load(part, real_slot), llvm.load(part, imaginary_slot)
         return complex_dialect.create_(_mlir_scalar(value_type), real, imaginary)
     return llvm.load(_mlir_scalar(value_type), slot)
 
@@ -117,9 +124,8 @@ def _complex_by_pointer(builder, value, value_type: str):
     if value.type != _mlir_scalar(value_type):
         value = convert(value, _mlir_scalar(value_type))
     slot = builder.alloca(_slot_type(value_type))
-    part = _mlir_scalar("float32" if value_type == "complex64" else "float64")
-    imaginary_slot = llvm.getelementptr(llvm.PointerType.get(), slot, [], [1], part, no_wrap_flags=0)
-    llvm.store(complex_dialect.re(value), slot)
+    _, real_slot, imaginary_slot = _complex_parts(slot, value_type)
+    llvm.store(complex_dialect.re(value), real_slot)
     llvm.store(complex_dialect.im(value), imaginary_slot)
     return slot
 
