@@ -550,8 +550,9 @@ def _sync(scope, statement, found: Descriptor, where_text: str) -> list:
     loc = statement.loc
     if found.kind == "warps_within_block":
         raise UnsupportedOperationError(
-            f"{where_text}: {found.text} has no barrier of its own (CUDA has none for a group of warps); use "
-            "cuda.syncthreads() with the whole block"
+            f"{where_text}: {found.text} has no barrier of its own in this cuda.coop (its reductions wait on a "
+            "named barrier inside the provider, which the kernel cannot call); use cuda.syncthreads() with the "
+            "whole block"
         )
     if found.kind == "grid":
         raise UnsupportedOperationError(
