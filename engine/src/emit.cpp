@@ -333,10 +333,12 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   out << "}\n\n";
 }
 
-// The scratch instance of the calling thread's group: logical warps each own one.
+// The scratch instance of the calling thread's group: logical warps each own one; a
+// block has one, and so has each block of a cluster.
 std::string scratch_instance(const Plan& plan, const Names& names) {
   const std::string storage = "static_cast<" + scratch_type(plan, names.alias) + "*>(temp_storage)";
-  if (plan.facts.group.kind == GroupKind::Block) return "*" + storage;
+  const GroupKind kind = plan.facts.group.kind;
+  if (kind == GroupKind::Block || kind == GroupKind::Cluster) return "*" + storage;
   return storage + "[" + block_rank(plan) + " / " + std::to_string(plan.facts.group.width) + "u]";
 }
 

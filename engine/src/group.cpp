@@ -13,9 +13,18 @@ Group Group::this_warp(Dim3 block, int width) { return Group{GroupKind::Warp, bl
 
 Group Group::warps_of(Dim3 block, int warps) { return Group{GroupKind::Warps, block, warps * kWarpThreads}; }
 
+Group Group::cluster_of(Dim3 block, int blocks) {
+  return Group{GroupKind::Cluster, block, static_cast<int>(block.count() * blocks)};
+}
+
 int Group::threads() const { return kind == GroupKind::Block ? static_cast<int>(block.count()) : width; }
 
-int Group::instances() const { return kind == GroupKind::Block ? 1 : static_cast<int>(block.count() / width); }
+int Group::instances() const {
+  if (kind == GroupKind::Block || kind == GroupKind::Cluster) return 1;
+  return static_cast<int>(block.count() / width);
+}
+
+int Group::cluster_blocks() const { return kind == GroupKind::Cluster ? static_cast<int>(width / block.count()) : 1; }
 
 static std::string dims(const Dim3& block) {
   return "(" + std::to_string(block.x) + "," + std::to_string(block.y) + "," + std::to_string(block.z) + ")";
@@ -23,6 +32,7 @@ static std::string dims(const Dim3& block) {
 
 std::string Group::describe() const {
   if (kind == GroupKind::Block) return "block" + dims(block);
+  if (kind == GroupKind::Cluster) return "cluster of " + std::to_string(cluster_blocks()) + " x block" + dims(block);
   if (kind == GroupKind::Warps) {
     const int warps = width / kWarpThreads;
     return std::to_string(warps) + (warps == 1 ? " warp" : " warps") + " in block" + dims(block);
@@ -38,6 +48,8 @@ const char* to_string(GroupKind kind) {
       return "warp";
     case GroupKind::Warps:
       return "warps";
+    case GroupKind::Cluster:
+      return "cluster";
   }
   return "?";
 }
@@ -52,6 +64,14 @@ void validate(const Group& group, const std::string& call) {
            "at most 1024 threads (x, y <= 1024, z <= 64)");
   }
   if (group.kind == GroupKind::Block) return;
+  if (group.kind == GroupKind::Cluster) {
+    const int blocks = group.cluster_blocks();
+    if (blocks < 1 || blocks > kMaxClusterBlocks || group.width != block.count() * blocks) {
+      reject(ErrorKind::InvalidGroup, call, "blocks per cluster", std::to_string(blocks),
+             "1 to " + std::to_string(kMaxClusterBlocks) + ", the portable cluster sizes");
+    }
+    return;
+  }
   if (block.count() % kWarpThreads != 0) {
     reject(ErrorKind::InvalidGroup, call, "block", dims(block) + " (" + std::to_string(block.count()) + " threads)",
            std::string("whole warps (a multiple of 32 threads) for a ") + to_string(group.kind) + " group");
@@ -107,7 +127,7 @@ Dim3 parse_dim3(const std::string& text, const std::string& call, const std::str
 }
 
 Group parse_group(const std::string& text, Dim3 block, const std::string& call) {
-  const std::string expected = "block:X[,Y[,Z]], warp, warp:N or warps:N";
+  const std::string expected = "block:X[,Y[,Z]], warp, warp:N, warps:N or cluster:N";
   const std::size_t colon = text.find(':');
   const std::string kind = text.substr(0, colon);
   const std::string rest = colon == std::string::npos ? "" : text.substr(colon + 1);
@@ -118,6 +138,10 @@ Group parse_group(const std::string& text, Dim3 block, const std::string& call) 
   }
   if (kind == "warps" && !rest.empty()) {
     return Group::warps_of(block, parse_positive(rest, call, "group", text, "warps:N, N warps of the block per group"));
+  }
+  if (kind == "cluster" && !rest.empty()) {
+    return Group::cluster_of(block,
+                             parse_positive(rest, call, "group", text, "cluster:N, N blocks of --block per cluster"));
   }
   reject(ErrorKind::InvalidArgument, call, "group", "'" + text + "'", expected);
 }

@@ -14,11 +14,12 @@ enum class FactKind { DType, Extent };
 
 // One place an operation reads a named fact: a parameter's type expression or a template slot.
 struct NamedUse {
-  std::string name;    // "ValueT", "bins"
-  FactKind kind;       // a CallFacts::dtypes or a CallFacts::extents name
-  std::string reader;  // the parameter or template slot, as messages name it
-  std::string shown;   // "the array passed as values (ValueT[N])", for messages
-  bool needed;         // read by this call: its form's slots, every operand, the options it binds
+  std::string name;                 // "ValueT", "bins"
+  FactKind kind;                    // a CallFacts::dtypes or a CallFacts::extents name
+  std::string reader;               // the parameter or template slot, as messages name it
+  std::string shown;                // "the array passed as values (ValueT[N])", for messages
+  bool needed;                      // read by this call: its form's slots, every operand, the options it binds
+  std::vector<DType> allowed = {};  // a dtype's: the ones its reader takes; empty: any
 };
 
 void add_array_uses(std::vector<NamedUse>& uses, const std::string& parameter, const ArrayType& array,
@@ -26,7 +27,7 @@ void add_array_uses(std::vector<NamedUse>& uses, const std::string& parameter, c
   const std::string shown = "the array passed as " + parameter + " (" +
                             (array.element.empty() ? element : array.element) + "[" +
                             (array.extent.empty() ? "N" : array.extent) + "])";
-  if (!array.element.empty()) uses.push_back({array.element, FactKind::DType, parameter, shown, needed});
+  if (!array.element.empty()) uses.push_back({array.element, FactKind::DType, parameter, shown, needed, array.dtypes});
   if (!array.extent.empty()) uses.push_back({array.extent, FactKind::Extent, parameter, shown, needed});
 }
 
@@ -84,6 +85,14 @@ void reject_unread(const CallFacts& facts, const OperationSpec& operation, const
   reject(ErrorKind::InvalidArgument, facts.call_name(), map_of(kind), "'" + name + "'", expected);
 }
 
+// The dtypes a use takes: its own list, else every dtype.
+std::string dtype_list(const std::vector<DType>& allowed) {
+  if (allowed.empty()) return dtype_names();
+  std::string names;
+  for (const DType dtype : allowed) names += (names.empty() ? "" : ", ") + std::string(info(dtype).name);
+  return names;
+}
+
 void reject_missing(const CallFacts& facts, const NamedUse& use) {
   const bool dtype = use.kind == FactKind::DType;
   const bool given = dtype ? facts.dtypes.contains(use.name) : facts.extents.contains(use.name);
@@ -91,7 +100,8 @@ void reject_missing(const CallFacts& facts, const NamedUse& use) {
   reject(ErrorKind::InvalidArgument, facts.call_name(), use.reader,
          std::string("no ") + (dtype ? "dtype" : "extent") + " given for " + use.name,
          std::string(map_of(use.kind)) + "['" + use.name + "']: the " + (dtype ? "dtype" : "length") + " of " +
-             use.shown + (dtype ? ", one of: " + dtype_names() : ", 1 to " + std::to_string(kMaxNamedExtent)));
+             use.shown +
+             (dtype ? ", one of: " + dtype_list(use.allowed) : ", 1 to " + std::to_string(kMaxNamedExtent)));
 }
 
 void check_extent(const CallFacts& facts, const NamedUse& use, int extent) {
@@ -100,11 +110,23 @@ void check_extent(const CallFacts& facts, const NamedUse& use, int extent) {
          "extents['" + use.name + "'] from 1 to " + std::to_string(kMaxNamedExtent) + ": the length of " + use.shown);
 }
 
+void check_dtype(const CallFacts& facts, const NamedUse& use, DType dtype) {
+  if (!use.needed || use.allowed.empty()) return;
+  if (std::find(use.allowed.begin(), use.allowed.end(), dtype) != use.allowed.end()) return;
+  reject(ErrorKind::InvalidArgument, facts.call_name(), use.reader, std::string(info(dtype).name),
+         "one of " + dtype_list(use.allowed) + ": the dtype of " + use.shown);
+}
+
 }  // namespace
 
 void check_named_facts(const CallFacts& facts, const OperationSpec& operation, const GroupForm& form) {
   const std::vector<NamedUse> uses = named_uses(facts, operation, form);
-  for (const auto& [name, dtype] : facts.dtypes) reject_unread(facts, operation, uses, FactKind::DType, name);
+  for (const auto& [name, dtype] : facts.dtypes) {
+    reject_unread(facts, operation, uses, FactKind::DType, name);
+    for (const auto& use : uses) {
+      if (use.kind == FactKind::DType && use.name == name) check_dtype(facts, use, dtype);
+    }
+  }
   for (const auto& [name, extent] : facts.extents) {
     reject_unread(facts, operation, uses, FactKind::Extent, name);
     check_extent(facts, *first_use(uses, FactKind::Extent, name), extent);

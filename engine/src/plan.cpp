@@ -495,6 +495,8 @@ std::string template_argument(const TemplateSlot& slot, const CallFacts& facts, 
       return algorithm->cub_enum;
     case TemplateArg::LogicalWarpThreads:
       return std::to_string(facts.group.width);
+    case TemplateArg::ClusterBlocks:
+      return std::to_string(facts.group.cluster_blocks());
     case TemplateArg::Option:
       return static_value(facts, *operation.option(slot.fact));
     case TemplateArg::NamedDType:
@@ -624,7 +626,7 @@ const char* to_string(Barrier barrier) {
     case Barrier::Warp:
       return "warp (__syncwarp over the logical warp)";
     case Barrier::Own:
-      return "its own (the group's named barrier frees the scratch; another call sharing it waits at __syncthreads)";
+      return "its own (the group's own barrier frees the scratch; another call sharing it waits at __syncthreads)";
   }
   return "?";
 }

@@ -111,6 +111,9 @@ std::string sample_arguments(const GroupForm& form) {
       case TemplateArg::LogicalWarpThreads:
         value = form.group == GroupKind::Warps ? "64" : "8";  // a group of two warps; a logical warp of 8 lanes
         break;
+      case TemplateArg::ClusterBlocks:
+        value = "2";
+        break;
       case TemplateArg::Algorithm:
         value = form.algorithms.front().cub_enum;
         break;

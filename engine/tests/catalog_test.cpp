@@ -114,8 +114,9 @@ TEST(Catalog, AdaptersOnlyWhereCubLacksAnOverloadOrACheck) {
         // The seed's valid_items on warp scans of one value per lane.
         const bool warp_partial_scan = form.group == GroupKind::Warp && shape.kind == PayloadKind::Scalar &&
                                        operation.family == "scan" && operation.option("valid_items") != nullptr;
-        // CUB has no class for a group of warps: it is composed from cub::WarpReduce.
-        const bool warps_group = form.group == GroupKind::Warps;
+        // CUB has no class for a group of warps or a cluster: they are composed from
+        // cub::WarpReduce and cub::BlockReduce.
+        const bool warps_group = form.group == GroupKind::Warps || form.group == GroupKind::Cluster;
         EXPECT_EQ(adapted, warp_array || warp_partial_scan || warps_group || operation.family == "load_store" ||
                                operation.family == "exchange")
             << operation.name << " " << to_string(form.group);

@@ -64,13 +64,27 @@ TEST(Group, GroupsOfWarps) {
   expect_rejected(Group::warps_of({48, 1, 1}, 1), "whole warps");
 }
 
+TEST(Group, Clusters) {
+  const Group pair = Group::cluster_of({128, 1, 1}, 2);
+  EXPECT_EQ(pair.threads(), 256);
+  EXPECT_EQ(pair.instances(), 1);  // one scratch per block: each block holds its share
+  EXPECT_EQ(pair.cluster_blocks(), 2);
+  EXPECT_EQ(pair.describe(), "cluster of 2 x block(128,1,1)");
+  EXPECT_NO_THROW(validate(pair, "sum"));
+  EXPECT_NO_THROW(validate(Group::cluster_of({8, 4, 3}, 8), "sum"));  // any block shape, like a block's
+  expect_rejected(Group::cluster_of({128, 1, 1}, 9), "1 to 8");
+  expect_rejected(Group::cluster_of({128, 1, 1}, 0), "1 to 8");
+}
+
 TEST(Group, ParsesCommandLineSpellings) {
   EXPECT_EQ(parse_group("block:32,4", {}, "coop"), Group::this_block({32, 4, 1}));
   EXPECT_EQ(parse_group("block:128", {}, "coop"), Group::this_block({128, 1, 1}));
   EXPECT_EQ(parse_group("warp", {64, 1, 1}, "coop"), Group::this_warp({64, 1, 1}, 32));
   EXPECT_EQ(parse_group("warp:8", {64, 1, 1}, "coop"), Group::this_warp({64, 1, 1}, 8));
   EXPECT_EQ(parse_group("warps:2", {256, 1, 1}, "coop"), Group::warps_of({256, 1, 1}, 2));
-  for (const char* bad : {"blok:1", "block:", "block:a", "block:1,2,3,4", "warp:x", "thread", "warps", "warps:x"}) {
+  EXPECT_EQ(parse_group("cluster:4", {128, 1, 1}, "coop"), Group::cluster_of({128, 1, 1}, 4));
+  for (const char* bad : {"blok:1", "block:", "block:a", "block:1,2,3,4", "warp:x", "thread", "warps", "warps:x",
+                          "cluster", "cluster:x"}) {
     EXPECT_THROW(parse_group(bad, {32, 1, 1}, "coop"), Error) << bad;
   }
 }

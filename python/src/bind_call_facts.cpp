@@ -81,7 +81,8 @@ void bind_call_facts(nb::module_& module) {
   nb::class_<Group>(module, "Group",
                     "Which threads cooperate: a block, logical warps or groups of warps inside a block.")
       .def_prop_ro(
-          "kind", [](const Group& group) { return to_string(group.kind); }, "\"block\", \"warp\" or \"warps\".")
+          "kind", [](const Group& group) { return to_string(group.kind); },
+          "\"block\", \"warp\", \"warps\" or \"cluster\".")
       .def_prop_ro(
           "block", [](const Group& group) { return std::make_tuple(group.block.x, group.block.y, group.block.z); },
           "The launch's block shape (x, y, z).")
@@ -91,7 +92,7 @@ void bind_call_facts(nb::module_& module) {
             if (group.kind != GroupKind::Block) return group.width;
             return std::nullopt;
           },
-          "Threads of one group (lanes per logical warp, 32 x warps per warps group); None for a block.")
+          "Threads of one group (lanes per logical warp, 32 x warps per warps group, a cluster's); None for a block.")
       .def_prop_ro("threads", &Group::threads, "Threads cooperating in one instance of the group.")
       .def_prop_ro("instances", &Group::instances, "Group instances in one block.")
       .def(nb::self == nb::self)
@@ -112,6 +113,10 @@ void bind_call_facts(nb::module_& module) {
       "warps", [](const std::vector<int>& block, int warps) { return Group::warps_of(to_dim3(block, "warps"), warps); },
       "block"_a, "warps"_a,
       "Groups of `warps` consecutive warps in a block of shape `block`; warps past the last whole group are in none.");
+  module.def(
+      "cluster",
+      [](const std::vector<int>& block, int blocks) { return Group::cluster_of(to_dim3(block, "cluster"), blocks); },
+      "block"_a, "blocks"_a, "The thread block cluster of `blocks` blocks of shape `block` (sm_90+).");
 
   module.def(
       "passes_by_pointer",

@@ -54,14 +54,15 @@ class Case:
     argtypes: tuple
     block: int
     located_in: object  # the function holding the `# <- error` line, when not the kernel
+    cluster: tuple | None = None  # the launch's cluster of blocks
 
 
 CASES = []
 
 
-def expect(error, call, *fragments, argtypes=(I32, I32), block=128, located_in=None):
+def expect(error, call, *fragments, argtypes=(I32, I32), block=128, located_in=None, cluster=None):
     def record(kernel):
-        CASES.append(Case(kernel, error, call, fragments, argtypes, block, located_in))
+        CASES.append(Case(kernel, error, call, fragments, argtypes, block, located_in, cluster))
         return kernel
 
     return record
@@ -601,6 +602,17 @@ def sum_over_pairs_of_warps_with_valid_items(source, destination):
     destination[0] = coop.sum(pairs, source[0], valid_items=3, broadcast=False)  # <- error
 
 
+@expect(coop.InvalidArgumentError, "coop.exchange", "'valid_flags' = float32", "one of bool, int8", "int64")
+@cuda.jit
+def exchange_with_float_valid_flags(source, destination):
+    block = coop.this_block()
+    items, ranks, flags = coop.ThreadData(2, np.int32), coop.ThreadData(2, np.int32), coop.ThreadData(2, np.float32)
+    for i in range(2):
+        items[i], ranks[i], flags[i] = source[i], i, 1.0
+    out = coop.exchange(block, items, mode="scatter_to_striped_flagged", ranks=ranks, valid_flags=flags)  # <- error
+    destination[0] = out[0]
+
+
 @expect(coop.UnsupportedOperationError, "coop.load", "coop.this_thread()", "kind 'thread'")
 @cuda.jit
 def load_on_a_thread(source, destination):
@@ -647,11 +659,32 @@ def rank_as_a_float(source, destination):
     destination[cuda.threadIdx.x] = warp.rank_as(np.float32)  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.pairs.sync", "no barrier of its own", "cuda.syncthreads()")
+@expect(coop.InvalidGroupError, "coop.pairs.sync", "16 groups of 2 warps", "named barrier", block=1024)
 @cuda.jit
-def sync_a_block_partition(source, destination):
+def sync_sixteen_pairs_of_warps(source, destination):
     pairs = coop.this_block().group_by(2)
     pairs.sync()  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.sum", "clusters of 16 blocks", "1 to 8 blocks", cluster=(16, 1, 1))
+@cuda.jit
+def sum_over_a_cluster_of_sixteen_blocks(source, destination):
+    cluster = coop.this_cluster()
+    destination[0] = coop.sum(cluster, source[cluster.rank()])  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.cluster.sync", "clusters of 12 blocks", "1 to 8 blocks", cluster=(4, 3, 1))
+@cuda.jit
+def sync_a_cluster_of_twelve_blocks(source, destination):
+    cluster = coop.this_cluster()
+    cluster.sync()  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.load", "cluster", "load supports: block, warp", cluster=(2, 1, 1))
+@cuda.jit
+def load_on_a_cluster(source, destination):
+    items = coop.ThreadData(4)
+    coop.load(coop.this_cluster(), source, items)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "coop.block.parent", "no member 'parent'", "properties")
@@ -1285,7 +1318,7 @@ def scratch_beyond_shared_memory(source, destination):
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
 def test_error_names_the_call_and_the_users_line(case):
     with pytest.raises(case.error) as raised:
-        compile_for_launch(case.kernel, case.argtypes, grid=1, block=case.block)
+        compile_for_launch(case.kernel, case.argtypes, grid=1, block=case.block, cluster=case.cluster)
     message = str(raised.value)
     assert site(case.call, case.located_in or case.kernel) in message
     for fragment in case.fragments:

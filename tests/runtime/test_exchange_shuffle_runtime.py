@@ -38,17 +38,19 @@ def warp_striped(tile, threads, items, width=32):
     return warps.transpose(0, 2, 1).reshape(threads, items)
 
 
-def exchange_kernel(mode, items_per_thread, dtype, time_slicing=False):
+def exchange_kernel(mode, items_per_thread, dtype, time_slicing=False, flag_dtype=np.bool_):
     """A kernel exchanging each block's tile (read blocked) with `mode`; the exchange call
-    is chosen here, in Python, so each kernel holds exactly one."""
+    is chosen here, in Python, so each kernel holds exactly one. Flags are held as
+    `flag_dtype` (bool, or an integer taken as it is: nonzero means valid)."""
     n = items_per_thread
+    as_bool = flag_dtype is np.bool_
 
     @cuda.jit(device=True)
     def held(source, ranks_in, flags_in, items, ranks, flags, base, t):
         for i in range(n):
             items[i] = source[base + t * n + i]
             ranks[i] = ranks_in[base + t * n + i]
-            flags[i] = flags_in[base + t * n + i] != 0
+            flags[i] = (flags_in[base + t * n + i] != 0) if as_bool else flags_in[base + t * n + i]
 
     @cuda.jit(device=True)
     def written(out, items, result_out, input_out, base, t):
@@ -62,7 +64,11 @@ def exchange_kernel(mode, items_per_thread, dtype, time_slicing=False):
         def kernel(source, ranks_in, flags_in, result_out, input_out):
             block = coop.this_block()
             base, t = cuda.blockIdx.x * n * cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z, rank()
-            items, ranks, flags = coop.ThreadData(n, dtype), coop.ThreadData(n, np.int32), coop.ThreadData(n, np.bool_)
+            items, ranks, flags = (
+                coop.ThreadData(n, dtype),
+                coop.ThreadData(n, np.int32),
+                coop.ThreadData(n, flag_dtype),
+            )
             held(source, ranks_in, flags_in, items, ranks, flags, base, t)
             out = coop.exchange(block, items, mode=mode, ranks=ranks, valid_flags=flags)
             written(out, items, result_out, input_out, base, t)
@@ -163,6 +169,33 @@ def test_block_exchange(mode, dtype, items, shape):
             np.testing.assert_array_equal(got[written], expected[written])
         else:
             np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("flag_dtype", [np.int32, np.uint8, np.int64], ids=lambda d: np.dtype(d).name)
+def test_integer_valid_flags_count_as_set_when_nonzero(flag_dtype):
+    threads, items = 128, 2
+    rng = np.random.default_rng(5)
+    source = np.arange(BLOCKS * threads * items, dtype=np.int32)
+    ranks = np.concatenate([rng.permutation(threads * items) for _ in range(BLOCKS)]).astype(np.int32)
+    flags = (rng.integers(0, 2, size=ranks.size) * rng.integers(1, 100, size=ranks.size)).astype(flag_dtype)
+    ranks[flags == 0] = 1 << 30  # never read: their flag is off
+    result = np.full_like(source, -1)
+    kernel = exchange_kernel("scatter_to_striped_flagged", items, np.int32, flag_dtype=flag_dtype)
+    kernel[BLOCKS, threads](source, ranks, flags, result, np.zeros_like(source))
+    cuda.synchronize()
+    per_block = threads * items
+    for b in range(BLOCKS):
+        part = slice(b * per_block, (b + 1) * per_block)
+        held = blocked(source[part], threads, items)
+        expected, written = expected_exchange(
+            "scatter_to_striped_flagged",
+            held,
+            blocked(ranks[part], threads, items),
+            blocked(flags[part], threads, items),
+            threads,
+            items,
+        )
+        np.testing.assert_array_equal(blocked(result[part], threads, items)[written], expected[written])
 
 
 def warp_exchange_kernel(mode, width, items_per_thread, dtype):

@@ -340,3 +340,28 @@ def test_groups_of_different_sizes_share_scratch_in_turn():
     pairs_then_quads[1, 512](cuda.to_device(values), pair_sums, quad_sums)
     assert (pair_sums.copy_to_host() == np.repeat(values.reshape(8, 64).sum(axis=1), 64)).all()
     assert (quad_sums.copy_to_host() == np.repeat(values.reshape(4, 128).max(axis=1), 128)).all()
+
+
+@cuda.jit
+def pass_between_warps(values, out, rounds):
+    pairs = coop.this_block().group_by(2)
+    t = cuda.threadIdx.x
+    partner = t ^ 32  # the same lane of the pair's other warp
+    value = values[t]
+    laps = 3 if pairs.rank("block") == 0 else 1  # siblings wait on their own barriers a different number of times
+    for _ in range(laps):
+        out[t] = value
+        pairs.sync()
+        value = out[partner] + 1
+        pairs.sync()  # every read before the next lap's writes
+    rounds[t] = value
+
+
+def test_a_group_of_warps_syncs_on_its_own_barrier():
+    values = np.arange(256, dtype=np.int32)
+    out, rounds = cuda.to_device(np.zeros(256, np.int32)), cuda.to_device(np.zeros(256, np.int32))
+    pass_between_warps[1, 256](cuda.to_device(values), out, rounds)
+    got = rounds.copy_to_host()
+    partner = np.arange(256) ^ 32
+    np.testing.assert_array_equal(got[:64], partner[:64] + 3)  # each lap passes the value across and adds one
+    np.testing.assert_array_equal(got[64:], partner[64:] + 1)

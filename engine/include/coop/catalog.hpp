@@ -47,8 +47,9 @@ inline bool is_payload(OperandRole role) {
 // counters, `CounterT[bins]`: {.element = "CounterT", .extent = "bins"}. An array with a
 // named extent is passed as an array whatever the payload's shape.
 struct ArrayType {
-  std::string element = {};  // a CallFacts::dtypes name; "": the call's dtype (an option's `element`)
-  std::string extent = {};   // a CallFacts::extents name; "": the payload's items per thread
+  std::string element = {};        // a CallFacts::dtypes name; "": the call's dtype (an option's `element`)
+  std::string extent = {};         // a CallFacts::extents name; "": the payload's items per thread
+  std::vector<DType> dtypes = {};  // the dtypes a named `element` may be; empty: any
 };
 
 struct OperandSpec {
@@ -137,6 +138,7 @@ enum class TemplateArg {
   ItemsPerThread,
   Algorithm,
   LogicalWarpThreads,  // threads of one group: a logical warp's lanes, a warps group's 32 x warps
+  ClusterBlocks,       // blocks of a cluster group
   Option,              // a STATIC Bool or Choice option's value (or its default), named by `fact`
   NamedDType,          // the C++ type of the named dtype `fact` (CallFacts::dtypes): "ValueT"
   NamedExtent          // the named extent `fact` (CallFacts::extents): "bins"

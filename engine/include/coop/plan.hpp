@@ -29,9 +29,9 @@ struct ExternalFunction {
 };
 
 // Barrier a front end must place before another consumer reuses this call's scratch.
-// Own: the call frees its scratch itself before returning (a group of warps, on its own
-// named barrier), so its next run needs none; another call sharing the scratch lays it
-// out differently, so it waits at a block barrier.
+// Own: the call frees its scratch itself before returning (a group of warps on its own
+// named barrier, a cluster on the cluster's barrier), so its next run needs none; another call sharing the scratch lays
+// it out differently, so it waits at a block barrier.
 enum class Barrier { None, Block, Warp, Own };
 const char* to_string(Barrier barrier);
 

@@ -63,6 +63,8 @@ inline void add_block_calls(std::vector<CallFacts>& calls, Group block, DType dt
       options["mode"] = OptionBinding::fixed(mode.name);
       if (sliced) options["warp_time_slicing"] = OptionBinding::fixed("true");
       calls.push_back(exchange_shuffle_call("exchange", block, dtype, PayloadKind::Array, items, options));
+      // Flags of bool and of an integer (CUB reads either as a condition), one each way of slicing.
+      if (options.contains("valid_flags")) calls.back().dtypes["ValidFlagT"] = sliced ? DType::Int32 : DType::Bool;
     }
   }
   const OptionBinding runtime = OptionBinding::runtime();

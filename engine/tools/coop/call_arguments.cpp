@@ -40,9 +40,11 @@ void add_option_flags(CLI::App& app, CallArguments& arguments) {
 void add_call_options(CLI::App& app, CallArguments& arguments) {
   app.add_option("operation", arguments.operation, "Primitive to plan: " + operation_names())->required();
   app.add_option("--group", arguments.group,
-                 "block:X[,Y[,Z]], warp (32 lanes), warp:N (logical warps of N lanes) or warps:N (groups of N warps)")
+                 "block:X[,Y[,Z]], warp (32 lanes), warp:N (logical warps of N lanes), warps:N (groups of N warps) or "
+                 "cluster:N (clusters of N blocks)")
       ->capture_default_str();
-  app.add_option("--block", arguments.block, "Block shape X[,Y[,Z]] that holds a warp group (default 32)");
+  app.add_option("--block", arguments.block,
+                 "Block shape X[,Y[,Z]] that holds a warp group, or a cluster's blocks (default 32)");
   app.add_option("--dtype", arguments.dtype, "Payload dtype: " + dtype_names())->capture_default_str();
   app.add_option("--items", arguments.items,
                  "Items per thread, 1 to " + std::to_string(kMaxItemsPerThread) + " (1 with --scalar)")
@@ -50,6 +52,9 @@ void add_call_options(CLI::App& app, CallArguments& arguments) {
   app.add_flag("--scalar", arguments.scalar, "One value per thread (passed by value) instead of a ThreadData array");
   app.add_option("--strided-view", arguments.strided_view,
                  "The memory operand is a strided N-D view of this many dimensions (addressed in C order)");
+  app.add_option("--named-dtype", arguments.named_dtypes,
+                 "NAME=DTYPE: the dtype of an array the catalog types by name (valid_flags' ValidFlagT); repeatable")
+      ->allow_extra_args(false);
   add_option_flags(app, arguments);
 }
 
@@ -118,6 +123,19 @@ void bind_generic_options(const CallArguments& arguments, const std::string& com
   }
 }
 
+// --named-dtype NAME=DTYPE; plan() checks that the call reads NAME and takes DTYPE for it.
+void bind_named_dtypes(const CallArguments& arguments, const std::string& command, CallFacts& facts) {
+  for (const std::string& given : arguments.named_dtypes) {
+    const std::size_t equals = given.find('=');
+    const auto dtype = equals == std::string::npos ? std::nullopt : parse_dtype(given.substr(equals + 1));
+    if (!dtype || equals == 0) {
+      reject(ErrorKind::InvalidArgument, command, "--named-dtype", quoted(given),
+             "NAME=DTYPE, the dtype one of: " + dtype_names());
+    }
+    facts.dtypes[given.substr(0, equals)] = *dtype;
+  }
+}
+
 }  // namespace
 
 CallFacts to_call_facts(const CallArguments& arguments, const std::string& command) {
@@ -136,6 +154,7 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
   facts.payload = arguments.scalar ? PayloadKind::Scalar : PayloadKind::Array;
   bind_flags(arguments, facts);
   bind_generic_options(arguments, command, facts);
+  bind_named_dtypes(arguments, command, facts);
   if (arguments.strided_view != 0) {
     const OperationSpec* operation = find_operation(facts.operation);
     for (const auto& operand : operation != nullptr ? operation->operands : std::vector<OperandSpec>{}) {

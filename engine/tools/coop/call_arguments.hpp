@@ -32,6 +32,7 @@ struct CallArguments {
   };
   std::map<std::string, GivenOption> options;
   std::vector<std::string> generic_options;  // --opt name[=value], in order
+  std::vector<std::string> named_dtypes;     // --named-dtype NAME=DTYPE: CallFacts::dtypes
 };
 
 // Adds the call's positional operation and its options to `app`.

@@ -60,6 +60,10 @@ std::string help_for(const OptionSpec& spec) {
       return "Compile-time: true (default) gives the result to every thread of the group, false to its first "
              "thread only (CUB's own)";
     case OptionType::PayloadArray:
+      if (!spec.array.element.empty()) {
+        return "An array shaped like the payload (a RUNTIME operand) of the dtype --named-dtype " + spec.array.element +
+               "=DTYPE gives";
+      }
       return "An array of " + std::string(info(spec.element).name) + " shaped like the payload (a RUNTIME operand)";
   }
   return "";

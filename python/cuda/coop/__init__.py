@@ -21,7 +21,7 @@ from ._core.api.data_movement import (
     shuffle,
     store,
 )
-from ._core.api.groups import GroupDescriptor, this_block, this_grid, this_thread, this_warp
+from ._core.api.groups import GroupDescriptor, this_block, this_cluster, this_grid, this_thread, this_warp
 from ._core.api.reductions import (
     broadcast,
     exclusive_scan,
@@ -107,6 +107,7 @@ __all__ = [
     "subtract_right",
     "sum",
     "this_block",
+    "this_cluster",
     "this_grid",
     "this_thread",
     "this_warp",

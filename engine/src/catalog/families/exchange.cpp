@@ -1,7 +1,8 @@
 // Block and warp exchanges: cub::BlockExchange and cub::WarpExchange. The exchanged
 // items are a fresh payload (the input is left as it was); `mode` picks CUB's
 // member function, and the scatters take their ranks (and flags) as payload-shaped
-// int32 (and bool) arrays, checked against the tile by the Checked* adapters.
+// int32 arrays (and arrays of bool or any integer, nonzero meaning valid), checked
+// against the tile by the Checked* adapters.
 #include "catalog/family.hpp"
 
 namespace coop::catalog_families {
@@ -61,8 +62,13 @@ std::vector<MethodRule> mode_rules() {
 std::vector<OperationSpec> exchange() {
   OptionSpec ranks{.name = "ranks", .type = OptionType::PayloadArray, .allow_static = false};
   ranks.element = DType::Int32;
+  // CUB reads each flag as a condition: bool or any integer (the seed's tests pass either).
   OptionSpec valid_flags{.name = "valid_flags", .type = OptionType::PayloadArray, .allow_static = false};
-  valid_flags.element = DType::Bool;
+  valid_flags.array.element = "ValidFlagT";
+  valid_flags.array.dtypes = {DType::Bool};
+  for (const DType dtype : all_dtypes()) {
+    if (info(dtype).is_integer) valid_flags.array.dtypes.push_back(dtype);
+  }
   // CUB's time slicing reuses one warp's worth of scratch for the whole block.
   OptionSpec warp_time_slicing{.name = "warp_time_slicing", .type = OptionType::Bool, .allow_runtime = false};
   return {{

@@ -1,5 +1,5 @@
-// Block and warp reductions: cub::BlockReduce and cub::WarpReduce, and groups of
-// warps composed from cub::WarpReduce, declared as data in the shape of
+// Block and warp reductions: cub::BlockReduce and cub::WarpReduce, groups of warps
+// composed from cub::WarpReduce and clusters composed from cub::BlockReduce, declared as data in the shape of
 // load_store.cpp. The reduced value is the call's result, in every thread of the
 // group (broadcast, the default) or, as CUB documents, in its first thread only
 // (broadcast=false).
@@ -20,6 +20,12 @@ const std::vector<TemplateSlot> kWarpsTemplate = {{"T", TemplateArg::DType},
                                                   {"BLOCK_DIM_X", TemplateArg::BlockDimX},
                                                   {"BLOCK_DIM_Y", TemplateArg::BlockDimY},
                                                   {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
+const std::vector<TemplateSlot> kClusterTemplate = {{"T", TemplateArg::DType},
+                                                    {"BLOCK_DIM_X", TemplateArg::BlockDimX},
+                                                    {"CLUSTER_BLOCKS", TemplateArg::ClusterBlocks},
+                                                    {"ALGORITHM", TemplateArg::Algorithm},
+                                                    {"BLOCK_DIM_Y", TemplateArg::BlockDimY},
+                                                    {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
 
 // CUB's WarpReduce takes one value per lane. A ThreadData payload is reduced in
 // the thread first with cub::ThreadReduce, exactly as BlockReduce's own ThreadData
@@ -34,6 +40,12 @@ const ClassAdapter kWarpReduceItems{"::coop_adapt::WarpReduceItems",
 const ClassAdapter kWarpsReduce{"::coop_adapt::WarpsReduce",
                                 {"cub/thread/thread_reduce.cuh", "cub/util_ptx.cuh", "cuda/std/functional"},
                                 adapters::source("warps_reduce")};
+
+// Nor for a thread block cluster (the seed's this_cluster()): each block reduces with
+// cub::BlockReduce and every member combines the blocks' totals through distributed
+// shared memory after the cluster's barrier.
+const ClassAdapter kClusterReduce{
+    "::coop_adapt::ClusterReduce", {"cub/util_ptx.cuh", "cuda/std/functional"}, adapters::source("cluster_reduce")};
 
 std::vector<AlgorithmSpec> block_algorithms() {
   const std::string prefix = "::cub::BLOCK_REDUCE_";
@@ -88,6 +100,15 @@ std::vector<GroupForm> forms() {
        .needs_scratch = true,
        .result_in_every_member = true,
        .payloads = {{PayloadKind::Array, {}, &kWarpsReduce}, {PayloadKind::Scalar, {}, &kWarpsReduce}},
+       .lacks = {"valid_items"}},
+      {.group = GroupKind::Cluster,
+       .cub_class = kClusterReduce.name,
+       .header = "cub/block/block_reduce.cuh",
+       .template_args = kClusterTemplate,
+       .algorithms = block_algorithms(),  // the blocks' reduction
+       .needs_scratch = true,
+       .result_in_every_member = true,
+       .payloads = {{PayloadKind::Array, {}, &kClusterReduce}, {PayloadKind::Scalar, {}, &kClusterReduce}},
        .lacks = {"valid_items"}},
   };
 }

@@ -116,6 +116,15 @@ def block_shape(state, sites, context: str) -> tuple:
     return declared
 
 
+def cluster_shape(state) -> tuple:
+    """The launch's thread block cluster as (x, y, z); (1, 1, 1) for a launch without one,
+    which runs each block as a cluster of one. Asking specializes the kernel on its launch."""
+    from numba_cuda_mlir.extending import require_launch_config
+
+    cluster = require_launch_config(state).get("cluster")
+    return (1, 1, 1) if cluster is None else tuple(cluster) + (1,) * (3 - len(cluster))
+
+
 def check_launch(kernel: str, declared: tuple, block) -> None:
     from . import _groups
 

@@ -61,8 +61,8 @@ def _capability() -> tuple:
         return DEFAULT_CAPABILITY
 
 
-def compile_for_launch(kernel, argtypes, grid, block, sharedmem=0, values=()):
-    """Compiles `kernel` as a launch on grid x block would, honouring the literal
+def compile_for_launch(kernel, argtypes, grid, block, sharedmem=0, values=(), cluster=None):
+    """Compiles `kernel` as a launch on grid x block (in clusters of `cluster` blocks) would, honouring the literal
     retries the planner asks for (values supply the literals), and returns the
     compile result (its metadata holds the cubin)."""
     from numba_cuda_mlir import mlir_compiler, mlir_optimization
@@ -70,7 +70,8 @@ def compile_for_launch(kernel, argtypes, grid, block, sharedmem=0, values=()):
 
     mlir_target.ensure_initialized()
     major, minor = _capability()
-    launch = {"grid": _triple(grid, "grid"), "block": _triple(block), "sharedmem": sharedmem, "cluster": None}
+    shape = None if cluster is None else _triple(cluster, "cluster")
+    launch = {"grid": _triple(grid, "grid"), "block": _triple(block), "sharedmem": sharedmem, "cluster": shape}
     options = dict(kernel.targetoptions, chip=f"sm_{major}{minor}", __launch_config__=launch)
     argtypes = list(argtypes)
     while True:

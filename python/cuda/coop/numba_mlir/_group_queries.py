@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba_cuda_mlir import cuda
 
+from ._barriers import cluster_barrier, named_barrier
+
 
 @cuda.jit(device=True)
 def thread_in_block(x, y):
@@ -39,6 +41,36 @@ def count_in_grid(per_block):
 
 
 @cuda.jit(device=True)
+def block_in_cluster(cx, cy, cz):
+    """The x-major rank of the calling block in its cluster of cx * cy * cz blocks (clusters tile the grid)."""
+    return cuda.blockIdx.x % cx + cuda.blockIdx.y % cy * cx + cuda.blockIdx.z % cz * cx * cy
+
+
+@cuda.jit(device=True)
+def rank_in_cluster(x, y, divisor, per_block, cx, cy, cz):
+    """The rank, in its cluster, of the calling thread's unit (its rank in the block // divisor,
+    `per_block` units to a block), as uint32."""
+    return np.uint32(block_in_cluster(cx, cy, cz) * per_block + thread_in_block(x, y) // divisor)
+
+
+@cuda.jit(device=True)
+def cluster_in_grid(cx, cy, cz):
+    """The x-major index, in the grid, of the calling block's cluster, as uint64."""
+    across = np.uint64(cuda.gridDim.x // cx)
+    down = np.uint64(cuda.gridDim.y // cy)
+    x = np.uint64(cuda.blockIdx.x // cx)
+    y = np.uint64(cuda.blockIdx.y // cy)
+    z = np.uint64(cuda.blockIdx.z // cz)
+    return x + y * across + z * across * down
+
+
+@cuda.jit(device=True)
+def clusters_in_grid(blocks_per_cluster):
+    """How many clusters of `blocks_per_cluster` blocks the grid holds, as uint64."""
+    return count_in_grid(1) // np.uint64(blocks_per_cluster)
+
+
+@cuda.jit(device=True)
 def is_member(x, y, divisor, members):
     """1 (uint8) where the thread's unit (rank // divisor, within its parent) is below `members`."""
     return np.uint8(1 if thread_in_block(x, y) // divisor < members else 0)
@@ -57,6 +89,21 @@ def sync_logical_warp(width):
     first = lane // width * width
     mask = ((1 << width) - 1) << first if width < 32 else 0xFFFFFFFF
     cuda.syncwarp(np.uint32(mask))
+
+
+@cuda.jit(device=True)
+def sync_warps(x, y, threads, groups):
+    """The named barrier (1 + the group's index) of the calling thread's group of
+    `threads` threads; a thread past the last of `groups` whole groups is in none and
+    passes."""
+    group = thread_in_block(x, y) // threads
+    if group < groups:
+        named_barrier(np.uint32(1 + group), np.uint32(threads))
+
+
+@cuda.jit(device=True)
+def sync_cluster():
+    cluster_barrier()
 
 
 @cuda.jit(device=True)

@@ -19,7 +19,12 @@ from .._core.errors import (
     UnsupportedOperationError,
 )
 from .._core.markers import marker_of
-from . import _ir, _location, _payloads
+from . import (
+    _barriers,  # noqa: F401 (registered before any kernel compiles: the typing context then knows them)
+    _ir,
+    _location,
+    _payloads,
+)
 from ._find import GROUP_BY, HOST_DESCRIPTOR, Site
 from ._ir import close_over_aliases, definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
@@ -49,13 +54,17 @@ WARP = 32  # threads of a physical warp
 
 # Levels a member query takes, by kind: a mapped group's constituents and its immediate parent.
 LEVELS = {
-    "thread": ("thread", "warp", "block", "grid"),
-    "warp": ("thread", "warp", "block", "grid"),
+    "thread": ("thread", "warp", "block", "cluster", "grid"),
+    "warp": ("thread", "warp", "block", "cluster", "grid"),
     "threads_within_warp": ("thread", "warp"),
-    "block": ("thread", "warp", "block", "grid"),
+    "block": ("thread", "warp", "block", "cluster", "grid"),
     "warps_within_block": ("thread", "warp", "block"),
-    "grid": ("thread", "warp", "block", "grid"),
+    "cluster": ("thread", "warp", "block", "cluster", "grid"),
+    "grid": ("thread", "warp", "block", "cluster", "grid"),
 }
+MAX_CLUSTER_BLOCKS = 8  # the portable cluster sizes
+MAX_NAMED_BARRIER_GROUPS = 15  # named barriers 1..15; 0 is __syncthreads'
+
 LEVEL_ALIASES = {"gpu_thread": "thread"}
 
 
@@ -64,11 +73,16 @@ class Descriptor:
     """What a group descriptor stands for in one launch: its kind, the launch's block,
     the threads of one group, and whether the partition covers its parent."""
 
-    kind: str  # thread, warp, threads_within_warp, block, warps_within_block
+    kind: str  # thread, warp, threads_within_warp, block, warps_within_block, cluster, grid
     block: tuple  # the launch's (x, y, z)
     size: int | None  # threads in one group; None for the grid (the launch's, not known when compiling)
     exhaustive: bool = True
     text: str = ""  # how messages name it: "coop.this_block().group_by(2)"
+    cluster: tuple = (1, 1, 1)  # the launch's cluster (x, y, z), where a cluster kind or level asked for it
+
+    @property
+    def cluster_blocks(self) -> int:
+        return self.cluster[0] * self.cluster[1] * self.cluster[2]
 
     @property
     def block_threads(self) -> int:
@@ -118,6 +132,11 @@ def resolve(state, var, block_shape, context: str):
         return _engine.warp(block_shape, found.size)
     if found.kind == "warps_within_block":
         return _engine.warps(block_shape, found.size // WARP)
+    if found.kind == "cluster":
+        if found.cluster_blocks == 1:
+            return _engine.block(*block_shape)  # a launch without a cluster: each block is one
+        require_clusters(state, found, context)
+        return _engine.cluster(block_shape, found.cluster_blocks)
     if found.kind == "grid":
         raise UnsupportedOperationError(
             f"{context}: argument 'group' is coop.this_grid(); no collective runs on a grid: its blocks cannot wait "
@@ -129,6 +148,30 @@ def resolve(state, var, block_shape, context: str):
         "call for; its queries (rank, count, is_member, sync) work, and so does coop.reduce/coop.sum of a "
         "scalar on coop.this_thread()"
     )
+
+
+def require_clusters(state, found: Descriptor, context: str) -> None:
+    """A cluster of several blocks needs sm_90 and a portable size."""
+    arch = state.metadata["targetoptions"]["chip"]
+    if int(arch[3:]) < 90:
+        raise UnsupportedOperationError(
+            f"{context}: {found.text} is a cluster of {found.cluster_blocks} blocks {found.cluster}, which needs "
+            f"sm_90 or later; this kernel compiles for {arch}. Launch without a cluster (each block is then a "
+            "cluster of one) or run on a newer GPU"
+        )
+    if found.cluster_blocks > MAX_CLUSTER_BLOCKS:
+        raise InvalidGroupError(
+            f"{context}: {found.text} is launched as clusters of {found.cluster_blocks} blocks {found.cluster}; "
+            f"expected 1 to {MAX_CLUSTER_BLOCKS} blocks per cluster, the portable cluster sizes"
+        )
+
+
+def _cluster_descriptor(state, block_shape: tuple, text: str) -> Descriptor:
+    from . import _dispatch
+
+    cluster = _dispatch.cluster_shape(state)
+    threads = block_shape[0] * block_shape[1] * block_shape[2] * cluster[0] * cluster[1] * cluster[2]
+    return Descriptor("cluster", block_shape, threads, True, text, cluster)
 
 
 def _describe_definition(state, found, block_shape, context: str) -> Descriptor:
@@ -145,10 +188,12 @@ def _describe_definition(state, found, block_shape, context: str) -> Descriptor:
     if marker is not None and marker.name == "this_block":
         _check_declared_block(state, found, block_shape, context)
         return Descriptor("block", block_shape, _size_of("block", block_shape), True, "coop.this_block()")
-    if marker is not None and marker.name in ("this_warp", "this_thread", "this_grid"):
+    if marker is not None and marker.name in ("this_warp", "this_thread", "this_grid", "this_cluster"):
         if found.args or found.kws:
             raise InvalidGroupError(f"{context}: coop.{marker.name}() takes no arguments")
         kind = marker.name[5:]
+        if kind == "cluster":
+            return _cluster_descriptor(state, block_shape, "coop.this_cluster()")
         return Descriptor(kind, block_shape, _size_of(kind, block_shape), True, f"coop.{marker.name}()")
     method = definition(func_ir, found.func)
     if isinstance(method, ir.Expr) and method.op == "getattr" and method.attr == "group_by":
@@ -168,6 +213,8 @@ def _from_host(state, value: GroupDescriptor, block_shape: tuple, context: str) 
             f"{context}: {value!r} declares a block of {tuple(value.block_dim)}, but the kernel is launched with a "
             f"block of {block_shape}; launch it with the block it declares"
         )
+    if value.kind == "cluster":
+        return _cluster_descriptor(state, block_shape, repr(value))
     return Descriptor(value.kind, block_shape, _size_of(value.kind, block_shape), True, repr(value))
 
 
@@ -424,13 +471,17 @@ def _dtype_argument(state, call, where_text: str):
 def _member_call(state, scope, statement, found: Descriptor, name: str, where_text: str) -> list:
     call, loc = statement.value, statement.loc
     if name in ("sync", "sync_aligned"):
-        return _sync(scope, statement, found, where_text)
+        return _sync(state, scope, statement, found, where_text)
     if name == "is_member":
         if call.args or call.kws:
             raise InvalidArgumentError(f"{where_text}: is_member() takes no arguments")
         return _is_member(scope, statement, found)
     cast = _dtype_argument(state, call, where_text) if name.endswith("_as") else None
     level = _level(state, call, 1 if name.endswith("_as") else 0, found, name, where_text)
+    if level == "cluster" and found.kind != "cluster":
+        from . import _dispatch
+
+        found = dataclasses.replace(found, cluster=_dispatch.cluster_shape(state))
     query = _rank if name.startswith("rank") else _count
     statements, result = query(scope, found, level, loc)
     if cast is not None:
@@ -490,10 +541,23 @@ def _grid_units(found: Descriptor, level: str) -> tuple:
     return {"thread": (1, found.block_threads), "warp": (WARP, warps), "block": (found.block_threads, 1)}[level]
 
 
+def _cluster_unit(found: Descriptor, level: str) -> tuple:
+    """(threads per unit, units per block) of `level` (thread, warp or block) in a cluster."""
+    warps = -(-found.block_threads // WARP)
+    return {"thread": (1, found.block_threads), "warp": (WARP, warps), "block": (found.block_threads, 1)}[level]
+
+
 def _rank(scope, found: Descriptor, level: str, loc):
     from . import _group_queries
 
     x, y = found.block[0], found.block[1]
+    if "cluster" in (found.kind, level):  # the caller's unit in its cluster, or the cluster's own ranks
+        if found.kind == level:
+            return _constant_result(scope, np.uint32(0), loc)
+        if "grid" in (found.kind, level):
+            return _query(scope, _group_queries.cluster_in_grid, found.cluster, loc)
+        unit = _cluster_unit(found, level if found.kind == "cluster" else found.kind)
+        return _query(scope, _group_queries.rank_in_cluster, (x, y, *unit, *found.cluster), loc)
     if found.kind == "grid":  # the caller's unit in the grid, or the grid's own rank (0)
         if level == "grid":
             return _constant_result(scope, np.uint64(0), loc)
@@ -512,6 +576,13 @@ def _count(scope, found: Descriptor, level: str, loc):
     from . import _group_queries
 
     threads = found.block_threads
+    if "cluster" in (found.kind, level):  # units of a cluster, or clusters of the grid
+        if "grid" in (found.kind, level):
+            return _query(scope, _group_queries.clusters_in_grid, (found.cluster_blocks,), loc)
+        if found.kind == level:
+            return _constant_result(scope, np.uint32(1), loc)
+        unit = _cluster_unit(found, level if found.kind == "cluster" else found.kind)
+        return _constant_result(scope, np.uint32(unit[1] * found.cluster_blocks), loc)
     if found.kind == "grid":
         if level == "grid":
             return _constant_result(scope, np.uint64(1), loc)
@@ -544,16 +615,10 @@ def _is_member(scope, statement, found: Descriptor) -> list:
     return [*statements, ir.Assign(result, statement.target, loc)]
 
 
-def _sync(scope, statement, found: Descriptor, where_text: str) -> list:
+def _sync(state, scope, statement, found: Descriptor, where_text: str) -> list:
     from . import _group_queries
 
     loc = statement.loc
-    if found.kind == "warps_within_block":
-        raise UnsupportedOperationError(
-            f"{where_text}: {found.text} has no barrier of its own in this cuda.coop (its reductions wait on a "
-            "named barrier inside the provider, which the kernel cannot call); use cuda.syncthreads() with the "
-            "whole block"
-        )
     if found.kind == "grid":
         raise UnsupportedOperationError(
             f"{where_text}: coop.this_grid() has no barrier: the blocks of a launch cannot wait for one another "
@@ -561,15 +626,35 @@ def _sync(scope, statement, found: Descriptor, where_text: str) -> list:
         )
     if statement.value.args or statement.value.kws:
         raise InvalidArgumentError(f"{where_text}: sync() takes no arguments")
+    done = [ir.Assign(ir.Const(None, loc), statement.target, loc)]
     if found.kind == "threads_within_warp":
-        return _query(scope, _group_queries.sync_logical_warp, (found.size,), loc)[0] + [
-            ir.Assign(ir.Const(None, loc), statement.target, loc)
-        ]
-    function = {"block": _group_queries.sync_block, "warp": _group_queries.sync_warp, "thread": _group_queries.no_sync}
+        return _query(scope, _group_queries.sync_logical_warp, (found.size,), loc)[0] + done
+    if found.kind == "warps_within_block" and found.size > WARP:
+        groups = found.groups_per_parent
+        if groups > MAX_NAMED_BARRIER_GROUPS:
+            raise InvalidGroupError(
+                f"{where_text}: {found.text} makes {groups} groups of {found.size // WARP} warps in the block "
+                f"{found.block}; a group of several warps waits on a hardware named barrier of its own, and a block "
+                f"has {MAX_NAMED_BARRIER_GROUPS} besides __syncthreads': group more warps per group"
+            )
+        x, y = found.block[0], found.block[1]
+        return _query(scope, _group_queries.sync_warps, (x, y, found.size, groups), loc)[0] + done
+    kind = found.kind
+    if kind == "warps_within_block":  # one warp per group
+        kind = "warp"
+    if kind == "cluster":
+        if found.cluster_blocks == 1:
+            kind = "block"  # a launch without a cluster: each block is one
+        else:
+            require_clusters(state, found, where_text)
+    function = {
+        "block": _group_queries.sync_block,
+        "warp": _group_queries.sync_warp,
+        "thread": _group_queries.no_sync,
+        "cluster": _group_queries.sync_cluster,
+    }
     result = _ir.new_var(scope, "synced", loc)
-    return _global_call(scope, function[found.kind], (), result, loc) + [
-        ir.Assign(ir.Const(None, loc), statement.target, loc)
-    ]
+    return _global_call(scope, function[kind], (), result, loc) + done
 
 
 @functools.cache

@@ -318,9 +318,9 @@ def plan_layout(state, linked, storages, reserved=()) -> Layout:
     return layout
 
 
-# A call that frees its own scratch ("own": a group of warps, on its named barrier) needs no
-# barrier before its next run; before another call sharing the scratch, which lays it out
-# differently, only the whole block's barrier orders the two.
+# A call that frees its own scratch ("own": a group of warps on its named barrier, a cluster on
+# its barrier) needs no barrier before its next run; before another call sharing the scratch,
+# which lays it out differently, only the whole block's barrier orders the two.
 OWN = "own"
 
 

@@ -20,8 +20,8 @@ class GroupDescriptor:
     Its members, in a kernel:
 
     - properties, compile-time constants: ``kind`` (``"thread"``, ``"warp"``,
-      ``"threads_within_warp"``, ``"block"``, ``"warps_within_block"`` or
-      ``"grid"``),
+      ``"threads_within_warp"``, ``"block"``, ``"warps_within_block"``,
+      ``"cluster"`` or ``"grid"``),
       ``static_size`` and ``group_thread_count`` (threads in one group),
       ``block_dim`` (the launch's block as ``(x, y, z)``), ``exhaustive``,
       ``is_static`` and ``is_current`` (always True);
@@ -29,15 +29,16 @@ class GroupDescriptor:
       `sync_aligned`, below.
 
     Levels name a unit of the thread hierarchy: ``"thread"`` (alias
-    ``"gpu_thread"``), ``"warp"``, ``"block"``, ``"grid"`` (trimmed, lowercased,
-    ``-`` read as ``_``). For a level inside the group (a thread of a warp, a
+    ``"gpu_thread"``), ``"warp"``, ``"block"``, ``"cluster"``, ``"grid"``
+    (trimmed, lowercased, ``-`` read as ``_``). For a level inside the group (a thread of a warp, a
     warp of a block) a query gives the caller's unit within its group; for the
     group's own level or one around it, the group's index in it (or how many
     such groups it holds): ``block.rank("grid")`` is the block's index in the
     grid. A partition (`group_by`) answers for its own units and its immediate
     parent only: a logical warp for ``"thread"`` and ``"warp"``, a group of
-    warps for ``"thread"``, ``"warp"`` and ``"block"``. Ranks and counts are
-    uint32, uint64 at the grid level.
+    warps for ``"thread"``, ``"warp"`` and ``"block"``. A launch without a
+    cluster (``kernel[grid, block]``) runs each block as a cluster of one.
+    Ranks and counts are uint32, uint64 at the grid level.
     """
 
     __slots__ = ("_block", "_exhaustive", "_kind", "_parent", "_size")
@@ -270,8 +271,12 @@ class GroupDescriptor:
     def sync(self):
         """A barrier of the group: ``__syncthreads()`` for a block,
         ``__syncwarp()`` for a warp, ``__syncwarp(mask)`` with the lanes of the
-        caller's logical warp, nothing for a thread. A group of warps has no
-        barrier of its own (`UnsupportedOperationError`).
+        caller's logical warp, a named barrier of its own (``bar.sync``
+        counting the group's threads) for a group of several warps, the
+        cluster's barrier (with release and acquire of shared memory across
+        its blocks) for a cluster, nothing for a thread. Threads a
+        non-exhaustive partition drops pass through without waiting. The grid
+        has no barrier (`UnsupportedOperationError`).
 
         Returns:
             None.
@@ -393,6 +398,45 @@ def this_warp() -> GroupDescriptor:
             warp_max[1, 128](values, maxima)
     """
     return GroupDescriptor._make("warp", 32)
+
+
+@marker("groups", implemented=True, host_value=True)
+def this_cluster() -> GroupDescriptor:
+    """The calling block's thread block cluster (sm_90 and later): the blocks a
+    launch with a cluster shape (``kernel[grid, block, stream, sharedmem,
+    cluster]``) runs together, sharing their shared memory.
+
+    Its threads are ranked block by block: thread ``t`` of the block of rank
+    ``b`` in the cluster (x-major over the cluster's shape) has rank ``b *
+    block_threads + t``. `reduce`/`sum` on it combine every thread of every
+    block of the cluster (each block reduces, then every member reads the
+    blocks' totals from their shared memory after the cluster's barrier),
+    with the result in every thread; `sync` is the cluster's barrier;
+    ``rank("block")`` is the block's rank in the cluster and ``rank("grid")``
+    the cluster's index in the grid. A launch without a cluster runs each
+    block as a cluster of one: the same calls then act on the block, on any
+    GPU. A cluster of several blocks needs sm_90 (refused at compile time
+    below it) and at most 8 blocks, the portable cluster sizes; the grid must
+    be a whole number of clusters (the launch fails otherwise).
+
+    Returns:
+        The cluster's group descriptor.
+
+    Example:
+        One sum over a cluster of two blocks::
+
+            @cuda.jit
+            def cluster_sum(values, out):
+                cluster = coop.this_cluster()
+                total = coop.sum(cluster, values[cluster.rank()])
+                if cluster.rank() == 0:
+                    out[0] = total
+
+            values = np.ones(256, dtype=np.int32)
+            out = np.zeros(1, dtype=np.int32)
+            cluster_sum[2, 128, 0, 0, (2, 1, 1)](values, out)
+    """
+    return GroupDescriptor._make("cluster")
 
 
 @marker("groups", implemented=True, host_value=True)
