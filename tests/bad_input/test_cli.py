@@ -370,7 +370,7 @@ CASES = [
     Case(
         "group_empty",
         EXIT2,
-        ("argument 'group' = ''", "block:X[,Y[,Z]], warp, warp:N or warps:N"),
+        ("argument 'group' = ''", "block:X[,Y[,Z]], warp, warp:N, warps:N or cluster:N"),
         ["explain", "load", "--group", ""],
     ),
     Case("group_unknown_kind", EXIT2, ("argument 'group' = 'blk:4'",), ["explain", "load", "--group", "blk:4"]),

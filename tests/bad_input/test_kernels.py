@@ -613,6 +613,14 @@ def exchange_with_float_valid_flags(source, destination):
     destination[0] = out[0]
 
 
+@expect(coop.InvalidArgumentError, "TempStorage", "indexing a TempStorage", "'size_in_bytes' is None")
+@cuda.jit
+def indexes_a_temp_storage_without_a_capacity(source, destination):
+    scratch = coop.TempStorage()
+    scratch[0] = 1  # <- error
+    destination[0] = scratch[0]
+
+
 @expect(coop.UnsupportedOperationError, "coop.load", "coop.this_thread()", "kind 'thread'")
 @cuda.jit
 def load_on_a_thread(source, destination):

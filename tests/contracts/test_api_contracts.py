@@ -56,7 +56,17 @@ SIGNATURES = {
 }
 
 IMPLEMENTED = {
-    *("this_block", "this_warp", "this_thread", "this_grid", "ThreadData", "TempStorage", "load", "store"),
+    *(
+        "this_block",
+        "this_warp",
+        "this_thread",
+        "this_cluster",
+        "this_grid",
+        "ThreadData",
+        "TempStorage",
+        "load",
+        "store",
+    ),
     *("reduce", "sum", "segmented_reduce", "scan", "inclusive_sum", "exclusive_sum", "inclusive_scan"),
     "exclusive_scan",
     *("broadcast", "exchange", "shuffle"),
@@ -89,7 +99,7 @@ def test_storage_constructors():
     )
 
 
-GROUP_FACTORIES = ("this_block", "this_warp", "this_thread", "this_grid")
+GROUP_FACTORIES = ("this_block", "this_warp", "this_thread", "this_cluster", "this_grid")
 
 
 @pytest.mark.parametrize("name", sorted(set(SIGNATURES) - set(GROUP_FACTORIES)))

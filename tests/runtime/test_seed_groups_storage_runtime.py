@@ -365,3 +365,24 @@ def test_a_group_of_warps_syncs_on_its_own_barrier():
     partner = np.arange(256) ^ 32
     np.testing.assert_array_equal(got[:64], partner[:64] + 3)  # each lap passes the value across and adds one
     np.testing.assert_array_equal(got[64:], partner[64:] + 1)
+
+
+@cuda.jit
+def bytes_of_the_storage(values, out):
+    block = coop.this_block()
+    scratch = coop.TempStorage(1024, alignment=16)
+    items = coop.ThreadData(4)
+    coop.load(block, values, items, algorithm="transpose", temp_storage=scratch)
+    t = cuda.threadIdx.x
+    cuda.syncthreads()  # the load is done with the bytes: the kernel's to use now
+    scratch[t] = t % 200
+    cuda.syncthreads()
+    out[t] = items[0] * 1000 + scratch[(t + 1) % cuda.blockDim.x]
+
+
+def test_indexing_a_temp_storage_reads_and_writes_its_bytes():
+    values = np.arange(4 * 256, dtype=np.int32)
+    out = cuda.to_device(np.zeros(256, np.int32))
+    bytes_of_the_storage[1, 256](cuda.to_device(values), out)
+    t = np.arange(256)
+    np.testing.assert_array_equal(out.copy_to_host(), values[t * 4] * 1000 + ((t + 1) % 256) % 200)

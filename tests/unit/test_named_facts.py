@@ -43,13 +43,15 @@ def test_the_engine_refuses_a_named_fact_the_operation_does_not_read():
         engine.plan(facts)
 
 
-def test_landed_operations_type_no_parameter_by_a_named_fact():
+def test_of_the_landed_operations_only_exchange_flags_take_a_named_dtype():
     for name in ("load", "store", "exchange", "reduce", "inclusive_scan", "shuffle"):
         spec = _engine.operation(name)
-        for parameter in (*spec["operands"], *spec["options"]):
-            assert "named_dtype" not in parameter and "named_extent" not in parameter, (name, parameter["name"])
+        named = {p["name"]: p.get("named_dtype") for p in (*spec["operands"], *spec["options"]) if "named_dtype" in p}
+        assert named == ({"valid_flags": "ValidFlagT"} if name == "exchange" else {}), name
+        assert not any("named_extent" in parameter for parameter in (*spec["operands"], *spec["options"])), name
         declared = _facts.parameters(name)
-        assert (declared.named_dtypes, declared.named_extents, declared.named_operands) == ({}, {}, ())
+        expected = {"valid_flags": "ValidFlagT"} if name == "exchange" else {}
+        assert (declared.named_dtypes, declared.named_extents, declared.named_operands) == (expected, {}, ())
 
 
 def test_each_name_gets_the_dtype_and_length_of_its_array():

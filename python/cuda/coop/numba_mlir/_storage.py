@@ -13,7 +13,10 @@ barrier; with False the caller places them.
 
 `storage.reserve(n, dtype, alignment=None)` gives the kernel a typed array of its own
 in the TempStorage's region, before the primitives' scratch: no primitive's scratch
-overlaps it, so what the kernel keeps there survives them."""
+overlaps it, so what the kernel keeps there survives them. Indexing the TempStorage
+itself (`storage[i]`, `storage[i] = v`) reads and writes the bytes of its whole
+region as uint8, over whatever scratch its primitives keep there (CUB's TempStorage
+is such raw memory too); the kernel orders those uses with its own barriers."""
 
 from __future__ import annotations
 
@@ -64,6 +67,7 @@ class Reservation:
     count: int
     dtype: str
     alignment: int
+    overlaps: bool = False  # the bytes of the whole region (the TempStorage indexed), over its users' scratch
 
     @property
     def bytes(self) -> int:
@@ -169,7 +173,8 @@ def fold_attributes(state, storages) -> None:
 
 
 def reservations(state, storages) -> list[Reservation]:
-    """Every `storage.reserve(...)` call of the kernel (through aliases and inlined helpers)."""
+    """Every `storage.reserve(...)` call of the kernel (through aliases and inlined helpers),
+    and the byte view of every TempStorage the kernel indexes."""
     found = []
     for statement, value in _expressions(state, "call"):
         method = _ir.definition(state.func_ir, value.func)
@@ -177,7 +182,49 @@ def reservations(state, storages) -> list[Reservation]:
             storage = _storage_of(state, storages, method.value)
             if storage is not None:
                 found.append(_reservation(state, statement, storage))
-    return found
+    return found + _byte_views(state, storages)
+
+
+def _indexings(state, storages):
+    """(statement, the attribute naming the indexed variable, storage) of every
+    `storage[i]` and `storage[i] = v` of the kernel."""
+    for block in state.func_ir.blocks.values():
+        for statement in block.body:
+            value = getattr(statement, "value", None)
+            if isinstance(statement, (ir.SetItem, ir.StaticSetItem)):
+                holder, attribute = statement, "target"
+            elif isinstance(value, ir.Expr) and value.op in ("getitem", "static_getitem"):
+                holder, attribute = value, "value"
+            else:
+                continue
+            storage = _storage_of(state, storages, getattr(holder, attribute))
+            if storage is not None:
+                yield statement, holder, attribute, storage
+
+
+def _byte_views(state, storages) -> list[Reservation]:
+    """Indexing a TempStorage reads its region's bytes: the indexed variable becomes a uint8
+    array of its capacity, made right after the TempStorage (the rewrite makes it)."""
+    views = {}
+    for statement, holder, attribute, storage in list(_indexings(state, storages)):
+        if storage.name not in views:
+            where_text = context("TempStorage", state, statement.loc)
+            if storage.size_in_bytes is None:
+                raise InvalidArgumentError(
+                    f"{where_text}: indexing a TempStorage reads and writes its bytes, so it needs a capacity: "
+                    "argument 'size_in_bytes' is None; expected TempStorage(n) with n bytes (or reserve a typed "
+                    "array with storage.reserve(count, dtype))"
+                )
+            made = storage.site.statement
+            block = next(block for block in state.func_ir.blocks.values() if made in block.body)
+            view = _ir.new_var(block.scope, "storage_bytes", made.loc)
+            placeholder = ir.Assign(ir.Const(0, made.loc), view, made.loc)  # the rewrite replaces it
+            block.body.insert(block.body.index(made) + 1, placeholder)
+            views[storage.name] = Reservation(
+                placeholder, storage.name, storage.size_in_bytes, "uint8", storage.alignment or 1, overlaps=True
+            )
+        setattr(holder, attribute, views[storage.name].statement.target)
+    return list(views.values())
 
 
 def _reservation(state, statement, storage) -> Reservation:
@@ -287,8 +334,9 @@ def plan_layout(state, linked, storages, reserved=()) -> Layout:
     for name, members in regions.items():
         storage = by_name.get(name)
         users = [each for each in members if each.provider.scratch_bytes_per_block > 0]
-        own = [reservation for reservation in reserved if reservation.storage == name]
-        if not users and not own:
+        own = [reservation for reservation in reserved if reservation.storage == name and not reservation.overlaps]
+        views = [reservation for reservation in reserved if reservation.storage == name and reservation.overlaps]
+        if not users and not own and not views:
             continue  # storage-free algorithms ignore the descriptor (and may run in some threads only)
         if storage is not None and storage.auto_sync:
             for each in users:
@@ -296,10 +344,12 @@ def plan_layout(state, linked, storages, reserved=()) -> Layout:
         alignment = max(
             [storage.alignment or 1 if storage else 1]
             + [each.provider.scratch_alignment for each in users]
-            + [reservation.alignment for reservation in own]
+            + [reservation.alignment for reservation in own + views]
         )
         layout.alignment = max(layout.alignment, alignment)
         start = offset = _align(offset, alignment)
+        for view in views:
+            layout.reserved[id(view.statement)] = (view, start)
         for reservation in own:
             offset = _align(offset, reservation.alignment)
             layout.reserved[id(reservation.statement)] = (reservation, offset)

@@ -90,6 +90,9 @@ class TempStorage:
             spelling of ``"shared"``.
 
     Its method `reserve` takes typed arrays for the kernel's own use out of it.
+    Indexing it (``storage[i]``, ``storage[i] = v``) reads and writes the bytes
+    of its whole region as uint8, over its primitives' scratch (it needs
+    `size_in_bytes`); the kernel places the barriers between those uses.
 
     Example:
         A load and a store that each keep their own scratch, so no barrier
