@@ -370,7 +370,7 @@ def test_a_group_of_warps_syncs_on_its_own_barrier():
 @cuda.jit
 def bytes_of_the_storage(values, out):
     block = coop.this_block()
-    scratch = coop.TempStorage(1024, alignment=16)
+    scratch = coop.TempStorage(4096, alignment=16)  # the transposing load's scratch: 256 x 4 int32
     items = coop.ThreadData(4)
     coop.load(block, values, items, algorithm="transpose", temp_storage=scratch)
     t = cuda.threadIdx.x
