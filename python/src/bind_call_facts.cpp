@@ -113,6 +113,8 @@ void bind_call_facts(nb::module_& module) {
       "warps", [](const std::vector<int>& block, int warps) { return Group::warps_of(to_dim3(block, "warps"), warps); },
       "block"_a, "warps"_a,
       "Groups of `warps` consecutive warps in a block of shape `block`; warps past the last whole group are in none.");
+  module.attr("max_warps_groups") = kMaxWarpsGroups;      // groups of several warps in a block: named barriers
+  module.attr("max_cluster_blocks") = kMaxClusterBlocks;  // the portable cluster sizes
   module.def(
       "cluster",
       [](const std::vector<int>& block, int blocks) { return Group::cluster_of(to_dim3(block, "cluster"), blocks); },

@@ -62,8 +62,8 @@ LEVELS = {
     "cluster": ("thread", "warp", "block", "cluster", "grid"),
     "grid": ("thread", "warp", "block", "cluster", "grid"),
 }
-MAX_CLUSTER_BLOCKS = 8  # the portable cluster sizes
-MAX_NAMED_BARRIER_GROUPS = 15  # named barriers 1..15; 0 is __syncthreads'
+MAX_CLUSTER_BLOCKS = _engine.max_cluster_blocks  # the portable cluster sizes
+MAX_NAMED_BARRIER_GROUPS = _engine.max_warps_groups  # named barriers 1..15; 0 is __syncthreads'
 
 LEVEL_ALIASES = {"gpu_thread": "thread"}
 
@@ -535,14 +535,9 @@ def _per_thread_unit(found: Descriptor, level: str) -> tuple:
     return inner[(found.kind, level)]
 
 
-def _grid_units(found: Descriptor, level: str) -> tuple:
-    """(threads per unit, units per block) of `level` in a grid."""
-    warps = -(-found.block_threads // WARP)
-    return {"thread": (1, found.block_threads), "warp": (WARP, warps), "block": (found.block_threads, 1)}[level]
-
-
-def _cluster_unit(found: Descriptor, level: str) -> tuple:
-    """(threads per unit, units per block) of `level` (thread, warp or block) in a cluster."""
+def _units_per_block(found: Descriptor, level: str) -> tuple:
+    """(threads per unit, units per block) of `level` (thread, warp or block), as a grid or a
+    cluster counts them."""
     warps = -(-found.block_threads // WARP)
     return {"thread": (1, found.block_threads), "warp": (WARP, warps), "block": (found.block_threads, 1)}[level]
 
@@ -556,12 +551,12 @@ def _rank(scope, found: Descriptor, level: str, loc):
             return _constant_result(scope, np.uint32(0), loc)
         if "grid" in (found.kind, level):
             return _query(scope, _group_queries.cluster_in_grid, found.cluster, loc)
-        unit = _cluster_unit(found, level if found.kind == "cluster" else found.kind)
+        unit = _units_per_block(found, level if found.kind == "cluster" else found.kind)
         return _query(scope, _group_queries.rank_in_cluster, (x, y, *unit, *found.cluster), loc)
     if found.kind == "grid":  # the caller's unit in the grid, or the grid's own rank (0)
         if level == "grid":
             return _constant_result(scope, np.uint64(0), loc)
-        return _query(scope, _group_queries.rank_in_grid, (x, y, *_grid_units(found, level)), loc)
+        return _query(scope, _group_queries.rank_in_grid, (x, y, *_units_per_block(found, level)), loc)
     if level == "grid":
         divisor = found.size  # the group's rank in the grid
         per_block = -(-found.block_threads // divisor)
@@ -581,12 +576,12 @@ def _count(scope, found: Descriptor, level: str, loc):
             return _query(scope, _group_queries.clusters_in_grid, (found.cluster_blocks,), loc)
         if found.kind == level:
             return _constant_result(scope, np.uint32(1), loc)
-        unit = _cluster_unit(found, level if found.kind == "cluster" else found.kind)
+        unit = _units_per_block(found, level if found.kind == "cluster" else found.kind)
         return _constant_result(scope, np.uint32(unit[1] * found.cluster_blocks), loc)
     if found.kind == "grid":
         if level == "grid":
             return _constant_result(scope, np.uint64(1), loc)
-        return _query(scope, _group_queries.count_in_grid, (_grid_units(found, level)[1],), loc)
+        return _query(scope, _group_queries.count_in_grid, (_units_per_block(found, level)[1],), loc)
     if level == "grid":
         return _query(scope, _group_queries.count_in_grid, (-(-threads // found.size),), loc)
     warps = -(-threads // WARP)  # a partial last warp counts

@@ -111,8 +111,8 @@ class GroupDescriptor:
         lanes (kind ``"threads_within_warp"``), every collective of a warp
         runs on them (CUB's warp primitives with ``LOGICAL_WARP_THREADS = n``).
         On `this_block()` the units are whole warps: groups of ``32 * n``
-        consecutive threads (kind ``"warps_within_block"``), for queries and
-        `reduce`/`sum` (each group waits on a named barrier of its own, so
+        consecutive threads (kind ``"warps_within_block"``), for queries,
+        `sync` and `reduce`/`sum` (each group waits on a named barrier of its own, so
         sibling groups may take other paths; a block holds at most 15 groups
         of more than one warp). Threads left over by ``exhaustive=False`` are
         in no group and read 0 from a reduction. A partition cannot be
