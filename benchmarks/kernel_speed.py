@@ -25,6 +25,7 @@ import time
 # timer keeps busy. Everything here runs on the one legacy default stream.
 os.environ.setdefault("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0")
 
+import alternatives
 import configs
 import coop_kernels
 import cupy as cp
@@ -129,8 +130,16 @@ class Bench:
             **self.checked(config, coop_launch, twin_launch),
         }
         if row["correct"]:
-            samples = self.timer.interleaved({"coop": coop_launch, "twin": twin_launch}, rotate=len(self.sources))
+            others = alternatives.launches(config, src, dst)
+            checked = {
+                name: alternatives.check(config, launch, src, dst, self.coop_output) for name, launch in others.items()
+            }
+            row["alternatives_correct"] = checked
+            timed = {name: launch for name, launch in others.items() if checked[name]}  # a wrong one is not timed
+            launches = {"coop": coop_launch, "twin": twin_launch, **timed}
+            samples = self.timer.interleaved(launches, rotate=len(self.sources))
             row.update(self.rates(config, samples))
+            row.update(alternatives.rates(samples, row["coop_ms"]))
         return kernel, row
 
     def checked(self, config: configs.Config, coop_launch, twin_launch) -> dict:
@@ -145,6 +154,7 @@ class Bench:
         first_launch = time.perf_counter() - start
         twin_launch(0, output=1)
         cp.cuda.runtime.deviceSynchronize()
+        self.coop_output = self.outputs[0].copy()  # what the libraries' outputs are checked against
         built = self.bundles.take()
         return {
             **reference.check(config, self.sources[0], self.outputs[0], self.outputs[1]),
@@ -246,6 +256,20 @@ def write(args, copy: dict, results: list) -> int:
         "noise": sorted(abs(1 - r["twin_self_ratio"]) for r in timed)[len(timed) // 2] if timed else float("nan"),
         "compile_seconds": sum(r.get("first_launch_s", 0) for r in results),
         "bundle_misses": sum(cache == "miss" for r in results for cache in r.get("bundle_cache", [])),
+        # what users pick instead: its time over coop's (above 1: coop is faster), by family and library
+        "alternatives_geomean": {
+            family: {
+                library: geomean(ratios)
+                for library in ("torch", "cupy")
+                if (
+                    ratios := [
+                        r[f"{library}_ratio"] for r in timed if r["family"] == family and f"{library}_ratio" in r
+                    ]
+                )
+            }
+            for family in families
+            if any("torch_ratio" in r or "cupy_ratio" in r for r in timed if r["family"] == family)
+        },
     }
     document = {
         "copy_bandwidth": copy,

@@ -101,6 +101,9 @@ def speed_summary(speed: dict) -> list[str]:
                     f"  SASS {side}: {c['instructions']} instructions, LDL {c['LDL']} STL {c['STL']} BAR {c['BAR']} "
                     f"CALL {c['CALL']}, global {c['global_widths']}"
                 )
+    for family, libraries in summary.get("alternatives_geomean", {}).items():
+        spelled = ", ".join(f"{library} {ratio:.2f}x coop's time" for library, ratio in libraries.items())
+        lines.append(f"{family} against what users pick instead (geomean): {spelled}")
     lines.append(
         f"kernel-speed compiles: {summary['compile_seconds']:.1f} s of first launches, "
         f"{summary['bundle_misses']} NVRTC misses after the prewarm"
