@@ -6,6 +6,10 @@ dtype, block size and items per thread. The families:
                              writes the sum (one value per tile); "broadcast" rows
                              give the sum to every thread (coop.sum's default) and
                              the group's last thread writes it
+  warps_reduce               the same over groups of two warps
+                             (coop.this_block().group_by(2)), the sum in every member
+  cluster_reduce             the same over clusters of two blocks (coop.this_cluster(),
+                             launched with a cluster), the sum in every member
   block_scan, warp_scan      a direct load, coop.inclusive_sum or exclusive_sum into
                              a fresh payload, a direct store of it
   block_exchange,            a direct load, coop.exchange blocked_to_striped (block:
@@ -43,6 +47,8 @@ SCAN_ALGORITHMS = ("raking", "raking_memoize", "warp_scans")
 # operation -> its part of the row name; the first is the default, also at OTHER_THREADS
 SCANS = {"inclusive_sum": "inclusive", "exclusive_sum": "exclusive"}
 EXCHANGE_ALGORITHMS = ("", "timesliced")  # BlockExchange's WARP_TIME_SLICING off, on
+WARPS_PER_GROUP = 2  # warps_reduce: this_block().group_by(2)
+CLUSTER_BLOCKS = 2  # cluster_reduce: clusters of (2, 1, 1) blocks
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,8 +96,19 @@ class Config:
 
     @property
     def group_tile(self) -> int:
-        """Elements one group (the block, or one warp) reads."""
-        return (self.threads if self.group == "block" else WARP_THREADS) * self.items
+        """Elements one group (the block, one warp, a group of warps, a cluster) reads."""
+        threads = {
+            "block": self.threads,
+            "warp": WARP_THREADS,
+            "warps": WARPS_PER_GROUP * WARP_THREADS,
+            "cluster": CLUSTER_BLOCKS * self.threads,
+        }[self.group]
+        return threads * self.items
+
+    @property
+    def cluster(self) -> tuple | None:
+        """The launch's cluster shape; None: a launch without one."""
+        return (CLUSTER_BLOCKS, 1, 1) if self.group == "cluster" else None
 
     @property
     def scratch(self) -> bool:
@@ -150,6 +167,12 @@ def all_configs() -> list[Config]:
         for i in ITEMS
     ]
     rows += [Config("warp_reduce", "", d, DEFAULT_THREADS, i, "sum", broadcast=True) for d in DTYPES for i in ITEMS]
+    rows += [
+        Config(family, "", d, DEFAULT_THREADS, i, "sum")
+        for family in ("warps_reduce", "cluster_reduce")
+        for d in DTYPES
+        for i in ITEMS
+    ]
     rows += [Config("warp_scan", "", d, DEFAULT_THREADS, i, scan) for scan in SCANS for d in DTYPES for i in ITEMS]
     for algorithm in EXCHANGE_ALGORITHMS:
         rows += [Config("block_exchange", algorithm, d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]

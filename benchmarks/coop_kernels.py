@@ -91,6 +91,41 @@ def warp_reduce(items_per_thread: int, threads: int, broadcast: bool):
     return reduce_tile
 
 
+def warps_reduce(items_per_thread: int, threads: int):
+    warps = configs.WARPS_PER_GROUP
+    group_threads = warps * configs.WARP_THREADS
+    groups = threads // group_threads
+    block_tile = threads * items_per_thread
+
+    @cuda.jit
+    def reduce_tile(source, destination):
+        block = coop.this_block()
+        pairs = block.group_by(warps)
+        items = coop.ThreadData(items_per_thread)
+        coop.load(block, source, items, algorithm="direct", offset=cuda.blockIdx.x * block_tile)
+        total = coop.sum(pairs, items)
+        if pairs.rank() == 0:
+            destination[cuda.blockIdx.x * groups + pairs.rank("block")] = total
+
+    return reduce_tile
+
+
+def cluster_reduce(items_per_thread: int, threads: int):
+    block_tile = threads * items_per_thread
+
+    @cuda.jit
+    def reduce_tile(source, destination):
+        block = coop.this_block()
+        cluster = coop.this_cluster()
+        items = coop.ThreadData(items_per_thread)
+        coop.load(block, source, items, algorithm="direct", offset=cuda.blockIdx.x * block_tile)
+        total = coop.sum(cluster, items)
+        if cluster.rank() == 0:
+            destination[cluster.rank("grid")] = total
+
+    return reduce_tile
+
+
 def block_scan(algorithm: str, operation: str, items_per_thread: int, tile: int):
     scan = getattr(coop, operation)  # coop.inclusive_sum or coop.exclusive_sum
 
@@ -173,6 +208,10 @@ def kernel_for(config: configs.Config):
         return block_reduce(config.algorithm, config.items, config.block_tile, config.broadcast, config.threads)
     if config.family == "warp_reduce":
         return warp_reduce(config.items, config.threads, config.broadcast)
+    if config.family == "warps_reduce":
+        return warps_reduce(config.items, config.threads)
+    if config.family == "cluster_reduce":
+        return cluster_reduce(config.items, config.threads)
     if config.family == "block_scan":
         return block_scan(config.algorithm, config.operation, config.items, config.block_tile)
     if config.family == "block_exchange":

@@ -112,8 +112,10 @@ class Bench:
         src = [s.view(config.dtype) for s in self.sources]
         dst = [d.view(config.dtype) for d in self.outputs]
 
+        cluster = () if config.cluster is None else (0, 0, config.cluster)  # stream, shared memory, cluster
+
         def coop_launch(i, output=None):
-            kernel[grid, config.threads](src[i], dst[i if output is None else output])
+            kernel[(grid, config.threads, *cluster)](src[i], dst[i if output is None else output])
 
         def twin_launch(i, output=None):
             twin((grid,), (config.threads,), (src[i], dst[i if output is None else output]))

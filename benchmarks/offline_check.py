@@ -72,7 +72,8 @@ def main() -> None:
         kernel = coop_kernels.kernel_for(config)
         array = kernel.typeof_pyval(np.zeros(1, dtype=config.dtype))
         try:
-            result = compile_for_launch(kernel, [array, array], (1 << 27) // config.block_tile, config.threads)
+            grid = (1 << 27) // config.block_tile
+            result = compile_for_launch(kernel, [array, array], grid, config.threads, cluster=config.cluster)
         except Exception as error:  # noqa: BLE001 -- reported per row
             failed += 1
             print(f"{config.name:{width}s} FAILED: {error}")

@@ -33,7 +33,9 @@ def compile_rows(rows: list[configs.Config]) -> None:
     for config in rows:
         kernel = coop_kernels.kernel_for(config)
         array = kernel.typeof_pyval(np.zeros(1, dtype=config.dtype))
-        compile_for_launch(kernel, [array, array], ELEMENTS // config.block_tile, config.threads)
+        compile_for_launch(
+            kernel, [array, array], ELEMENTS // config.block_tile, config.threads, cluster=config.cluster
+        )
 
 
 def main() -> None:

@@ -32,8 +32,12 @@ def instantiation(config: configs.Config) -> str:
         arguments.append(config.cub_algorithm)
     if config.primitive == "scan":
         arguments.append(str(config.operation == "inclusive_sum").lower())
-    if config.primitive == "reduce":
+    if config.family in ("block_reduce", "warp_reduce"):
         arguments.append(str(config.broadcast).lower())
+    if config.family == "warps_reduce":
+        arguments.append(str(configs.WARPS_PER_GROUP))
+    if config.family == "cluster_reduce":
+        arguments.append(str(configs.CLUSTER_BLOCKS))
     if config.family == "block_exchange":
         arguments.append(str(config.algorithm == "timesliced").lower())
     template = f"{config.group}_copy" if config.primitive == "copy" else config.family
@@ -42,9 +46,11 @@ def instantiation(config: configs.Config) -> str:
 
 def kernel_source(config: configs.Config) -> str:
     ctype = configs.DTYPES[config.dtype]
+    # A cluster row's twin is compiled for its cluster shape, so a plain launch runs it in clusters.
+    cluster = f"__cluster_dims__({', '.join(map(str, config.cluster))}) " if config.cluster else ""
     return (
         # cuda.coop bounds a kernel by the block it is launched with; so does the twin.
-        f'extern "C" __global__ void __launch_bounds__({config.threads}) {config.name}(const {ctype}* source, '
+        f'extern "C" __global__ void {cluster}__launch_bounds__({config.threads}) {config.name}(const {ctype}* source, '
         f"{ctype}* destination) {{\n"
         f"  {instantiation(config)}(source, destination);\n"
         "}\n"

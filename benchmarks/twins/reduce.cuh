@@ -10,6 +10,7 @@
 // after the row.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/thread/thread_reduce.cuh>
@@ -64,4 +65,55 @@ __device__ __forceinline__ void warp_reduce(const T* source, T* destination) {
   } else if (threadIdx.x % WARP == 0) {
     destination[index] = first_lane_total;
   }
+}
+
+// A group of WARPS consecutive warps (cuda.coop's this_block().group_by(WARPS)): CUB has no
+// class for it, so the twin composes it as a CUDA C++ programmer would and as cuda.coop
+// does: WarpReduce in each warp, the warps' totals through shared memory between two waits
+// on the group's own named barrier; the group's first thread writes the sum.
+template <typename T, int BLOCK, int ITEMS, int WARPS>
+__device__ __forceinline__ void warps_reduce(const T* source, T* destination) {
+  constexpr int WARP = 32;
+  constexpr int GROUP = WARP * WARPS;
+  using Load = cub::BlockLoad<T, BLOCK, ITEMS, cub::BLOCK_LOAD_DIRECT, 1, 1>;
+  using Reduce = cub::WarpReduce<T, WARP>;
+  __shared__ typename Reduce::TempStorage scratch[BLOCK / WARP];
+  __shared__ T partials[BLOCK / WARP];
+  T items[ITEMS];
+  Load().Load(source + static_cast<long long>(blockIdx.x) * (BLOCK * ITEMS), items);
+  const int warp = threadIdx.x / WARP;
+  const int group = threadIdx.x / GROUP;
+  const T warp_total = Reduce(scratch[warp]).Sum(cub::ThreadReduce(items, ::cuda::std::plus<>{}));
+  if (threadIdx.x % WARP == 0) partials[warp] = warp_total;
+  asm volatile("bar.sync %0, %1;" ::"r"(1 + group), "n"(GROUP) : "memory");
+  T total = partials[group * WARPS];
+#pragma unroll
+  for (int i = 1; i < WARPS; ++i) total += partials[group * WARPS + i];
+  asm volatile("bar.sync %0, %1;" ::"r"(1 + group), "n"(GROUP) : "memory");
+  if (threadIdx.x % GROUP == 0) destination[static_cast<long long>(blockIdx.x) * (BLOCK / GROUP) + group] = total;
+}
+
+// A thread block cluster of BLOCKS blocks (cuda.coop's this_cluster()), as a CUDA C++
+// programmer writes it with cooperative groups: BlockReduce in each block, then every
+// thread reads the blocks' totals from their shared memory after the cluster's barrier,
+// and a second barrier keeps them until all have read; the cluster's first thread writes
+// the sum.
+template <typename T, int BLOCK, int ITEMS, int BLOCKS>
+__device__ __forceinline__ void cluster_reduce(const T* source, T* destination) {
+  namespace cg = cooperative_groups;
+  using Load = cub::BlockLoad<T, BLOCK, ITEMS, cub::BLOCK_LOAD_DIRECT, 1, 1>;
+  using Reduce = cub::BlockReduce<T, BLOCK, cub::BLOCK_REDUCE_WARP_REDUCTIONS, 1, 1>;
+  __shared__ typename Reduce::TempStorage scratch;
+  __shared__ T block_total;
+  T items[ITEMS];
+  Load().Load(source + static_cast<long long>(blockIdx.x) * (BLOCK * ITEMS), items);
+  const T mine = Reduce(scratch).Sum(items);
+  cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0) block_total = mine;
+  cluster.sync();
+  T total = *cluster.map_shared_rank(&block_total, 0);
+#pragma unroll
+  for (int rank = 1; rank < BLOCKS; ++rank) total += *cluster.map_shared_rank(&block_total, rank);
+  cluster.sync();
+  if (cluster.block_rank() == 0 && threadIdx.x == 0) destination[blockIdx.x / BLOCKS] = total;
 }

@@ -50,20 +50,20 @@ struct ClusterReduce {
       __syncthreads();
     } else {
 #if __CUDA_ARCH__ >= 900
-      asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+      __cluster_barrier_arrive();  // CUDA's own (release, then acquire), as cooperative groups' cluster.sync()
+      __cluster_barrier_wait();
 #else
       __trap();  // clusters need sm_90; the front end refuses a cluster of several blocks before it
 #endif
     }
   }
 
-  // `local`, an object in this block's shared memory, as block `rank` of the cluster holds it.
+  // `local`, an object in this block's shared memory, as block `rank` of the cluster holds it
+  // (mapa: distributed shared memory).
   static __device__ __forceinline__ const T* in_block(const T* local, unsigned rank) {
     if constexpr (CLUSTER_BLOCKS == 1) return local;
 #if __CUDA_ARCH__ >= 900
-    const T* remote;
-    asm volatile("mapa.u64 %0, %1, %2;" : "=l"(remote) : "l"(local), "r"(rank));
-    return remote;
+    return static_cast<const T*>(__cluster_map_shared_rank(local, rank));
 #else
     return local;
 #endif

@@ -49,7 +49,12 @@ struct WarpsReduce {
   TempStorage& storage_;
 
   static __device__ __forceinline__ int rank() { return ::cub::RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z); }
-  static __device__ __forceinline__ bool member() { return rank() / GROUP_THREADS < kGroups; }
+  // Constant where the groups cover the block: a branch on the thread's rank would make the
+  // compiler assume the warp diverges and wrap every shuffle in a collective fallback.
+  static __device__ __forceinline__ bool member() {
+    if constexpr (kGroups * GROUP_THREADS == BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z) return true;
+    return rank() / GROUP_THREADS < kGroups;
+  }
   static __device__ __forceinline__ int warp() { return rank() % GROUP_THREADS / 32; }
 
   static __device__ __forceinline__ void sync_group() {
