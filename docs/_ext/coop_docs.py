@@ -69,8 +69,13 @@ class CommandHelp(SphinxDirective):
 
 
 def _newest_result() -> pathlib.Path:
-    # A run of benchmarks/run.sh; the -startup.json beside them hold compile latency alone.
-    results = sorted(path for path in (ROOT / "benchmarks" / "results").glob("*.json") if "-startup" not in path.name)
+    # A run of benchmarks/run.sh; the -startup.json beside them hold compile latency alone, and
+    # an -unreported.json the rows of a run cut short before its report.
+    results = sorted(
+        path
+        for path in (ROOT / "benchmarks" / "results").glob("*.json")
+        if "-startup" not in path.name and "-unreported" not in path.name
+    )
     if not results:
         raise FileNotFoundError("no benchmark result under benchmarks/results/")
     return results[-1]
