@@ -186,8 +186,8 @@ def reservations(state, storages) -> list[Reservation]:
 
 
 def _indexings(state, storages):
-    """(statement, the attribute naming the indexed variable, storage) of every
-    `storage[i]` and `storage[i] = v` of the kernel."""
+    """(statement, the node holding the indexed variable, that node's attribute naming it,
+    storage) of every `storage[i]` and `storage[i] = v` of the kernel."""
     for block in state.func_ir.blocks.values():
         for statement in block.body:
             value = getattr(statement, "value", None)
