@@ -111,7 +111,12 @@ class Benchmarks(SphinxDirective):
         self.env.note_dependency(str(_newest_result()))
         document = json.loads(_newest_result().read_text())
         part = self.options.get("part", "summary")
-        lines = {"environment": _environment_table, "summary": _summary_table, "rows": _rows_table}
+        lines = {
+            "environment": _environment_table,
+            "summary": _summary_table,
+            "alternatives": _alternatives_table,
+            "rows": _rows_table,
+        }
         lines = lines.get(part, _latency_table)(document)
         container = nodes.container()
         self.state.nested_parse(StringList(lines, source=str(_newest_result())), self.content_offset, container)
@@ -145,6 +150,26 @@ def _summary_table(document: dict) -> list[str]:
     rows.append(["all rows", f"{summary['geomean_all']:.3f}", "n/a"])
     header = ["family", "geomean twin time / coop time", "coop bandwidth / copy bandwidth (median row)"]
     return _list_table(f"Kernel speed, {summary['rows']} rows", header, rows)
+
+
+def _alternatives_table(document: dict) -> list[str]:
+    """Per family, the libraries' time over coop's (geomean), and the range over its rows."""
+    speed = document["kernel_speed"]
+    rows = []
+    for family, libraries in speed["summary"].get("alternatives_geomean", {}).items():
+        cells = [f"``{family}``"]
+        for library in ("torch", "cupy"):
+            ratios = [
+                row[f"{library}_ratio"]
+                for row in speed["rows"]
+                if row.get("family") == family and f"{library}_ratio" in row
+            ]
+            cells.append(f"{libraries[library]:.2f} ({min(ratios):.2f} to {max(ratios):.2f})" if ratios else "n/a")
+        rows.append(cells)
+    if not rows:
+        return ["The newest result times no library beside cuda.coop.", ""]
+    header = ["family", "torch time / coop time (rows)", "CuPy time / coop time (rows)"]
+    return _list_table("Against what users pick instead, geomean over the rows", header, rows)
 
 
 def _rows_table(document: dict) -> list[str]:
