@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import configs
 import cupy as cp
+import reference
 import timing
 
 try:
@@ -32,32 +33,19 @@ def launches(config: configs.Config, sources: list, outputs: list) -> dict:
     tile = config.group_tile
     dtype = cp.dtype(config.dtype)
     tiles = [source.view(dtype).reshape(-1, tile) for source in sources]
-    if config.operation == "sum":
+    summing = config.operation == "sum"
+    if summing:  # one value per tile
         results = [output.view(dtype)[: tiles[0].shape[0]] for output in outputs]
     else:
         results = [output.view(dtype).reshape(-1, tile) for output in outputs]
-    found = {}
-
-    def cupy_launch(i):
-        if config.operation == "sum":
-            cp.sum(tiles[i], axis=1, dtype=dtype, out=results[i])
-        else:
-            cp.cumsum(tiles[i], axis=1, dtype=dtype, out=results[i])
-
-    found["cupy"] = cupy_launch
+    cupy_call = cp.sum if summing else cp.cumsum
+    found = {"cupy": lambda i: cupy_call(tiles[i], axis=1, dtype=dtype, out=results[i])}
     if torch is not None:
         # Zero-copy views of the same buffers; both libraries launch on the legacy default stream.
         torch_tiles = [torch.as_tensor(each, device="cuda") for each in tiles]
         torch_results = [torch.as_tensor(each, device="cuda") for each in results]
-        torch_dtype = torch_tiles[0].dtype
-
-        def torch_launch(i):
-            if config.operation == "sum":
-                torch.sum(torch_tiles[i], dim=1, dtype=torch_dtype, out=torch_results[i])
-            else:
-                torch.cumsum(torch_tiles[i], dim=1, dtype=torch_dtype, out=torch_results[i])
-
-        found["torch"] = torch_launch
+        torch_dtype, torch_call = torch_tiles[0].dtype, torch.sum if summing else torch.cumsum
+        found["torch"] = lambda i: torch_call(torch_tiles[i], dim=1, dtype=torch_dtype, out=torch_results[i])
     return found
 
 
@@ -72,7 +60,7 @@ def check(config: configs.Config, launch, sources: list, outputs: list, expected
     if config.dtype == "int32":
         return bool(cp.array_equal(got, want))
     scale = float(cp.abs(sources[0].view(config.dtype)).reshape(-1, config.group_tile).sum(axis=1).max())
-    return bool(cp.abs(got - want).max() <= 2.0**-16 * max(scale, 1.0))
+    return bool(cp.abs(got - want).max() <= reference.REFERENCE_TOLERANCE * max(scale, 1.0))
 
 
 def rates(samples: dict, coop_ms: float) -> dict:
