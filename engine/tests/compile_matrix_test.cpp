@@ -76,14 +76,20 @@ void check_provider(const Plan& plan, const Provider& provider, const std::strin
       << provider.symbol << " has no extern \"C\" wrapper";
   EXPECT_EQ(provider.cub_type, plan.cub_type);
 
-  const bool warp = facts.group.kind == GroupKind::Warp;
+  const GroupKind kind = facts.group.kind;
   if (expects_scratch(facts)) {
     EXPECT_GT(provider.scratch.bytes, 0u);
     EXPECT_TRUE(is_power_of_two(provider.scratch.alignment)) << provider.scratch.alignment;
     EXPECT_EQ(provider.scratch.bytes % provider.scratch.alignment, 0u);
-    // One TempStorage per logical warp of the block, or one for the block.
-    EXPECT_EQ(provider.scratch_instances, warp ? facts.group.block.count() / facts.group.width : 1);
-    EXPECT_EQ(provider.reuse_barrier, warp ? Barrier::Warp : Barrier::Block);
+    // One TempStorage per (logical) warp or group of warps of the block, or one for the block
+    // (each block of a cluster holds its own).
+    const bool per_group = kind == GroupKind::Warp || kind == GroupKind::Warps;
+    EXPECT_EQ(provider.scratch_instances, per_group ? facts.group.block.count() / facts.group.width : 1);
+    // Groups of warps and clusters free their scratch on their own barrier.
+    const Barrier barrier = kind == GroupKind::Block  ? Barrier::Block
+                            : kind == GroupKind::Warp ? Barrier::Warp
+                                                      : Barrier::Own;
+    EXPECT_EQ(provider.reuse_barrier, barrier);
     EXPECT_EQ(provider.abi.back().name, "temp_storage");
   } else {
     EXPECT_EQ(provider.scratch, Layout{});
@@ -174,9 +180,11 @@ TEST(CompileMatrix, CoversTheRequiredReduceScanCombinationsOnce) {
   // callback) x 3 block algorithms + 33 in warps. Per other dtype: 7 operations x 2 payloads in a
   // block and in a warp, 4 warp-only, 2 per operator (6 integer, 3 floating), a user operator.
   // Per complex dtype: 2 payloads x (2 reductions x 3 + 4 scans x 3) in a block and 2 x 6 in
-  // each of 3 warp widths, a prefix callback, 4 x load and store. And a bool broadcast.
+  // each of 3 warp widths, a prefix callback, 4 x load and store. Per dtype of groups of warps and
+  // clusters (3): 2 reductions x 3 payloads on 2 warps groups, a cluster with 3 algorithms and one
+  // without. And a bool broadcast.
   EXPECT_EQ(calls, 5u * (189 + 63 + 12 + (27 + 11) * 3 + 33) + 6 * (14 + 14 + 4 + 2 * 6 + 1) +
-                       (14 + 14 + 4 + 2 * 3 + 1) + 2 * (36 + 36 + 1 + 8) + 1);
+                       (14 + 14 + 4 + 2 * 3 + 1) + 2 * (36 + 36 + 1 + 8) + 3 * 6 * (2 + 3 + 1) + 1);
   EXPECT_EQ(keys, calls);
 }
 

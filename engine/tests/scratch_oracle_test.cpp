@@ -36,6 +36,12 @@ std::string oracle_source(const std::vector<Plan>& plans) {
   std::ostringstream out;
   out << "#include <cstdio>\n";
   for (const std::string& header : headers) out << "#include <" << header << ">\n";
+  // A class CUB lacks (a group of warps, a cluster) is the adapter itself: nvcc compiles its source.
+  std::set<std::string> composed;
+  for (const Plan& plan : plans) {
+    if (plan.adapter != nullptr && plan.adapter->name == plan.form->cub_class) composed.insert(plan.adapter->source);
+  }
+  for (const std::string& source : composed) out << source << "\n";
   out << "\nint main() {\n";
   for (std::size_t i = 0; i < plans.size(); ++i) {
     out << "  using Scratch" << i << " = " << scratch_of(plans[i]) << ";\n";
@@ -109,9 +115,10 @@ INSTANTIATE_TEST_SUITE_P(
         // (BlockReduce + BlockScan) x 3 algorithms, (WarpReduce + WarpScan) x 3 widths, a BlockScan
         // at 128 threads and 4 transposing BlockLoad/BlockStore. A block reduction broadcasts its
         // result through a slot beside its TempStorage; the 3 algorithms x 5 representative dtypes
-        // with broadcast=false take CUB's TempStorage alone.
+        // with broadcast=false take CUB's TempStorage alone. Groups of warps and clusters, 3 dtypes:
+        // WarpsReduce of 2 and 1 warps, ClusterReduce x 3 algorithms and one of 2-D blocks.
         OracleCase{"reduce_scan", testing::reduce_scan_matrix,
-                   5u * (2 * 3 * 3 + 2 * 3) + 7 * (3 + 2) + 1 + 2 * (6 + 6 + 1 + 4) + 5 * 3},
+                   5u * (2 * 3 * 3 + 2 * 3) + 7 * (3 + 2) + 1 + 2 * (6 + 6 + 1 + 4) + 5 * 3 + 3 * (2 + 3 + 1)},
         // Per representative dtype: BlockExchange x 4 blocks x 3 items x 2 time slicings,
         // BlockShuffle x 4 blocks, WarpExchange x 3 widths x 3 items. Per other dtype: BlockExchange
         // x 2 time slicings, one BlockShuffle and one WarpExchange.

@@ -272,6 +272,25 @@ inline std::vector<MatrixBundle> reduce_scan_matrix() {
     }
     others.calls.insert(others.calls.end(), calls.begin(), calls.end());
   }
+  // Groups of warps and clusters (composed adapters, reductions only): reduce and sum of every
+  // payload shape, on groups of one and two warps and on clusters of two blocks (every block
+  // algorithm) and of four 2-D blocks.
+  for (const DType dtype : {DType::Int32, DType::Float32, DType::Float64}) {
+    ReduceScanBundleBuilder builder(std::string(info(dtype).name), dtype);
+    const auto add_reductions = [&](Group group, const std::vector<std::string>& algorithms) {
+      for (const auto& operation : kReductions) {
+        for (const auto& algorithm : algorithms) {
+          for (const auto payload : kReduceScanPayloads) builder.add(operation, group, payload, algorithm);
+        }
+      }
+    };
+    add_reductions(Group::warps_of({256, 1, 1}, 2), {""});
+    add_reductions(Group::warps_of({128, 1, 1}, 1), {""});
+    add_reductions(Group::cluster_of({128, 1, 1}, 2), kBlockReduceAlgorithms);
+    add_reductions(Group::cluster_of({32, 4, 1}, 4), {""});
+    auto calls = builder.take().calls;
+    others.calls.insert(others.calls.end(), calls.begin(), calls.end());
+  }
   // Broadcast moves bits only, so it takes bool too.
   others.calls.push_back(reduce_scan_call("broadcast", Group::this_warp({64, 1, 1}, 8), DType::Bool,
                                           {PayloadKind::Scalar, 1}, "", {{"src_lane", OptionBinding::runtime()}}));
