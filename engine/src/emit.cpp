@@ -80,10 +80,32 @@ std::string payload_literal(const Plan& plan, const std::string& text) {
 // The functor struct wrapping a user function's extern "C" symbol.
 std::string user_functor(const std::string& symbol) { return "coop_user_op_" + symbol; }
 std::string prefix_functor(const std::string& symbol) { return "coop_prefix_op_" + symbol; }
+std::string predicate_functor(const std::string& symbol) { return "coop_user_predicate_" + symbol; }
 
 std::string operator_functor(const std::string& text) {
   if (text.starts_with(kUserOperatorPrefix)) return user_functor(text.substr(kUserOperatorPrefix.size())) + "{}";
   return find_operator(text)->functor + "{}";
+}
+
+// Whether the option that reverses a predicate (a sort's descending) is set.
+bool reversed(const Plan& plan, const OptionSpec& option) {
+  if (option.reversed_by.empty()) return false;
+  const OptionBinding bound = plan.facts.option(option.reversed_by);
+  return bound.binding == Binding::Static && bound.value == "true";
+}
+
+// A built-in predicate's functor (its reverse's, when reversed), or the user predicate's,
+// its arguments swapped when reversed.
+std::string predicate_argument(const Plan& plan, const OptionSpec& option, const std::string& text) {
+  const bool reverse = reversed(plan, option);
+  if (text.starts_with(kUserOperatorPrefix)) {
+    const std::string functor = predicate_functor(text.substr(kUserOperatorPrefix.size())) + "{}";
+    return reverse ? "::coop_adapt::Reversed<" + predicate_functor(text.substr(kUserOperatorPrefix.size())) + ">{" +
+                         functor + "}"
+                   : functor;
+  }
+  const PredicateSpec* predicate = find_predicate(text);
+  return (reverse ? find_predicate(predicate->reversed) : predicate)->functor + "{}";
 }
 
 std::string static_literal(const Plan& plan, const OptionSpec& option, const std::string& text) {
@@ -91,6 +113,7 @@ std::string static_literal(const Plan& plan, const OptionSpec& option, const std
   if (option.type == OptionType::Offset) return "(" + std::to_string(*literal::parse_signed(text)) + "LL)";
   if (option.type == OptionType::Count) return std::to_string(*literal::parse_signed(text));
   if (option.type == OptionType::Operator) return operator_functor(text);
+  if (option.type == OptionType::Predicate) return predicate_argument(plan, option, text);
   if (option.type == OptionType::PrefixCallback) return option.name;  // the impl's local functor (an lvalue)
   return text;
 }
@@ -108,6 +131,9 @@ std::vector<const OptionSpec*> prefix_callbacks(const Plan& plan) {
 
 // The local a scalar payload's result is written to when CUB writes it to an argument.
 constexpr const char* kResultLocal = "result";
+
+// An omitted argument with an omitted_value: passed only where a later argument is given.
+constexpr const char* kOmittedButNeeded = "\x01omitted";
 
 // A scalar payload's fresh result is the impl's local kResultLocal, not a parameter.
 bool is_result_local(const Plan& plan, const OperandSpec& operand) {
@@ -138,7 +164,7 @@ std::string method_argument(const Plan& plan, const std::string& name) {
   for (const auto& option : plan.operation->options) {
     if (option.name != name) continue;
     const OptionBinding bound = plan.facts.option(name);
-    if (bound.binding == Binding::Omitted) return "";
+    if (bound.binding == Binding::Omitted) return option.omitted_value.empty() ? "" : kOmittedButNeeded;
     return bound.binding == Binding::Static ? static_literal(plan, option, bound.value) : name;
   }
   for (const auto& operand : plan.operation->operands) {
@@ -240,27 +266,31 @@ void emit_unaligned_fallback(std::ostream& out, const Plan& plan, const std::str
       << "), " << pointer << ", items);\n    return;\n  }\n";
 }
 
-// The operand a fresh result starts as a copy of (see OperandSpec::starts_as), or null.
-const OperandSpec* fresh_result(const Plan& plan) {
+// The results that start as a copy of an operand (see OperandSpec::starts_as).
+std::vector<const OperandSpec*> fresh_results(const Plan& plan) {
+  std::vector<const OperandSpec*> results;
   for (const auto& operand : plan.operation->operands) {
-    if (operand.role == OperandRole::PayloadResult && !operand.starts_as.empty()) return &operand;
+    if (operand.role == OperandRole::PayloadResult && !operand.starts_as.empty()) results.push_back(&operand);
   }
-  return nullptr;
+  return results;
 }
 
 // " = value" for a scalar result that starts as its operand's value.
 std::string fresh_result_start(const Plan& plan) {
-  const OperandSpec* result = fresh_result(plan);
-  return result != nullptr && plan.facts.payload == PayloadKind::Scalar ? " = " + result->starts_as : "";
+  for (const OperandSpec* result : fresh_results(plan)) {
+    if (is_result_local(plan, *result)) return " = " + result->starts_as;
+  }
+  return "";
 }
 
 // A fresh array result starts as a copy of its operand, item by item (registers: the
 // copies CUB overwrites are dead stores the compiler drops).
 void emit_fresh_array_start(std::ostream& out, const Plan& plan) {
-  const OperandSpec* result = fresh_result(plan);
-  if (result == nullptr || plan.facts.payload == PayloadKind::Scalar) return;
-  out << "  for (int i = 0; i < " << plan.facts.items_per_thread << "; ++i) " << result->name
-      << "[i] = " << result->starts_as << "[i];\n";
+  for (const OperandSpec* result : fresh_results(plan)) {
+    if (is_result_local(plan, *result)) continue;
+    out << "  for (int i = 0; i < " << array_extent(plan.facts, result->array) << "; ++i) " << result->name
+        << "[i] = " << result->starts_as << "[i];\n";
+  }
 }
 
 // A block result broadcast through scratch needs a slot beside CUB's TempStorage.
@@ -291,6 +321,24 @@ void emit_broadcast_return(std::ostream& out, const Plan& plan, const std::strin
       << block_rank(plan) << " % 32u) / " << width << "u));\n";
 }
 
+// CUB's arguments, in order: an omitted option is dropped, which selects the shorter
+// overload, unless a later argument is given, when it takes its omitted_value.
+std::vector<std::string> method_arguments(const Plan& plan) {
+  std::vector<std::string> arguments;
+  std::vector<std::string> pending;  // omitted, with a value to pass if a later argument comes
+  for (const auto& name : plan.operation->method_arguments) {
+    std::string argument = method_argument(plan, name);
+    if (argument == kOmittedButNeeded) {
+      pending.push_back(plan.operation->option(name)->omitted_value);
+    } else if (!argument.empty()) {
+      arguments.insert(arguments.end(), pending.begin(), pending.end());
+      pending.clear();
+      arguments.push_back(std::move(argument));
+    }
+  }
+  return arguments;
+}
+
 void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   std::vector<std::string> params;
   for (const auto& operand : plan.operation->operands) {
@@ -300,11 +348,7 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   for (const OptionSpec* option : prefix_callbacks(plan)) params.push_back("void* " + prefix_state_parameter(*option));
   if (plan.needs_scratch) params.push_back(scratch_type(plan, names.alias) + "& temp_storage");
 
-  std::vector<std::string> arguments;
-  for (const auto& name : plan.operation->method_arguments) {
-    std::string argument = method_argument(plan, name);
-    if (!argument.empty()) arguments.push_back(std::move(argument));
-  }
+  const std::vector<std::string> arguments = method_arguments(plan);
 
   const std::string type = element_type(plan);
   // A result CUB does not return, it writes to the output argument (kResultLocal).
@@ -346,10 +390,37 @@ std::string scratch_instance(const Plan& plan, const Names& names) {
 // past the tile, and narrowing to int could wrap.
 void emit_range_check(std::ostream& out, const Plan& plan, const OptionSpec& option) {
   if (option.type != OptionType::Count) return;
-  const auto bounds = count_bounds(plan.range_of(option), plan.tile_capacity(), plan.facts.group.threads());
+  const auto bounds = count_bounds(plan.range_of(option), plan.tile_capacity(), plan.facts.group.threads(),
+                                   info(plan.facts.dtype).size * 8);
   if (!bounds) return;
   out << "  if (" << option.name << " < " << bounds->low << " || " << option.name << " > " << bounds->high
       << ") { __trap(); }\n";
+}
+
+// A Count's value in the wrapper: its parameter, its literal, or its default; "" where CUB's
+// own default stands (a key's width).
+std::string count_in_wrapper(const Plan& plan, const OptionSpec& option) {
+  const OptionBinding bound = plan.facts.option(option.name);
+  if (bound.binding == Binding::Runtime) return option.name;
+  if (bound.binding == Binding::Static) return bound.value;
+  if (!option.default_choice.empty()) return option.default_choice;
+  if (option.range == CountRange::KeyBitEnd) return std::to_string(info(plan.facts.dtype).size * 8);
+  return "";
+}
+
+// Counts that must be below another (begin_bit < end_bit), where either is RUNTIME: plan()
+// checked the pairs it knows.
+void emit_order_checks(std::ostream& out, const Plan& plan) {
+  for (const auto& option : plan.operation->options) {
+    if (option.less_than.empty()) continue;
+    const OptionSpec& upper = *plan.operation->option(option.less_than);
+    const Binding upper_binding = plan.facts.option(upper.name).binding;
+    if (plan.facts.option(option.name).binding != Binding::Runtime && upper_binding != Binding::Runtime) continue;
+    // CUB's own default for the upper bound (a key's width) is above every value the range check lets through.
+    if (upper_binding == Binding::Omitted && upper.default_choice.empty()) continue;
+    const std::string low = count_in_wrapper(plan, option), high = count_in_wrapper(plan, upper);
+    if (!low.empty() && !high.empty()) out << "  if (!(" << low << " < " << high << ")) { __trap(); }\n";
+  }
 }
 
 void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
@@ -364,6 +435,7 @@ void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
     emit_range_check(out, plan, *option);
     arguments.push_back(option_argument(plan.facts, *option));
   }
+  emit_order_checks(out, plan);
   for (const OptionSpec* option : prefix_callbacks(plan)) arguments.push_back(prefix_state_parameter(*option));
   if (plan.needs_scratch) arguments.push_back(scratch_instance(plan, names));
   out << "  " << (plan.result ? "*static_cast<" + plan.result->cpp_type + "*>(__ret) = " : std::string()) << names.impl
@@ -375,7 +447,22 @@ void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
 // A user function's declaration and the functor CUB calls: a binary operator,
 // or a block prefix callback over its state pointer. Values of 16-bit floats
 // cross by pointer (see ExternalFunction::by_pointer).
+// A user predicate's functor: CUB calls it with (a, b) and reads a bool.
+void emit_user_predicate(std::ostream& out, const Plan& plan, const ExternalFunction& function) {
+  const std::string type = element_type(plan);
+  out << function.declaration << "\nstruct " << predicate_functor(function.symbol)
+      << " {\n  __device__ __forceinline__ bool operator()(const " << type << "& a, const " << type << "& b) const {\n";
+  if (function.by_pointer) {
+    out << "    int result;\n    " << type << " a_copy = a;\n    " << type << " b_copy = b;\n    " << function.symbol
+        << "(&result, &a_copy, &b_copy);\n    return result != 0;\n";
+  } else {
+    out << "    return " << function.symbol << "(a, b) != 0;\n";
+  }
+  out << "  }\n};\n\n";
+}
+
 void emit_user_function(std::ostream& out, const Plan& plan, const ExternalFunction& function) {
+  if (function.kind == ExternalFunction::Kind::Predicate) return emit_user_predicate(out, plan, function);
   const std::string type = element_type(plan);
   const bool prefix = function.kind == ExternalFunction::Kind::PrefixCallback;
   out << function.declaration << "\nstruct "
@@ -432,12 +519,22 @@ void emit_user_functions(std::ostream& out, const std::vector<Plan>& plans) {
   }
 }
 
+bool reverses_a_user_predicate(const Plan& plan) {
+  for (const auto& option : plan.operation->options) {
+    const OptionBinding bound = plan.facts.option(option.name);
+    if (option.type == OptionType::Predicate && bound.value.starts_with(kUserOperatorPrefix) && reversed(plan, option))
+      return true;
+  }
+  return false;
+}
+
 void emit_adapters(std::ostream& out, const std::vector<Plan>& plans) {
   const bool views =
       std::any_of(plans.begin(), plans.end(), [](const Plan& plan) { return !plan.facts.strided_views.empty(); });
   if (views) out << adapters::source("strided_view") << "\n";
   if (std::any_of(plans.begin(), plans.end(), broadcasts_through_scratch))
     out << adapters::source("with_result") << "\n";
+  if (std::any_of(plans.begin(), plans.end(), reverses_a_user_predicate)) out << adapters::source("reversed") << "\n";
   std::set<const ClassAdapter*> emitted;
   for (const auto& plan : plans) {
     if (plan.adapter != nullptr && emitted.insert(plan.adapter).second) out << plan.adapter->source << "\n";
@@ -459,6 +556,7 @@ std::string summary(const Plan& plan) {
   for (const auto& option : plan.operation->options) {
     const OptionBinding bound = facts.option(option.name);
     const bool shown = option.type == OptionType::Operator || option.type == OptionType::PrefixCallback ||
+                       option.type == OptionType::Predicate ||
                        (option.type == OptionType::Choice && option.name != "algorithm") ||
                        option.type == OptionType::Bool;
     if (shown && bound.binding == Binding::Static) text += ", " + option.name + " " + bound.value;

@@ -220,16 +220,45 @@ void check_operator(const CallFacts& facts, const OptionSpec& option, const std:
   }
 }
 
+int key_bits(const CallFacts& facts) { return info(facts.dtype).size * 8; }
+
+// A built-in predicate's name, or "user:<symbol>" naming a C identifier.
+void check_predicate(const CallFacts& facts, const OptionSpec& option, const std::string& text) {
+  if (text.starts_with(kUserOperatorPrefix)) return check_user_symbol(facts, option, text);
+  const PredicateSpec* predicate = find_predicate(text);
+  if (predicate == nullptr) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
+           "one of: " + predicate_names() + ", or user:<symbol> (an extern \"C\" device function)");
+  }
+  if (predicate->needs_order && info(facts.dtype).is_complex) {
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name,
+           quoted(text) + " on " + std::string(info(facts.dtype).name),
+           "an ordered dtype for " + predicate->name + " (complex values have no order); a user predicate");
+  }
+}
+
+// `shown`: how the message names the value, where it was derived ("radix_bits 12 (end_bit - begin_bit)").
+// A predicate left to its default ("less") must suit the dtype too.
+void check_default_predicates(const CallFacts& facts, const OperationSpec& operation) {
+  for (const auto& option : operation.options) {
+    if (option.type == OptionType::Predicate) check_predicate(facts, option, facts.option(option.name).value);
+  }
+}
+
 void check_count(const CallFacts& facts, const OptionSpec& option, CountRange allowed, const std::string& text,
-                 long long tile) {
-  const auto bounds = count_bounds(allowed, tile, facts.group.threads());
+                 long long tile, const std::string& shown = "") {
+  const auto bounds = count_bounds(allowed, tile, facts.group.threads(), key_bits(facts));
   const auto value = literal::parse_signed(text);
   if (!value) {
     reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
            bounds ? "an integer " + bounds->words : "an integer");
   }
   if (bounds && (*value < bounds->low || *value > bounds->high)) {
-    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text, bounds->words);
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, shown.empty() ? text : shown, bounds->words);
+  }
+  if (allowed == CountRange::Selection && *value == 0) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, text,
+           "1.." + std::to_string(tile) + " as a constant: 0 selects nothing (a runtime value may be 0)");
   }
 }
 
@@ -252,6 +281,9 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
       break;
     case OptionType::PrefixCallback:
       check_user_symbol(facts, option, text);
+      break;
+    case OptionType::Predicate:
+      check_predicate(facts, option, text);
       break;
     case OptionType::Bool:
     case OptionType::Broadcast:
@@ -336,6 +368,105 @@ void check_options(const CallFacts& facts, const OperationSpec& operation, long 
   check_required(facts, operation);
 }
 
+// A Count's value where the plan knows it: STATIC, or omitted with a default (a KeyBitEnd's
+// default is the key's width); nullopt where it is RUNTIME.
+std::optional<long long> known_count(const CallFacts& facts, const OptionSpec& option) {
+  const OptionBinding bound = facts.option(option.name);
+  if (bound.binding == Binding::Static) return literal::parse_signed(bound.value);
+  if (bound.binding == Binding::Runtime) return std::nullopt;
+  if (!option.default_choice.empty()) return literal::parse_signed(option.default_choice);
+  if (!option.omitted_value.empty()) return literal::parse_signed(option.omitted_value);
+  if (option.range == CountRange::KeyBitEnd) return key_bits(facts);
+  return std::nullopt;
+}
+
+// The facts with each option that is the sum of two others (a radix rank's end_bit =
+// begin_bit + radix_bits) and the width it spans made STATIC and consistent: one given
+// derives the other, neither given takes the width's default, both given must agree.
+CallFacts with_sums_derived(const CallFacts& facts, const OperationSpec& operation, long long tile) {
+  CallFacts derived = facts;
+  for (const auto& option : operation.options) {
+    if (option.sum_of.size() != 2) continue;
+    const OptionSpec& first = *operation.option(option.sum_of[0]);
+    const OptionSpec& width = *operation.option(option.sum_of[1]);
+    const auto start = known_count(facts, first);
+    const auto end = facts.option(option.name).binding == Binding::Static ? known_count(facts, option) : std::nullopt;
+    const auto span = facts.option(width.name).binding == Binding::Static ? known_count(facts, width) : std::nullopt;
+    if (!start) continue;  // check_options refused what cannot be known here
+    if (end && span && *end - *start != *span) {
+      reject(ErrorKind::InvalidArgument, facts.call_name(), width.name, std::to_string(*span),
+             option.name + " - " + first.name + " (" + std::to_string(*end) + " - " + std::to_string(*start) + " = " +
+                 std::to_string(*end - *start) + "), or omitted");
+    }
+    const long long bits = span ? *span : end ? *end - *start : *known_count(facts, width);
+    const std::string words = std::to_string(bits) + (span  ? ""
+                                                      : end ? " (" + option.name + " - " + first.name + ")"
+                                                            : " (its default)");
+    check_count(facts, width, width.range, std::to_string(bits), tile, words);
+    check_count(facts, option, option.range, std::to_string(*start + bits), tile,
+                std::to_string(*start + bits) + " (" + first.name + " + " + width.name + ")");
+    derived.options[width.name] = OptionBinding::fixed(std::to_string(bits));
+    derived.options[option.name] = OptionBinding::fixed(std::to_string(*start + bits));
+  }
+  return derived;
+}
+
+// An array whose length CUB derives (ExtentRule) holds exactly that many items.
+void check_derived_extents(const CallFacts& facts, const OperationSpec& operation) {
+  const auto check = [&](const std::string& parameter, const ArrayType& array) {
+    if (array.rule != ExtentRule::DigitsPerThread || !facts.extents.contains(array.extent)) return;
+    const long long digits = 1LL << *known_count(facts, *operation.option("radix_bits"));
+    const long long threads = facts.group.threads();
+    const long long expected = std::max(1LL, (digits + threads - 1) / threads);
+    const int given = facts.extents.at(array.extent);
+    if (given == expected) return;
+    reject(ErrorKind::InvalidArgument, facts.call_name(), parameter,
+           "an array of " + std::to_string(given) + " item(s) per thread",
+           std::to_string(expected) + " item(s) per thread: max(1, ceil(" + std::to_string(digits) + " digits / " +
+               std::to_string(threads) + " threads)), one counter per digit, blocked");
+  };
+  for (const auto& operand : operation.operands) check(operand.name, operand.array);
+  for (const auto& option : operation.options) {
+    if (facts.option(option.name).binding != Binding::Omitted) check(option.name, option.array);
+  }
+}
+
+// Counts that must be below another (begin_bit < end_bit), where both are known.
+void check_ordered_counts(const CallFacts& facts, const OperationSpec& operation) {
+  for (const auto& option : operation.options) {
+    if (option.less_than.empty()) continue;
+    const OptionSpec& upper = *operation.option(option.less_than);
+    const auto low = known_count(facts, option);
+    const auto high = known_count(facts, upper);
+    if (!low || !high || *low < *high) continue;
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, std::to_string(*low),
+           "a value below " + upper.name + " (" + std::to_string(*high) +
+               (facts.option(upper.name).binding == Binding::Omitted ? ", its default" : "") + ")");
+  }
+}
+
+// What CUB's class static_asserts of the group's shape: a power-of-two thread count
+// (BlockMergeSort's merge path), a one-dimensional block, a bounded tile.
+void check_group_shape(const CallFacts& facts, const GroupForm& form) {
+  const int threads = facts.group.threads();
+  if (form.needs_power_of_two_threads && (threads & (threads - 1)) != 0) {
+    reject(ErrorKind::InvalidGroup, facts.call_name(), "group",
+           facts.group.describe() + ", " + std::to_string(threads) + " threads",
+           "a power-of-two thread count (1, 2, 4, ... 1024): " + form.cub_class + " requires one");
+  }
+  if (form.needs_one_dimensional_block && (facts.group.block.y != 1 || facts.group.block.z != 1)) {
+    reject(ErrorKind::InvalidGroup, facts.call_name(), "group", facts.group.describe(),
+           "a one-dimensional block (y = z = 1): " + form.cub_class + " has BLOCK_DIM_X only");
+  }
+  const long long tile = 1LL * threads * facts.items_per_thread;
+  if (form.max_tile_items > 0 && tile > form.max_tile_items) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), "items_per_thread",
+           std::to_string(facts.items_per_thread) + " (a tile of " + std::to_string(tile) + " items)",
+           "a tile of at most " + std::to_string(form.max_tile_items) + " items (items_per_thread x " +
+               std::to_string(threads) + " threads), the most " + form.cub_class + " can count");
+  }
+}
+
 // Null where CUB's class has a single implementation (the warp classes).
 const AlgorithmSpec* resolve_algorithm(const CallFacts& facts, const OperationSpec& operation, const GroupForm& form) {
   const OptionSpec* option = operation.option("algorithm");
@@ -360,6 +491,14 @@ const AlgorithmSpec* resolve_algorithm(const CallFacts& facts, const OperationSp
   return algorithm;
 }
 
+// How a template slot spells a Choice's value: its C++ enumerator where the catalog gives one.
+std::string choice_cpp(const OptionSpec& option, const std::string& value) {
+  for (std::size_t i = 0; i < option.choices_cpp.size() && i < option.choices.size(); ++i) {
+    if (option.choices[i] == value) return option.choices_cpp[i];
+  }
+  return value;
+}
+
 // A STATIC option's value, or its default when omitted ("" for none).
 std::string static_value(const CallFacts& facts, const OptionSpec& option) {
   const OptionBinding bound = facts.option(option.name);
@@ -381,12 +520,15 @@ bool rule_applies(const MethodRule& rule, const CallFacts& facts, const Operatio
 CallFacts with_operators_named(const CallFacts& facts, const OperationSpec& operation) {
   CallFacts named = facts;
   for (const OptionSpec& option : operation.options) {
-    if (option.type != OptionType::Operator) continue;
+    if (option.type != OptionType::Operator && option.type != OptionType::Predicate) continue;
     OptionBinding& bound = named.options[option.name];
     if (bound.binding == Binding::Omitted && !option.default_choice.empty())
       bound = OptionBinding::fixed(option.default_choice);
     if (bound.binding != Binding::Static) continue;
-    if (const OperatorSpec* op = find_operator(bound.value)) bound.value = op->name;
+    if (const OperatorSpec* op = find_operator(bound.value); op && option.type == OptionType::Operator)
+      bound.value = op->name;
+    if (const PredicateSpec* predicate = find_predicate(bound.value); predicate && option.type == OptionType::Predicate)
+      bound.value = predicate->name;
   }
   return named;
 }
@@ -498,11 +640,13 @@ std::string template_argument(const TemplateSlot& slot, const CallFacts& facts, 
     case TemplateArg::ClusterBlocks:
       return std::to_string(facts.group.cluster_blocks());
     case TemplateArg::Option:
-      return static_value(facts, *operation.option(slot.fact));
+      return choice_cpp(*operation.option(slot.fact), static_value(facts, *operation.option(slot.fact)));
     case TemplateArg::NamedDType:
       return std::string(info(facts.dtypes.at(slot.fact)).cpp);
     case TemplateArg::NamedExtent:
       return std::to_string(facts.extents.at(slot.fact));
+    case TemplateArg::Literal:
+      return slot.fact;
   }
   return {};
 }
@@ -533,16 +677,20 @@ std::optional<AbiParam> result_of(const Plan& plan) {
 }
 
 // The C declaration a user function must be compiled to: values by value, or
-// (16-bit floats) by pointer with the result written through the first.
+// (16-bit floats, complex values) by pointer with the result written through the first.
+// A predicate's result is an int, nonzero meaning true (a C++ bool and a compiler's i1 need
+// not be passed alike).
 ExternalFunction external_function(const Plan& plan, ExternalFunction::Kind kind, const std::string& symbol) {
   const bool by_pointer = passes_by_pointer(plan.facts.dtype);
   const std::string type(info(plan.facts.dtype).cpp);
   const std::string value = by_pointer ? "void* " : type + " ";
-  std::vector<std::string> params = kind == ExternalFunction::Kind::BinaryOperator
-                                        ? std::vector<std::string>{value + "a", value + "b"}
-                                        : std::vector<std::string>{"void* state", value + "block_aggregate"};
+  const std::string result_type = kind == ExternalFunction::Kind::Predicate ? "int" : type;
+  std::vector<std::string> params = kind == ExternalFunction::Kind::PrefixCallback
+                                        ? std::vector<std::string>{"void* state", value + "block_aggregate"}
+                                        : std::vector<std::string>{value + "a", value + "b"};
   if (by_pointer) params.insert(params.begin(), "void* result");
-  std::string declaration = "extern \"C\" __device__ " + (by_pointer ? std::string("void") : type) + " " + symbol + "(";
+  std::string declaration =
+      "extern \"C\" __device__ " + (by_pointer ? std::string("void") : result_type) + " " + symbol + "(";
   for (std::size_t i = 0; i < params.size(); ++i) declaration += (i ? ", " : "") + params[i];
   return {kind, symbol, declaration + ");", by_pointer};
 }
@@ -557,6 +705,8 @@ std::vector<ExternalFunction> external_functions_of(const Plan& plan) {
       functions.push_back(external_function(plan, ExternalFunction::Kind::BinaryOperator, symbol));
     if (option.type == OptionType::PrefixCallback)
       functions.push_back(external_function(plan, ExternalFunction::Kind::PrefixCallback, symbol));
+    if (option.type == OptionType::Predicate)
+      functions.push_back(external_function(plan, ExternalFunction::Kind::Predicate, symbol));
   }
   return functions;
 }
@@ -569,6 +719,7 @@ std::vector<std::string> headers_of(const Plan& plan) {
   }
   if (plan.adapter != nullptr) headers.insert(plan.adapter->headers.begin(), plan.adapter->headers.end());
   for (const auto& option : plan.operation->options) {
+    if (option.type == OptionType::Predicate) headers.insert("cuda/std/functional");
     if (option.type != OptionType::Operator) continue;
     if (const OperatorSpec* op = find_operator(plan.facts.option(option.name).value)) headers.insert(op->header);
   }
@@ -599,7 +750,8 @@ std::string canonical_key(const Plan& plan) {
 
 }  // namespace
 
-std::optional<CountBounds> count_bounds(CountRange range, long long tile, int threads) {
+std::optional<CountBounds> count_bounds(CountRange range, long long tile, int threads, int key_bits) {
+  const std::string width = " (the key is " + std::to_string(key_bits) + " bits wide)";
   const std::string capacity = " (the tile capacity: items_per_thread x group threads)";
   switch (range) {
     case CountRange::Any:  // what CUB's int parameter holds: a wider value must not wrap silently
@@ -613,6 +765,14 @@ std::optional<CountBounds> count_bounds(CountRange range, long long tile, int th
     case CountRange::OtherRank:
       return CountBounds{1, threads - 1LL,
                          "1.." + std::to_string(threads - 1) + " (a distance that moves every value)"};
+    case CountRange::KeyBitBegin:
+      return CountBounds{0, key_bits - 1LL, "0.." + std::to_string(key_bits - 1) + width};
+    case CountRange::KeyBitEnd:
+      return CountBounds{1, key_bits, "1.." + std::to_string(key_bits) + width};
+    case CountRange::DigitBits:
+      return CountBounds{1, 8, "1..8 (bits of one radix digit)"};
+    case CountRange::Selection:
+      return CountBounds{0, tile, "0.." + std::to_string(tile) + capacity};
   }
   return std::nullopt;
 }
@@ -658,15 +818,20 @@ Plan plan(const CallFacts& facts, const OperationSpec& operation) {
   }
   validate(facts.group, facts.call_name());
   const GroupForm& form = require_form(operation, facts);
+  check_group_shape(facts, form);
   require_dtype(operation, facts);
   const PayloadShape& shape = require_payload(operation, form, facts);
   require_complex_by_pointer(operation, facts);
   check_views(operation, facts);
   check_named_facts(facts, operation, form);
-  check_options(facts, operation, 1LL * facts.items_per_thread * facts.group.threads());
+  const long long tile = 1LL * facts.items_per_thread * facts.group.threads();
+  check_options(facts, operation, tile);
 
   Plan result;
-  result.facts = with_operators_named(facts, operation);
+  result.facts = with_operators_named(with_sums_derived(facts, operation, tile), operation);
+  check_ordered_counts(result.facts, operation);
+  check_derived_extents(result.facts, operation);
+  check_default_predicates(result.facts, operation);
   result.operation = &operation;
   result.form = &form;
   result.algorithm = resolve_algorithm(facts, operation, form);
@@ -686,7 +851,7 @@ Plan plan(const CallFacts& facts, const OperationSpec& operation) {
 
   std::string arguments;
   for (const TemplateSlot& slot : form.template_args) {
-    const std::string value = template_argument(slot, facts, operation, result.algorithm);
+    const std::string value = template_argument(slot, result.facts, operation, result.algorithm);
     result.template_arguments.emplace_back(slot.name, value);
     arguments += (arguments.empty() ? "" : ", ") + value;
   }

@@ -74,23 +74,41 @@ TEST(Adapters, StridedViewWalksViewsInCOrder) {
   EXPECT_NE(ran.output.find("0 failures"), std::string::npos) << ran.output;
 }
 
-// Each class adapter the catalog uses, with the form of the CUB class it derives from.
-std::vector<std::pair<const ClassAdapter*, const GroupForm*>> catalog_adapters() {
-  std::vector<std::pair<const ClassAdapter*, const GroupForm*>> found;
+// Each class adapter the catalog uses, with the form of the CUB class it derives from and its operation.
+struct AdapterUse {
+  const ClassAdapter* adapter;
+  const GroupForm* form;
+  const OperationSpec* operation;
+};
+
+std::vector<AdapterUse> catalog_adapters() {
+  std::vector<AdapterUse> found;
   std::set<const ClassAdapter*> seen;
   for (const auto& operation : catalog()) {
     for (const auto& form : operation.forms) {
       for (const auto& shape : form.payloads) {
-        if (shape.adapter != nullptr && seen.insert(shape.adapter).second) found.emplace_back(shape.adapter, &form);
+        if (shape.adapter != nullptr && seen.insert(shape.adapter).second)
+          found.push_back({shape.adapter, &form, &operation});
       }
     }
   }
   return found;
 }
 
+// A template slot's option at its default, as the slot spells it.
+std::string option_default(const OptionSpec& option) {
+  if (option.type == OptionType::Bool) return option.default_choice.empty() ? "false" : option.default_choice;
+  if (option.type == OptionType::Choice && !option.choices_cpp.empty()) {
+    for (std::size_t i = 0; i < option.choices.size(); ++i) {
+      if (option.choices[i] == option.default_choice) return option.choices_cpp[i];
+    }
+  }
+  return option.default_choice;
+}
+
 // The form's template slots bound for int, a 64-thread block, logical warps of 8
 // lanes, 4 items, each option's default, float for a named dtype and 16 for a named extent.
-std::string sample_arguments(const GroupForm& form) {
+std::string sample_arguments(const GroupForm& form, const OperationSpec& operation) {
   std::string arguments;
   for (const TemplateSlot& slot : form.template_args) {
     std::string value;
@@ -118,13 +136,16 @@ std::string sample_arguments(const GroupForm& form) {
         value = form.algorithms.front().cub_enum;
         break;
       case TemplateArg::Option:
-        value = "false";
+        value = option_default(*operation.option(slot.fact));
         break;
       case TemplateArg::NamedDType:
         value = "float";
         break;
       case TemplateArg::NamedExtent:
         value = "16";
+        break;
+      case TemplateArg::Literal:
+        value = slot.fact;
         break;
     }
     arguments += (arguments.empty() ? "" : ", ") + value;
@@ -135,11 +156,11 @@ std::string sample_arguments(const GroupForm& form) {
 // A translation unit of the adapter alone: its headers, its text, and a kernel
 // making one of the sample specialization (every non-template member
 // instantiated explicitly).
-std::string adapter_unit(const ClassAdapter& adapter, const GroupForm& form) {
+std::string adapter_unit(const ClassAdapter& adapter, const GroupForm& form, const OperationSpec& operation) {
   std::string unit = "#include <" + form.header + ">\n";
   for (const auto& header : adapter.headers) unit += "#include <" + header + ">\n";
   unit += adapter.source;
-  const std::string type = adapter.name + "<" + sample_arguments(form) + ">";
+  const std::string type = adapter.name + "<" + sample_arguments(form, operation) + ">";
   unit += "\ntemplate class " + type + ";\n__global__ void coop_adapter_check() {\n  __shared__ " + type +
           "::TempStorage storage;\n  " + type + " adapter(storage);\n  (void)adapter;\n}\n";
   return unit;
@@ -150,14 +171,14 @@ TEST(Adapters, EveryClassAdapterCompilesOnItsOwn) {
   ASSERT_FALSE(adapters.empty()) << "the catalog names no class adapter";
   const testing::TempDir dir;
   const Toolkit toolkit = Toolkit::locate(ToolkitSearch::from_environment());
-  for (const auto& [adapter, form] : adapters) {
+  for (const auto& [adapter, form, operation] : adapters) {
     SCOPED_TRACE(adapter->name);
     // The class the catalog names is the one the text defines.
     const std::string unqualified = adapter->name.substr(adapter->name.rfind("::") + 2);
     EXPECT_TRUE(adapter->source.find("struct " + unqualified) != std::string::npos ||
                 adapter->source.find("class " + unqualified) != std::string::npos);
     const auto source = dir.path() / (unqualified + ".cu");
-    testing::write_text(source, adapter_unit(*adapter, *form));
+    testing::write_text(source, adapter_unit(*adapter, *form, *operation));
     const testing::CommandResult built = testing::run_command(
         std::string(COOP_NVCC) + " -std=c++17 -arch=sm_90 -c -I" + shell_quoted(toolkit.cccl_include) + " " +
         shell_quoted(source.string()) + " -o " + shell_quoted((dir.path() / (unqualified + ".o")).string()));

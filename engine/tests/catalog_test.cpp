@@ -101,9 +101,9 @@ TEST(Catalog, DeclaresTheOverloadsCubLacks) {
 }
 
 // Adapters only where CUB lacks an overload (warp ThreadData reductions and scans, the valid_items
-// of warp scans, a store of one scalar per thread), a check (the exchanges' scatter ranks) or a
-// copy (a store leaves its items unchanged, a guarded load its invalid ones); every other call is
-// CUB's class itself.
+// of warp scans, a store of one scalar per thread, ranks of keys as they are, a top-k where the
+// CCCL has none), a check (the exchanges' scatter ranks) or a copy (a store leaves its items
+// unchanged, a guarded load its invalid ones); every other call is CUB's class itself.
 TEST(Catalog, AdaptersOnlyWhereCubLacksAnOverloadOrACheck) {
   for (const auto& operation : catalog()) {
     for (const auto& form : operation.forms) {
@@ -118,7 +118,8 @@ TEST(Catalog, AdaptersOnlyWhereCubLacksAnOverloadOrACheck) {
         // cub::WarpReduce and cub::BlockReduce.
         const bool warps_group = form.group == GroupKind::Warps || form.group == GroupKind::Cluster;
         EXPECT_EQ(adapted, warp_array || warp_partial_scan || warps_group || operation.family == "load_store" ||
-                               operation.family == "exchange")
+                               operation.family == "exchange" || operation.family == "radix_rank" ||
+                               operation.family == "topk")
             << operation.name << " " << to_string(form.group);
       }
     }
@@ -207,7 +208,10 @@ TEST(Catalog, MethodRulesAndTemplateSlotsNameTheOperationsOptions) {
         if (slot.from != TemplateArg::Option) continue;
         const OptionSpec* option = operation.option(slot.fact);
         ASSERT_NE(option, nullptr) << operation.name << " slot " << slot.name;
-        EXPECT_TRUE(option->type == OptionType::Bool || option->type == OptionType::Choice) << slot.name;
+        // A Count slot (a digit width) takes its default when omitted.
+        EXPECT_TRUE(option->type == OptionType::Bool || option->type == OptionType::Choice ||
+                    (option->type == OptionType::Count && !option->default_choice.empty()))
+            << slot.name;
         EXPECT_FALSE(option->allow_runtime) << slot.name;
       }
     }
@@ -215,8 +219,9 @@ TEST(Catalog, MethodRulesAndTemplateSlotsNameTheOperationsOptions) {
 }
 
 // Named dtypes and extents come from the arrays passed for a call's parameters, so only the
-// parameters a front end reads an array from declare them (not a fresh result, which it
-// allocates), and a template slot reads only a name one of them declares.
+// parameters a front end reads an array from declare them (a fresh result, which it allocates,
+// only uses a dtype an operand declares: sorted values), and a template slot reads only a name
+// one of them declares.
 TEST(Catalog, NamedFactsAreDeclaredByTheArraysAFrontEndReads) {
   for (const auto& operation : catalog()) {
     std::set<std::string> dtypes, extents;
@@ -226,9 +231,14 @@ TEST(Catalog, NamedFactsAreDeclaredByTheArraysAFrontEndReads) {
     };
     for (const auto& operand : operation.operands) {
       const bool named = !operand.array.element.empty() || !operand.array.extent.empty();
-      EXPECT_TRUE(!named || (is_payload(operand.role) && operand.role != OperandRole::PayloadResult))
+      EXPECT_TRUE(!named || is_payload(operand.role)) << operation.name << ": " << operand.name;
+      if (operand.role != OperandRole::PayloadResult) declare(operand.array);
+    }
+    for (const auto& operand : operation.operands) {
+      if (operand.role != OperandRole::PayloadResult) continue;
+      EXPECT_TRUE(operand.array.extent.empty()) << operation.name << ": " << operand.name;
+      EXPECT_TRUE(operand.array.element.empty() || dtypes.contains(operand.array.element))
           << operation.name << ": " << operand.name;
-      declare(operand.array);
     }
     for (const auto& option : operation.options) {
       const bool named = !option.array.element.empty() || !option.array.extent.empty();

@@ -33,6 +33,8 @@ const char* option_type_name(OptionType type) {
       return "broadcast";
     case OptionType::PayloadArray:
       return "payload_array";
+    case OptionType::Predicate:
+      return "predicate";
   }
   return "?";
 }
@@ -68,7 +70,11 @@ const OperationSpec& operation_named(const std::string& name) {
 // An array whose dtype or length is a named fact: the front end fills CallFacts.dtypes /
 // extents under these names from the array passed. Present only where the catalog names one.
 void add_named_facts(nb::dict& entry, const ArrayType& array) {
-  if (!array.element.empty()) entry["named_dtype"] = array.element;
+  if (array.fixed) {
+    entry["dtype"] = std::string(info(*array.fixed).name);  // an element dtype CUB fixes (int32 ranks)
+  } else if (!array.element.empty()) {
+    entry["named_dtype"] = array.element;
+  }
   if (!array.extent.empty()) entry["named_extent"] = array.extent;
 }
 
@@ -102,6 +108,7 @@ nb::dict option_dict(const OptionSpec& option) {
   add_named_facts(entry, option.array);
   // A prefix callback's state crosses the ABI as its own pointer parameter; the
   // front end binds the kernel's state array to it by this name.
+  entry["reversed_by"] = option.reversed_by;
   entry["state_parameter"] = option.type == OptionType::PrefixCallback
                                  ? nb::object(nb::str(prefix_state_parameter(option).c_str()))
                                  : nb::none();
@@ -134,6 +141,21 @@ void bind_catalog(nb::module_& module) {
       "The built-in operators an operator option may name: dicts of name, aliases (other spellings the engine "
       "accepts: \"+\", \"add\", ...), integers_only and needs_order.");
   module.def(
+      "builtin_predicates",
+      [] {
+        nb::list predicates;
+        for (const auto& predicate : builtin_predicates()) {
+          nb::dict entry;
+          entry["name"] = predicate.name;
+          entry["aliases"] = predicate.aliases;
+          entry["needs_order"] = predicate.needs_order;
+          predicates.append(entry);
+        }
+        return predicates;
+      },
+      "The built-in predicates a predicate option may name: dicts of name, aliases (\"<\", \"lt\", ...) and "
+      "needs_order.");
+  module.def(
       "operation_options", [](const std::string& name) { return option_list(operation_named(name)); }, "operation"_a,
       "The options of a catalog operation, in order: dicts of name, type (choice, count, payload_scalar, offset, "
       "operator, prefix_callback, scalar_output), choices, default, allow_static, allow_runtime, "
@@ -157,6 +179,7 @@ void bind_catalog(nb::module_& module) {
         entry["family"] = operation.family;
         entry["returns_value"] = operation.returns_value;
         entry["identity_on_one_thread"] = operation.identity_on_one_thread;
+        entry["scalar_as_one_item"] = operation.scalar_as_one_item;
         entry["operands"] = operand_list(operation);
         entry["options"] = option_list(operation);
         return entry;

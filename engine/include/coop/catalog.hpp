@@ -4,6 +4,7 @@
 // shape; plan, emit, the ABI, the CLI and the Python front end are generic over them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,6 +41,13 @@ inline bool is_payload(OperandRole role) {
          role == OperandRole::PayloadResult;
 }
 
+// An array whose length CUB derives from the call rather than from the payload: the
+// front end passes the user's array's length as its named extent, which must equal it.
+enum class ExtentRule {
+  Given,            // any length the named extent gives (1..kMaxNamedExtent)
+  DigitsPerThread,  // a radix rank's digit counters per thread: max(1, ceil(2^radix_bits / threads))
+};
+
 // An array parameter's type expression where it is not the call's own
 // `T[ITEMS_PER_THREAD]`: its element type, its extent, or both are facts of the call
 // named here (CallFacts::dtypes, CallFacts::extents), which the front end reads from the
@@ -50,13 +58,18 @@ struct ArrayType {
   std::string element = {};        // a CallFacts::dtypes name; "": the call's dtype (an option's `element`)
   std::string extent = {};         // a CallFacts::extents name; "": the payload's items per thread
   std::vector<DType> dtypes = {};  // the dtypes a named `element` may be; empty: any
+  // An element dtype fixed by CUB whatever the call's (a radix rank's int32 ranks); it
+  // takes precedence over `element`.
+  std::optional<DType> fixed = {};
+  ExtentRule rule = ExtentRule::Given;  // with a named `extent`: what its length must be
 };
 
 struct OperandSpec {
   std::string name;
   OperandRole role;
   // A PayloadResult that starts as a copy of this operand, so the slots CUB leaves
-  // unwritten (a shuffle's vacated item) hold that operand's values, not garbage.
+  // unwritten (a shuffle's vacated item) hold that operand's values, not garbage, and a
+  // CUB method that works in place (a sort) can be handed the result to work on.
   std::string starts_as = {};
   ArrayType array = {};  // PayloadIn, PayloadOut, PayloadInOut: its named element type or extent
 };
@@ -86,6 +99,12 @@ enum class OptionType {
   // An array shaped like the payload whose element type is `element` (exchange's
   // int32 ranks, bool valid_flags), RUNTIME only: read by the method.
   PayloadArray,
+  // A binary predicate, STATIC only: a built-in name (builtin_predicates()) or
+  // "user:<symbol>", an extern "C" __device__ function compiled elsewhere and linked with
+  // the provider: `int symbol(T a, T b)`, nonzero meaning true, or for values passed by
+  // pointer `void symbol(int* result, T* a, T* b)`. A merge sort's strict "less", a
+  // discontinuity's "differ".
+  Predicate,
 };
 
 // Range a Count must lie in; checked at plan time when STATIC, trapped on the
@@ -96,6 +115,12 @@ enum class CountRange {
   OneToTileCapacity,  // at least one valid member (the seed's valid_items of a scan)
   GroupRank,          // 0 .. threads in the group - 1 (a source lane)
   OtherRank,          // 1 .. threads in the group - 1 (a rotation that moves every value)
+  KeyBitBegin,        // 0 .. bits of the call's dtype - 1 (the first key bit a radix pass reads)
+  KeyBitEnd,          // 1 .. bits of the call's dtype (one past the last)
+  DigitBits,          // 1 .. 8 (bits of one radix digit: CUB keeps 2^bits counters per thread)
+  // 0 .. tile capacity at run time (a top-k's k: 0 selects nothing); a constant selects at
+  // least one, since a constant 0 is a mistake.
+  Selection,
 };
 
 struct OptionSpec {
@@ -113,6 +138,23 @@ struct OptionSpec {
   DType element = DType::Int32;           // PayloadArray: its element type
   std::vector<std::string> aliases = {};  // other names a front end accepts for it (the seed's spellings)
   ArrayType array = {};                   // PayloadArray: its named element type or extent
+  // Count: another Count option this one must be below (begin_bit < end_bit); checked at plan
+  // time where both are known, trapped on the device where either is RUNTIME. An omitted
+  // option reads as its `default_choice`, or for a KeyBitEnd as the key's width.
+  std::string less_than = {};
+  // Count: {first, width}: this option is first + width (a radix rank's end_bit is begin_bit +
+  // radix_bits). Given with width, the two must agree; omitted, it is first + width; given
+  // alone, width is derived from it. Each is STATIC (or omitted with a default or omitted_value).
+  std::vector<std::string> sum_of = {};
+  // What CUB's shorter overload takes for it when omitted, passed where a later argument is
+  // given (begin_bit 0 before an end_bit); "" when it is the last of its overload.
+  std::string omitted_value = {};
+  // Choice: the C++ spelling of each of `choices`, in order, where a template slot takes it
+  // (an inner scan's ::cub::BLOCK_SCAN_WARP_SCANS); empty: the choice's own text.
+  std::vector<std::string> choices_cpp = {};
+  // Predicate: a STATIC Bool option that, when true, reverses the predicate (a merge sort's
+  // descending: the default "less" becomes "greater", a user predicate takes (b, a)).
+  std::string reversed_by = {};
 };
 
 // The ABI parameter carrying a PrefixCallback option's state pointer.
@@ -141,7 +183,8 @@ enum class TemplateArg {
   ClusterBlocks,       // blocks of a cluster group
   Option,              // a STATIC Bool or Choice option's value (or its default), named by `fact`
   NamedDType,          // the C++ type of the named dtype `fact` (CallFacts::dtypes): "ValueT"
-  NamedExtent          // the named extent `fact` (CallFacts::extents): "bins"
+  NamedExtent,         // the named extent `fact` (CallFacts::extents): "bins"
+  Literal              // the C++ text `fact` itself: a keys-only sort's ValueT, ::cub::NullType
 };
 
 // One template parameter of a CUB class, by its name in CUB, in declaration order.
@@ -202,7 +245,10 @@ struct GroupForm {
   bool needs_scratch = false;             // every call uses a TempStorage, whatever the algorithm
   bool result_in_every_member = false;    // the class returns the result to every member: no broadcast to add
   std::vector<PayloadShape> payloads = {{PayloadKind::Array, {}, nullptr}};
-  std::vector<std::string> lacks;  // options no overload of this class takes, whatever the payload
+  std::vector<std::string> lacks;            // options no overload of this class takes, whatever the payload
+  bool needs_power_of_two_threads = false;   // CUB static_asserts a power-of-two group (BlockMergeSort)
+  bool needs_one_dimensional_block = false;  // CUB's class has BLOCK_DIM_X only (a block top-k)
+  long long max_tile_items = 0;              // CUB's bound on items x threads (radix ranks count in 16 bits); 0: none
 
   const PayloadShape* payload(PayloadKind kind) const;
 };
@@ -223,6 +269,10 @@ struct OperationSpec {
   // On a group of one thread the call's result is its one value (a reduction of a scalar):
   // a front end may replace the call by its payload instead of planning it.
   bool identity_on_one_thread = false;
+  // CUB's class has no overloads for one value per thread, but one item per thread is the
+  // same call: a front end passes a scalar payload (and its other payload operands) as
+  // one-item arrays, plans the call for arrays of one item, and returns each result's item.
+  bool scalar_as_one_item = false;
 
   const GroupForm* form(GroupKind kind) const;
   const OptionSpec* option(std::string_view option_name) const;
@@ -256,5 +306,18 @@ inline constexpr std::string_view kUserOperatorPrefix = "user:";
 const std::vector<OperatorSpec>& builtin_operators();
 const OperatorSpec* find_operator(std::string_view name);  // by name or alias
 std::string operator_names();                              // "sum, min, ..." for error messages
+
+// A built-in binary predicate (OptionType::Predicate): a libcu++ functor returning bool.
+struct PredicateSpec {
+  std::string name;                  // "less"
+  std::string functor;               // "::cuda::std::less<>"
+  std::string reversed;              // the predicate with its arguments swapped: "greater"
+  bool needs_order = false;          // less, greater: not for complex values
+  std::vector<std::string> aliases;  // "<", "lt"
+};
+
+const std::vector<PredicateSpec>& builtin_predicates();
+const PredicateSpec* find_predicate(std::string_view name);  // by name or alias
+std::string predicate_names();
 
 }  // namespace coop

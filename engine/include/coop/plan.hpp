@@ -20,7 +20,7 @@ inline constexpr int kMaxViewDimensions = 8;
 // the front end must give nvJitLink its LTO-IR together with the bundle's.
 // A function compiled elsewhere that a provider calls and is linked with.
 struct ExternalFunction {
-  enum class Kind { BinaryOperator, PrefixCallback };
+  enum class Kind { BinaryOperator, PrefixCallback, Predicate };
   Kind kind = Kind::BinaryOperator;
   std::string symbol;
   std::string declaration;  // extern "C" __device__ T symbol(T a, T b);
@@ -40,7 +40,8 @@ struct CountBounds {
   long long low = 0, high = 0;
   std::string words;  // "1..32 (the tile capacity: items_per_thread x group threads)"
 };
-std::optional<CountBounds> count_bounds(CountRange range, long long tile, int threads);
+// `key_bits`: the width of the call's dtype, for the key-bit ranges.
+std::optional<CountBounds> count_bounds(CountRange range, long long tile, int threads, int key_bits);
 
 struct Plan {
   CallFacts facts;

@@ -57,10 +57,12 @@ const AlgorithmSpec* find_algorithm(const GroupForm& form, std::string_view name
 }
 
 DType element_dtype(const CallFacts& facts, const OperandSpec& operand) {
+  if (operand.array.fixed) return *operand.array.fixed;
   return operand.array.element.empty() ? facts.dtype : facts.dtypes.at(operand.array.element);
 }
 
 DType element_dtype(const CallFacts& facts, const OptionSpec& option) {
+  if (option.array.fixed) return *option.array.fixed;
   return option.array.element.empty() ? option.element : facts.dtypes.at(option.array.element);
 }
 

@@ -1,5 +1,6 @@
-// The built-in operators a reduction or scan names: each is a functor CUB or
-// libcu++ already defines, so a provider using one needs no other link input.
+// The built-in operators a reduction or scan names, and the built-in predicates a sort
+// or a discontinuity names: each is a functor CUB or libcu++ already defines, so a
+// provider using one needs no other link input.
 #include "coop/catalog.hpp"
 
 namespace coop {
@@ -30,6 +31,34 @@ const OperatorSpec* find_operator(std::string_view name) {
 std::string operator_names() {
   std::string names;
   for (const auto& candidate : builtin_operators()) names += (names.empty() ? "" : ", ") + candidate.name;
+  return names;
+}
+
+const std::vector<PredicateSpec>& builtin_predicates() {
+  static const std::vector<PredicateSpec> predicates = {
+      {"less", "::cuda::std::less<>", "greater", true, {"<", "lt"}},
+      {"greater", "::cuda::std::greater<>", "less", true, {">", "gt"}},
+      {"less_equal", "::cuda::std::less_equal<>", "greater_equal", true, {"<=", "le"}},
+      {"greater_equal", "::cuda::std::greater_equal<>", "less_equal", true, {">=", "ge"}},
+      {"not_equal", "::cuda::std::not_equal_to<>", "not_equal", false, {"!=", "ne"}},
+      {"equal", "::cuda::std::equal_to<>", "equal", false, {"==", "eq"}},
+  };
+  return predicates;
+}
+
+const PredicateSpec* find_predicate(std::string_view name) {
+  for (const auto& candidate : builtin_predicates()) {
+    if (candidate.name == name) return &candidate;
+    for (const auto& alias : candidate.aliases) {
+      if (alias == name) return &candidate;
+    }
+  }
+  return nullptr;
+}
+
+std::string predicate_names() {
+  std::string names;
+  for (const auto& candidate : builtin_predicates()) names += (names.empty() ? "" : ", ") + candidate.name;
   return names;
 }
 

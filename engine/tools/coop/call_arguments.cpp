@@ -55,6 +55,10 @@ void add_call_options(CLI::App& app, CallArguments& arguments) {
   app.add_option("--named-dtype", arguments.named_dtypes,
                  "NAME=DTYPE: the dtype of an array the catalog types by name (valid_flags' ValidFlagT); repeatable")
       ->allow_extra_args(false);
+  app.add_option("--named-extent", arguments.named_extents,
+                 "NAME=N: the length of an array the catalog sizes by name (exclusive_digit_prefix's "
+                 "digits_per_thread, a histogram's bins); repeatable")
+      ->allow_extra_args(false);
   add_option_flags(app, arguments);
 }
 
@@ -136,6 +140,22 @@ void bind_named_dtypes(const CallArguments& arguments, const std::string& comman
   }
 }
 
+// --named-extent NAME=N; plan() checks that the call reads NAME and that N fits it.
+void bind_named_extents(const CallArguments& arguments, const std::string& command, CallFacts& facts) {
+  for (const std::string& given : arguments.named_extents) {
+    const std::size_t equals = given.find('=');
+    int extent = 0;
+    const char* last = given.data() + given.size();
+    const bool parsed = equals != std::string::npos && equals != 0 &&
+                        std::from_chars(given.data() + equals + 1, last, extent) == std::from_chars_result{last, {}};
+    if (!parsed || extent < 1 || extent > kMaxNamedExtent) {
+      reject(ErrorKind::InvalidArgument, command, "--named-extent", quoted(given),
+             "NAME=N, N an integer from 1 to " + std::to_string(kMaxNamedExtent));
+    }
+    facts.extents[given.substr(0, equals)] = extent;
+  }
+}
+
 }  // namespace
 
 CallFacts to_call_facts(const CallArguments& arguments, const std::string& command) {
@@ -155,6 +175,7 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
   bind_flags(arguments, facts);
   bind_generic_options(arguments, command, facts);
   bind_named_dtypes(arguments, command, facts);
+  bind_named_extents(arguments, command, facts);
   if (arguments.strided_view != 0) {
     const OperationSpec* operation = find_operation(facts.operation);
     for (const auto& operand : operation != nullptr ? operation->operands : std::vector<OperandSpec>{}) {

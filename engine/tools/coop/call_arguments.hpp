@@ -33,6 +33,7 @@ struct CallArguments {
   std::map<std::string, GivenOption> options;
   std::vector<std::string> generic_options;  // --opt name[=value], in order
   std::vector<std::string> named_dtypes;     // --named-dtype NAME=DTYPE: CallFacts::dtypes
+  std::vector<std::string> named_extents;    // --named-extent NAME=N: CallFacts::extents
 };
 
 // Adds the call's positional operation and its options to `app`.

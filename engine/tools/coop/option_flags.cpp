@@ -51,6 +51,9 @@ std::string help_for(const OptionSpec& spec) {
     case OptionType::PrefixCallback:
       return "Block prefix callback (compile-time): " + std::string(kUserOperatorPrefix) +
              "<symbol>, T symbol(void* state, T block_aggregate)";
+    case OptionType::Predicate:
+      return "Predicate (compile-time): " + predicate_names() + " or " + std::string(kUserOperatorPrefix) +
+             "<symbol>, int symbol(T a, T b)";
     case OptionType::ScalarOutput:
       return "Also write one value of the payload's dtype through a pointer (a RUNTIME operand)";
     case OptionType::Bool:
@@ -98,6 +101,7 @@ FlagValue flag_value(OptionType type) {
     case OptionType::Choice:
     case OptionType::Operator:
     case OptionType::PrefixCallback:
+    case OptionType::Predicate:
       break;
   }
   return FlagValue::Required;
