@@ -16,6 +16,16 @@ dtype, block size and items per thread. The families:
   warp_exchange              also with warp time slicing), a striped store: a copy
                              whose store is coalesced
   block_shuffle              a direct load, coop.shuffle up by one item, a direct store
+  block_radix_sort           a direct load, coop.radix_sort_keys (a direct store of the
+                             sorted keys) or coop.radix_sort_pairs with each key's tile
+                             position as its value (a direct store of the int32 positions:
+                             the stable argsort of the tile)
+  block_merge_sort,          a direct load, coop.merge_sort_keys ("less"), a direct store;
+  warp_merge_sort            the warp rows sort each warp's tile
+  block_radix_rank           a direct load, coop.radix_rank_keys of the low 4 bits, a direct
+                             store of the int32 ranks
+  block_topk                 a direct load, coop.topk_max_keys with k = 16, a direct store
+                             (the first 16 keys of each tile are checked)
 
 The matrix is pruned to fit one device call: every algorithm at 256 threads; the
 block sizes 128 and 512 only for block direct and transpose copies (the two ends:
@@ -28,6 +38,12 @@ from __future__ import annotations
 import dataclasses
 
 DTYPES = {"int32": "int", "float32": "float"}  # numpy name -> C++ type
+CPP_TYPES = {**DTYPES, "uint32": "unsigned int"}  # every dtype a row reads or writes
+SORT_DTYPES = ("uint32", "float32")  # the sorting families' keys
+SORT_ITEMS = (4, 8, 16)
+SORT_THREADS = (128, 256, 512)  # radix sorts
+RANK_BITS = 4  # block_radix_rank: the digit, bits [0, 4) (CUB's default digit width)
+TOPK_K = 16  # block_topk: the largest 16 keys of each tile
 ITEMS = (1, 4, 8, 16)
 WARP_THREADS = 32
 DEFAULT_THREADS = 256
@@ -67,7 +83,7 @@ class Config:
         parts = (
             self.family,
             self.algorithm,
-            SCANS.get(self.operation),
+            SCANS.get(self.operation) or ("pairs" if self.operation == "pairs" else ""),
             "broadcast" if self.broadcast else "",
             self.dtype,
             f"{self.threads}x{self.items}",
@@ -88,6 +104,16 @@ class Config:
     def moves_bits(self) -> bool:
         """Whether the output is the input's bits rearranged (copies, exchanges, shuffles)."""
         return self.primitive in ("copy", "exchange", "shuffle")
+
+    @property
+    def sorts(self) -> bool:
+        """A sorting family: its output is checked against a sort of each tile (reference.py)."""
+        return self.primitive in ("radix_sort", "merge_sort", "radix_rank", "topk")
+
+    @property
+    def output_dtype(self) -> str:
+        """The output's dtype: int32 positions (radix_sort pairs) or ranks, else the input's."""
+        return "int32" if self.operation in ("pairs", "rank") else self.dtype
 
     @property
     def block_tile(self) -> int:
@@ -134,7 +160,7 @@ class Config:
         return elements // self.group_tile if self.primitive == "reduce" else elements
 
     def bytes_moved(self, elements: int) -> int:
-        """Bytes read plus bytes written (4-byte dtypes)."""
+        """Bytes read plus bytes written (4-byte dtypes, ranks and positions too)."""
         return 4 * (elements + self.outputs(elements))
 
 
@@ -178,6 +204,27 @@ def all_configs() -> list[Config]:
         rows += [Config("block_exchange", algorithm, d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]
     rows += [Config("warp_exchange", "", d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]
     rows += [Config("block_shuffle", "", d, DEFAULT_THREADS, i, "shuffle") for d in DTYPES for i in ITEMS]
+    return rows + sorting_configs()
+
+
+def sorting_configs() -> list[Config]:
+    """The sorting families: radix sorts of uint32 and float32 keys at every block size and
+    item count, merge sorts, ranks and top-k at DEFAULT_THREADS."""
+    rows = [
+        Config("block_radix_sort", "", d, t, i, operation)
+        for operation in ("keys", "pairs")
+        for d in SORT_DTYPES
+        for t in SORT_THREADS
+        for i in SORT_ITEMS
+    ]
+    rows += [
+        Config(family, "", d, DEFAULT_THREADS, i, "keys")
+        for family in ("block_merge_sort", "warp_merge_sort")
+        for d in SORT_DTYPES
+        for i in SORT_ITEMS[:2]
+    ]
+    rows += [Config("block_radix_rank", "", "uint32", DEFAULT_THREADS, i, "rank") for i in SORT_ITEMS]
+    rows += [Config("block_topk", "", d, DEFAULT_THREADS, i, "topk") for d in SORT_DTYPES for i in SORT_ITEMS]
     return rows
 
 

@@ -4,8 +4,9 @@ at a runtime `offset=`, the block's origin (pointer arithmetic in the provider, 
 in the twin; a warp's own tile within the block is the provider's to add), then
 stores it back with the same algorithm (copies), sums it (reductions: the
 group's first thread writes the sum), scans it into the fresh payload the scan
-returns and stores that direct (scans), exchanges it blocked-to-striped and stores it striped (exchanges) or
-shifts it up by one item and stores it direct (shuffles). The shape constants are closure constants, so the tile offset is a
+returns and stores that direct (scans), exchanges it blocked-to-striped and stores it striped (exchanges),
+shifts it up by one item and stores it direct (shuffles), or sorts, ranks or selects from it and
+stores the fresh result direct (the sorting families). The shape constants are closure constants, so the tile offset is a
 compile-time multiple, as in the twin.
 
 A warp's index is computed as the twin's C++ computes it, in unsigned 32-bit
@@ -18,6 +19,7 @@ one-item warp rows of the first run (0.88 of the twin)."""
 from __future__ import annotations
 
 import configs
+import numpy as np
 from numba_cuda_mlir import cuda, types
 
 from cuda import coop
@@ -198,6 +200,64 @@ def block_shuffle(items_per_thread: int, tile: int):
     return shuffle_tile
 
 
+def block_radix_sort(pairs: bool, items_per_thread: int, tile: int):
+    @cuda.jit
+    def sort_tile(source, destination):
+        block = coop.this_block()
+        keys = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, keys, algorithm="direct", offset=start)
+        if pairs:
+            positions = coop.ThreadData(items_per_thread, np.int32)
+            for i in range(items_per_thread):
+                positions[i] = cuda.threadIdx.x * items_per_thread + i
+            _, moved = coop.radix_sort_pairs(block, keys, positions)
+            coop.store(block, destination, moved, algorithm="direct", offset=start)
+        else:
+            coop.store(block, destination, coop.radix_sort_keys(block, keys), algorithm="direct", offset=start)
+
+    return sort_tile
+
+
+def merge_sort(group_kind: str, items_per_thread: int, tile: int):
+    @cuda.jit
+    def sort_tile(source, destination):
+        group = coop.this_block() if group_kind == "block" else coop.this_warp()
+        keys = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile  # the block's origin: each warp addresses its own tile of it
+        coop.load(group, source, keys, algorithm="direct", offset=start)
+        ordered = coop.merge_sort_keys(group, keys)
+        coop.store(group, destination, ordered, algorithm="direct", offset=start)
+
+    return sort_tile
+
+
+def block_radix_rank(items_per_thread: int, tile: int):
+    @cuda.jit
+    def rank_tile(source, destination):
+        block = coop.this_block()
+        keys = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, keys, algorithm="direct", offset=start)
+        ranks = coop.radix_rank_keys(block, keys, begin_bit=0, radix_bits=configs.RANK_BITS)
+        coop.store(block, destination, ranks, algorithm="direct", offset=start)
+
+    return rank_tile
+
+
+def block_topk(items_per_thread: int, tile: int):
+    @cuda.jit
+    def select_tile(source, destination):
+        block = coop.this_block()
+        keys = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, keys, algorithm="direct", offset=start)
+        chosen = coop.topk_max_keys(block, keys, k=configs.TOPK_K)
+        coop.store(block, destination, chosen, algorithm="direct", offset=start)
+
+    return select_tile
+
+
 def kernel_for(config: configs.Config):
     """A new dispatcher for one row; it compiles on its first launch (or explain)."""
     if config.family == "block":
@@ -220,4 +280,12 @@ def kernel_for(config: configs.Config):
         return warp_exchange(config.items, config.threads)
     if config.family == "block_shuffle":
         return block_shuffle(config.items, config.block_tile)
+    if config.family == "block_radix_sort":
+        return block_radix_sort(config.operation == "pairs", config.items, config.block_tile)
+    if config.primitive == "merge_sort":
+        return merge_sort(config.group, config.items, config.block_tile)
+    if config.family == "block_radix_rank":
+        return block_radix_rank(config.items, config.block_tile)
+    if config.family == "block_topk":
+        return block_topk(config.items, config.block_tile)
     return warp_scan(config.operation, config.items, config.threads)

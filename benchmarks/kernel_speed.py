@@ -110,7 +110,7 @@ class Bench:
         twin = self.module.get_function(config.name)
         grid = self.sources[0].size // config.block_tile
         src = [s.view(config.dtype) for s in self.sources]
-        dst = [d.view(config.dtype) for d in self.outputs]
+        dst = [d.view(config.output_dtype) for d in self.outputs]
 
         cluster = () if config.cluster is None else (0, 0, config.cluster)  # stream, shared memory, cluster
 

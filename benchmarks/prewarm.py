@@ -32,9 +32,10 @@ def compile_rows(rows: list[configs.Config]) -> None:
 
     for config in rows:
         kernel = coop_kernels.kernel_for(config)
-        array = kernel.typeof_pyval(np.zeros(1, dtype=config.dtype))
+        source = kernel.typeof_pyval(np.zeros(1, dtype=config.dtype))
+        destination = kernel.typeof_pyval(np.zeros(1, dtype=config.output_dtype))
         compile_for_launch(
-            kernel, [array, array], ELEMENTS // config.block_tile, config.threads, cluster=config.cluster
+            kernel, [source, destination], ELEMENTS // config.block_tile, config.threads, cluster=config.cluster
         )
 
 

@@ -7,7 +7,9 @@ computed on uint32, sums wrap the same in any order. Of float32 (uniform in
 must be within 2^-16 times the tile's sum of |x| of a float64 reference (room for
 256 float32 roundings along a path of additions), and within 2^-20 times it of
 each other. They should be bitwise equal, being the same CUB code adding in the
-same order; whether they are is recorded, not required."""
+same order; whether they are is recorded, not required. A sorting row's output must equal
+each tile sorted as CUB sorts it (radix order, stable), its stable argsort, its ranks, or
+(top-k) the tile's largest keys as a set."""
 
 from __future__ import annotations
 
@@ -71,6 +73,51 @@ def expected(config: configs.Config, source):
     return inclusive, scale
 
 
+def ordered_bits(keys):
+    """The unsigned bits CUB's radix traits order keys by (uint32 as they are, float32 in its
+    total order with -0.0 taken as +0.0): a stable sort by them is cub::BlockRadixSort's."""
+    bits = keys.view(cp.uint32)
+    if keys.dtype != cp.float32:
+        return bits
+    sign = cp.uint32(1 << 31)
+    bits = cp.where(keys == 0, cp.uint32(0), bits)
+    return cp.where(bits & sign, ~bits, bits ^ sign)
+
+
+def sorted_tiles(config: configs.Config, source):
+    """What a sorting row writes, shaped (tiles, group tile), and how many leading items of each
+    tile count (all; the top-k's first k): keys sorted (stably, by radix order; merge sorts by
+    value), positions or ranks as int32."""
+    keys = source.view(config.dtype).reshape(-1, config.group_tile)
+    if config.primitive == "merge_sort":
+        return cp.sort(keys, axis=1), config.group_tile
+    if config.primitive == "radix_rank":
+        digits = ordered_bits(keys) & cp.uint32((1 << configs.RANK_BITS) - 1)
+        order = cp.argsort(digits, axis=1, kind="stable")
+        ranks = cp.empty_like(order)
+        cp.put_along_axis(ranks, order, cp.arange(config.group_tile)[None, :].repeat(order.shape[0], 0), axis=1)
+        return ranks.astype(cp.int32), config.group_tile
+    order = cp.argsort(ordered_bits(keys), axis=1, kind="stable")
+    if config.primitive == "topk":  # the k largest, compared as sorted sets
+        return cp.sort(cp.take_along_axis(keys, order[:, -configs.TOPK_K :], axis=1), axis=1), configs.TOPK_K
+    if config.operation == "pairs":
+        return order.astype(cp.int32), config.group_tile
+    return cp.take_along_axis(keys, order, axis=1), config.group_tile
+
+
+def _check_sort(config: configs.Config, source, outputs: dict) -> list:
+    """The sides whose output is not the sorted tiles (reference: sorted_tiles)."""
+    reference, count = sorted_tiles(config, source)
+    wrong = []
+    for side, out in outputs.items():
+        got = out.view(config.output_dtype).reshape(reference.shape[0], -1)[:, :count]
+        if config.primitive == "topk":
+            got = cp.sort(got, axis=1)
+        if not cp.array_equal(got.view(cp.uint32), reference.view(cp.uint32)):
+            wrong.append(side)
+    return wrong
+
+
 def check(config: configs.Config, source, coop, twin) -> dict:
     """{"correct": bool, "why": when not, "bitwise_equal" and, for float32, "max_difference"
     (coop against twin, over the tile's sum of |x|)}. `source`, `coop` and `twin` are
@@ -78,7 +125,9 @@ def check(config: configs.Config, source, coop, twin) -> dict:
     count = config.outputs(source.size)
     outputs = {"coop": coop[:count], "twin": twin[:count]}
     result = {"bitwise_equal": bool(cp.array_equal(outputs["coop"], outputs["twin"]))}
-    if config.moves_bits:
+    if config.sorts:
+        wrong = _check_sort(config, source, outputs)
+    elif config.moves_bits:
         moved = shifted_up(config, source) if config.primitive == "shuffle" else source
         wrong = [side for side, out in outputs.items() if not cp.array_equal(out, moved)]
     else:
@@ -92,7 +141,7 @@ def check(config: configs.Config, source, coop, twin) -> dict:
             wrong = [side for side, out in outputs.items() if not bool((cp.abs(out - reference) <= bound).all())]
             result["max_difference"] = float((cp.abs(outputs["coop"] - outputs["twin"]) / scale).max())
     if wrong:
-        against = "input" if config.moves_bits else "reference"
+        against = "input" if config.moves_bits and not config.sorts else "reference"
         result["why"] = f"{' and '.join(wrong)} {'differ' if len(wrong) > 1 else 'differs'} from the {against}"
     elif result.get("max_difference", 0.0) > AGREEMENT_TOLERANCE:
         result["why"] = f"coop and twin differ by {result['max_difference']:.2e} of the tile's sum of |x|"

@@ -11,7 +11,8 @@
 # representative row and of rows below 0.95), twins.cu/.cubin and the logs.
 # Environment: COOP_BENCH_FILTER (rows whose name contains every comma-separated
 # part, e.g. "block_transpose,int32"), COOP_BENCH_RUNS (timed runs per kernel,
-# default 25), COOP_BENCH_PARTS (default "speed latency").
+# default 25), COOP_BENCH_PARTS (default "speed workloads latency"; workloads: benchmarks/workloads.py,
+# whose results.json goes to $OUT/workloads.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/gpu-results/benchmarks}"
@@ -22,7 +23,7 @@ OUT="$RESULTS/artifacts"
 mkdir -p "$OUT"
 trap 'tar -czf "$RESULTS/artifacts.tar.gz" -C "$RESULTS" artifacts && rm -rf "$OUT"' EXIT
 command -v nvcc >/dev/null || export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
-parts=" ${COOP_BENCH_PARTS:-speed latency} "
+parts=" ${COOP_BENCH_PARTS:-speed workloads latency} "
 filter=()
 [[ -z "${COOP_BENCH_FILTER:-}" ]] || filter=(--filter "$COOP_BENCH_FILTER")
 
@@ -53,6 +54,11 @@ if [[ "$parts" == *" speed "* ]]; then
   timeout 300 python3 benchmarks/kernel_speed.py --cubin "$OUT/twins.cubin" --json "$OUT/kernel_speed.json" \
     --sass-dir "$OUT/sass" --runs "${COOP_BENCH_RUNS:-25}" "${filter[@]}" >"$OUT/kernel_speed.log" 2>&1 || status=1
   grep -v '^\[[0-9]*/[0-9]*\] ' "$OUT/kernel_speed.log" | tail -n 30 || true
+fi
+if [[ "$parts" == *" workloads "* ]]; then
+  step "workloads against torch and CuPy"
+  timeout 240 python3 benchmarks/workloads.py --json "$RESULTS/workloads.json" 2>&1 | tee "$OUT/workloads.log" ||
+    status=1
 fi
 if [[ "$parts" == *" latency "* ]]; then
   step "compile latency"

@@ -1,6 +1,6 @@
 """Generates the CUDA C++ twins (one extern "C" kernel per row of configs.py, each
 an instantiation of its family's template in twins/: load_store.cuh, reduce.cuh,
-scan.cuh, exchange_shuffle.cuh) and compiles them with nvcc for sm_90 into one cubin, with the timer's
+scan.cuh, exchange_shuffle.cuh, sort.cuh) and compiles them with nvcc for sm_90 into one cubin, with the timer's
 spin kernel (twins/spin.cuh).
 
     python3 benchmarks/twins.py OUT.cubin [--source OUT.cu] [--filter PATTERN] [--cccl-include DIR]
@@ -24,7 +24,7 @@ ARCH = "sm_90"
 
 def instantiation(config: configs.Config) -> str:
     """The family's template with the row's arguments."""
-    ctype = configs.DTYPES[config.dtype]
+    ctype = configs.CPP_TYPES[config.dtype]
     arguments = [ctype, str(config.threads), str(config.items)]
     if config.primitive == "copy":
         arguments += [*config.cub_algorithms, str(config.scratch).lower()]
@@ -40,18 +40,24 @@ def instantiation(config: configs.Config) -> str:
         arguments.append(str(configs.CLUSTER_BLOCKS))
     if config.family == "block_exchange":
         arguments.append(str(config.algorithm == "timesliced").lower())
+    if config.family == "block_radix_sort":
+        arguments.append(str(config.operation == "pairs").lower())
+    if config.family == "block_radix_rank":
+        arguments.append(str(configs.RANK_BITS))
+    if config.family == "block_topk":
+        arguments.append(str(configs.TOPK_K))
     template = f"{config.group}_copy" if config.primitive == "copy" else config.family
     return f"{template}<{', '.join(arguments)}>"
 
 
 def kernel_source(config: configs.Config) -> str:
-    ctype = configs.DTYPES[config.dtype]
+    ctype, output = configs.CPP_TYPES[config.dtype], configs.CPP_TYPES[config.output_dtype]
     # A cluster row's twin is compiled for its cluster shape, so a plain launch runs it in clusters.
     cluster = f"__cluster_dims__({', '.join(map(str, config.cluster))}) " if config.cluster else ""
     return (
         # cuda.coop bounds a kernel by the block it is launched with; so does the twin.
         f'extern "C" __global__ void {cluster}__launch_bounds__({config.threads}) {config.name}(const {ctype}* source, '
-        f"{ctype}* destination) {{\n"
+        f"{output}* destination) {{\n"
         f"  {instantiation(config)}(source, destination);\n"
         "}\n"
     )
@@ -64,6 +70,7 @@ def translation_unit(rows: list[configs.Config]) -> str:
         '#include "reduce.cuh"',
         '#include "scan.cuh"',
         '#include "exchange_shuffle.cuh"',
+        '#include "sort.cuh"',
         '#include "spin.cuh"',
         "",
     ]

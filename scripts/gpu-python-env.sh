@@ -1,7 +1,7 @@
 # Sourced by the GPU scripts (scripts/gpu-python.sh, benchmarks/run.sh): installs
 # numba-cuda-mlir from the carried .whl/ tarballs (scripts/pack-gpu-python.sh) and
 # cuda.coop built from source with the machine's own Python into /tmp/coop-site-<version>,
-# and exports PYTHONPATH. COOP_NCM_VERSION picks the numba-cuda-mlir version (default:
+# and exports PYTHONPATH (and COOP_NEWEST_CCCL, the newest CCCL's headers, where carried). COOP_NCM_VERSION picks the numba-cuda-mlir version (default:
 # the base one packed whole; another is unpacked as its difference from the base).
 # Needs OUT (the build log goes to $OUT/python_build.log); works in the repository
 # root. Exits the calling script on failure.
@@ -25,5 +25,10 @@ python3 -m pip install --quiet --no-index --no-deps --no-build-isolation --targe
   --config-settings=build-dir=build-gpu/python-wheel . >"$OUT/python_build.log" 2>&1 ||
   { tail -40 "$OUT/python_build.log"; exit 1; }
 export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
+# The newest CCCL's headers, when carried: COOP_NEWEST_CCCL names them (CUDA_COOP_CCCL_ROOT takes it).
+if [[ -f .whl/cccl-newest-headers.tar.xz ]]; then
+  mkdir -p /tmp/cccl-newest && xz -dc -T0 .whl/cccl-newest-headers.tar.xz | tar -C /tmp/cccl-newest -xf -
+  export COOP_NEWEST_CCCL=/tmp/cccl-newest/cccl
+fi
 python3 -c "import importlib.metadata as m; print('numba-cuda-mlir', m.version('numba-cuda-mlir'))" |
   tee -a "$OUT/python_build.log"

@@ -7,7 +7,7 @@
 # difference from the first (.whl/numba_cuda_mlir-<version>-delta-cp312.tar.xz:
 # the files that changed or are new, and a list of the ones it no longer has;
 # 0.6.0 over 0.5.4 is 0.3 MB), so both fit in one call's carry.
-# scripts/gpu-python-env.sh unpacks the one COOP_NCM_VERSION names.
+# scripts/gpu-python-env.sh unpacks the one COOP_NCM_VERSION names, and the newest CCCL headers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 read -r -a versions <<<"${NUMBA_CUDA_MLIR_VERSIONS:-${NUMBA_CUDA_MLIR_VERSION:-0.5.4 0.6.0}}"
@@ -41,4 +41,8 @@ PY
   tar -C "$work/$version/site" -cf - -T "$work/$version/changed" | xz -T0 -6 \
     >".whl/numba_cuda_mlir-$version-delta-cp312.tar.xz"
 done
+# The newest CCCL headers (scripts/setup.sh put them in .deps/cccl-newest), 1.5 MB compressed: the GPU
+# tests run the families whose provider depends on the CCCL (a block top-k) against both.
+newest=$(ls -d .deps/cccl-newest/nvidia/cu*/include 2>/dev/null | tail -n 1)
+[[ -z "$newest" ]] || tar -C "$newest" -cf - cccl | xz -T0 -6 >.whl/cccl-newest-headers.tar.xz
 ls -l .whl/

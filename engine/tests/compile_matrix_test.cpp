@@ -15,6 +15,7 @@
 #include "exchange_shuffle_matrix.hpp"
 #include "load_store_matrix.hpp"
 #include "reduce_scan_matrix.hpp"
+#include "sort_matrix.hpp"
 
 namespace coop {
 namespace {
@@ -47,10 +48,18 @@ bool expects_scratch(const CallFacts& facts) {
   return true;
 }
 
+bool is_sort(const CallFacts& facts) {
+  for (const char* prefix : {"radix_sort", "radix_rank", "merge_sort", "topk"}) {
+    if (facts.operation.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
 // Reductions and broadcasts produce a value; scans, exchanges and shuffles produce one for a
-// scalar payload only (a ThreadData result is an array the front end passes in).
+// scalar payload only (a ThreadData result is an array the front end passes in); sorts, ranks
+// and selections write arrays the front end passes in (one value per thread is an array of one).
 bool expects_result(const CallFacts& facts) {
-  if (is_load_store(facts)) return false;
+  if (is_load_store(facts) || is_sort(facts)) return false;
   const bool payload_in_payload_out = is_scan(facts) || facts.operation == "exchange" || facts.operation == "shuffle";
   return !payload_in_payload_out || facts.payload == PayloadKind::Scalar;
 }
@@ -105,7 +114,7 @@ void check_provider(const Plan& plan, const Provider& provider, const std::strin
   }
   // Each user function the call names, operator first, is an external function to link.
   std::vector<std::string> user_symbols;
-  for (const char* name : {"binary_op", "scan_op", "prefix_op"}) {
+  for (const char* name : {"binary_op", "scan_op", "prefix_op", "compare_op"}) {
     const std::string value = facts.option(name).value;
     if (value.starts_with("user:")) user_symbols.push_back(value.substr(5));
   }
@@ -198,6 +207,22 @@ TEST(CompileMatrix, CoversTheRequiredExchangeShuffleCombinationsOnce) {
   EXPECT_EQ(calls, 3u * (4 * 3 * (16 + 4) + 4 * 4 + 3 * 3 * 3) + 12 * (16 + 4 + 3) + 10 * 4);
   EXPECT_EQ(keys, calls);
 }
+
+TEST(CompileMatrix, CoversTheRequiredSortCombinationsOnce) {
+  std::size_t calls = 0;
+  const std::size_t keys = distinct_keys(testing::sort_matrix(), calls);
+  // Radix sorts: 12 key dtypes x 4 orders x (keys, pairs), and for the 2 representative keys
+  // 14 more value dtypes, 3 shapes x 3 items with runtime bits, static bits, 2 template-option
+  // sets. Ranks: 3 dtypes x 3 algorithms x 2 directions x 2 widths x (without, with the
+  // prefix), and 3 shapes x 3 items. Merge sorts: 13 dtypes x (block keys, warp pairs), and 5
+  // option sets x (3 block shapes + 3 warp widths x 2 items). Top-k: 4 operations x (12 key
+  // dtypes + 3 items with a constant k).
+  EXPECT_EQ(calls,
+            (12u * 4 * 2 + 2 * (14 + 9 + 1 + 2)) + (3 * 3 * 2 * 2 * 2 + 9) + (13 * 2 + 5 * (3 + 3 * 2)) + 4 * (12 + 3));
+  EXPECT_EQ(keys, calls);
+}
+
+TEST(CompileMatrix, EverySortCallCompilesToLtoIr) { compile_every_bundle(testing::sort_matrix()); }
 
 TEST(CompileMatrix, EveryExchangeShuffleCallCompilesToLtoIr) {
   compile_every_bundle(testing::exchange_shuffle_matrix());

@@ -12,6 +12,7 @@
 #include "exchange_shuffle_matrix.hpp"
 #include "load_store_matrix.hpp"
 #include "reduce_scan_matrix.hpp"
+#include "sort_matrix.hpp"
 #include "test_support.hpp"
 
 namespace coop {
@@ -122,7 +123,15 @@ INSTANTIATE_TEST_SUITE_P(
         // Per representative dtype: BlockExchange x 4 blocks x 3 items x 2 time slicings,
         // BlockShuffle x 4 blocks, WarpExchange x 3 widths x 3 items. Per other dtype: BlockExchange
         // x 2 time slicings, one BlockShuffle and one WarpExchange.
-        OracleCase{"exchange_shuffle", testing::exchange_shuffle_matrix, 3u * (24 + 4 + 9) + 12 * (2 + 1 + 1)}),
+        OracleCase{"exchange_shuffle", testing::exchange_shuffle_matrix, 3u * (24 + 4 + 9) + 12 * (2 + 1 + 1)},
+        // The order, the layout, the bits and the options do not shape a TempStorage: radix sorts
+        // of 12 key dtypes alone and with int32 values, and per representative key 14 more value
+        // dtypes, 8 more shapes and items, 2 template-option sets; ranks of 3 key dtypes x 3
+        // algorithms x 2 directions x 2 widths, and 9 shapes and items; merge sorts of 13 dtypes in
+        // a block and in a warp with values, 3 block shapes and 3 widths x 2 items; top-k of 4
+        // operations x (12 key dtypes + 3 items).
+        OracleCase{"sort", testing::sort_matrix,
+                   (12u * 2 + 2 * (14 + 8 + 2)) + (3 * 3 * 2 * 2 + 9) + (13 * 2 + 3 + 3 * 2) + 4 * (12 + 3)}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -1323,6 +1323,193 @@ def scratch_beyond_shared_memory(source, destination):
     coop.store(block, destination, items, algorithm="transpose")
 
 
+# -- sorting and selection
+
+
+@expect(coop.InvalidArgumentError, "coop.radix_sort_pairs", "argument 'values'", "holds 2 item(s) per thread")
+@cuda.jit
+def sorts_values_of_another_extent(source, destination):
+    block = coop.this_block()
+    keys, values = coop.ThreadData(4), coop.ThreadData(2, np.float32)
+    coop.load(block, source, keys)
+    values[0] = 1.0
+    out_keys, _ = coop.radix_sort_pairs(block, keys, values)  # <- error
+    coop.store(block, destination, out_keys)
+
+
+@expect(coop.InvalidArgumentError, "coop.radix_sort_keys", "argument 'begin_bit' = 8", "a value below end_bit (8)")
+@cuda.jit
+def sorts_an_empty_bit_range(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(4)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.radix_sort_keys(block, keys, begin_bit=8, end_bit=8))  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.radix_sort_keys",
+    "argument 'end_bit' = 17",
+    "1..16 (the key is 16 bits wide)",
+    argtypes=(types.Array(types.int16, 1, "C"),) * 2,
+)
+@cuda.jit
+def sorts_bits_past_the_key(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(4)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.radix_sort_keys(block, keys, end_bit=17))  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.radix_sort_keys", "a group kind that radix_sort_keys supports: block")
+@cuda.jit
+def radix_sorts_a_warp(source, destination):
+    warp = coop.this_warp()
+    keys = coop.ThreadData(4)
+    coop.load(warp, source, keys)
+    coop.store(warp, destination, coop.radix_sort_keys(warp, keys))  # <- error
+
+
+@expect(coop.InvalidArgumentTypeError, "coop.radix_sort_keys", "argument 'descending' = 1 (int)", "True or False")
+@cuda.jit
+def sorts_descending_by_a_number(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(4)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.radix_sort_keys(block, keys, descending=1))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.radix_sort_keys", "a tile of at most 65535 items", block=1024)
+@cuda.jit
+def radix_sorts_a_tile_past_cubs_counters(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(65)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.radix_sort_keys(block, keys))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.radix_sort_pairs", "argument 'values'", "expected both alike")
+@cuda.jit
+def sorts_one_key_with_an_array_of_values(source, destination):
+    block = coop.this_block()
+    values = coop.ThreadData(1)
+    coop.load(block, source, values)
+    key, _ = coop.radix_sort_pairs(block, source[cuda.threadIdx.x], values)  # <- error
+    destination[cuda.threadIdx.x] = key
+
+
+@expect(coop.InvalidArgumentError, "coop.radix_rank_keys", "argument 'radix_bits' = 3", "end_bit - begin_bit")
+@cuda.jit
+def ranks_by_disagreeing_widths(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(2)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.radix_rank_keys(block, keys, end_bit=4, radix_bits=3))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.radix_rank_keys", "argument 'radix_bits' = 9", "1..8")
+@cuda.jit
+def ranks_by_a_digit_past_eight_bits(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(2)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.radix_rank_keys(block, keys, radix_bits=9))  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.radix_rank_keys",
+    "argument 'exclusive_digit_prefix' = an array of 2 item(s) per thread",
+    "1 item(s) per thread: max(1, ceil(16 digits / 128 threads))",
+)
+@cuda.jit
+def ranks_into_a_digit_prefix_of_another_extent(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(2)
+    coop.load(block, source, keys)
+    prefix = coop.ThreadData(2, np.int32)
+    ranks = coop.radix_rank_keys(block, keys, exclusive_digit_prefix=prefix)  # <- error
+    coop.store(block, destination, ranks)
+
+
+def compare_three(a, b, c):
+    return a < b
+
+
+@expect(coop.InvalidArgumentError, "coop.merge_sort_keys", "compare_three takes 3 arguments", "less(a, b)")
+@cuda.jit
+def sorts_with_a_comparator_of_three_arguments(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(2)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.merge_sort_keys(block, keys, compare_op=compare_three))  # <- error
+
+
+def halfway(a, b):
+    return (a - b) * 0.5
+
+
+@expect(coop.InvalidArgumentError, "coop.merge_sort_keys", "halfway returns float64", "expected a bool")
+@cuda.jit
+def sorts_with_a_comparator_returning_a_number(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(2)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.merge_sort_keys(block, keys, compare_op=halfway))  # <- error
+
+
+@expect(
+    coop.InvalidGroupError,
+    "coop.merge_sort_keys",
+    "block(96,1,1), 96 threads",
+    "a power-of-two thread count",
+    "::cub::BlockMergeSort requires one",
+    block=96,
+)
+@cuda.jit
+def merge_sorts_a_block_of_96_threads(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(2)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.merge_sort_keys(block, keys))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.merge_sort_keys", "'valid_items' = given without oob_default")
+@cuda.jit
+def merge_sorts_a_partial_tile_without_a_default(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(2)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.merge_sort_keys(block, keys, valid_items=100))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.topk_min_keys", "argument 'k' = 0", "0 selects nothing")
+@cuda.jit
+def selects_no_keys(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(4)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.topk_min_keys(block, keys, k=0))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.topk_max_keys", "argument 'k' = 513", "0..512")
+@cuda.jit
+def selects_more_keys_than_the_tile(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(4)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.topk_max_keys(block, keys, k=513))  # <- error
+
+
+@expect(coop.InvalidGroupError, "coop.topk_max_keys", "a one-dimensional block", block=(32, 4))
+@cuda.jit
+def selects_in_a_2d_block(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(4)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.topk_max_keys(block, keys, k=8))  # <- error
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
 def test_error_names_the_call_and_the_users_line(case):
     with pytest.raises(case.error) as raised:

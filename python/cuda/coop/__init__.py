@@ -33,7 +33,18 @@ from ._core.api.reductions import (
     segmented_reduce,
     sum,
 )
-from ._core.api.sorting import merge_sort, radix_rank, radix_sort
+from ._core.api.sorting import (
+    merge_sort_keys,
+    merge_sort_pairs,
+    radix_rank,
+    radix_rank_keys,
+    radix_sort_keys,
+    radix_sort_pairs,
+    topk_max_keys,
+    topk_max_pairs,
+    topk_min_keys,
+    topk_min_pairs,
+)
 from ._core.api.storage import TempStorage, ThreadData
 from ._core.errors import (
     CacheError,
@@ -93,9 +104,12 @@ __all__ = [
     "inclusive_scan",
     "inclusive_sum",
     "load",
-    "merge_sort",
+    "merge_sort_keys",
+    "merge_sort_pairs",
     "radix_rank",
-    "radix_sort",
+    "radix_rank_keys",
+    "radix_sort_keys",
+    "radix_sort_pairs",
     "reduce",
     "register",
     "run_length_decode",
@@ -111,6 +125,10 @@ __all__ = [
     "this_grid",
     "this_thread",
     "this_warp",
+    "topk_max_keys",
+    "topk_max_pairs",
+    "topk_min_keys",
+    "topk_min_pairs",
 ]
 
 _install_traceback_hook()

@@ -75,6 +75,9 @@ class TempStorage:
 Array: TypeAlias = Any  # a device array or a kernel's local/shared array
 Payload: TypeAlias = Any  # ThreadData, a local array of compile-time length, or a scalar
 Operator: TypeAlias = str | Callable[[Any, Any], Any]
+Predicate: TypeAlias = (
+    Literal["less", "greater", "less_equal", "greater_equal"] | Callable[[Any, Any], Any]
+)  # a strict "less"
 BlockLoadAlgorithm: TypeAlias = Literal[
     "direct", "striped", "vectorize", "transpose", "warp_transpose", "warp_transpose_timesliced"
 ]
@@ -242,38 +245,112 @@ def exclusive_scan(
     block_prefix_callback_op: Callable[[Any], Any] | None = None,
 ) -> Payload: ...
 def broadcast(warp: GroupDescriptor, value: Any, src_lane: int, /) -> Any: ...
-def radix_sort(
+def radix_sort_keys(
     group: GroupDescriptor,
     keys: Payload,
     /,
     *,
-    values: Payload | None = None,
-    descending: bool = False,
     begin_bit: int | None = None,
     end_bit: int | None = None,
-    output_layout: Literal["blocked", "striped"] = "blocked",
-) -> None: ...
-def radix_rank(
+    descending: bool = False,
+    blocked_to_striped: bool = False,
+    radix_bits: int | None = None,
+    memoize_outer_scan: bool | None = None,
+    inner_scan_algorithm: Literal["warp_scans", "raking", "raking_memoize"] | None = None,
+    temp_storage: TempStorage | None = None,
+) -> Payload: ...
+def radix_sort_pairs(
     group: GroupDescriptor,
     keys: Payload,
-    ranks: Payload,
+    values: Payload,
     /,
     *,
-    begin_bit: int,
-    end_bit: int,
+    begin_bit: int | None = None,
+    end_bit: int | None = None,
+    descending: bool = False,
+    blocked_to_striped: bool = False,
+    radix_bits: int | None = None,
+    memoize_outer_scan: bool | None = None,
+    inner_scan_algorithm: Literal["warp_scans", "raking", "raking_memoize"] | None = None,
+    temp_storage: TempStorage | None = None,
+) -> tuple[Payload, Payload]: ...
+def radix_rank_keys(
+    group: GroupDescriptor,
+    keys: Payload,
+    /,
+    *,
+    begin_bit: int | None = None,
+    end_bit: int | None = None,
+    radix_bits: int | None = None,
     descending: bool = False,
     exclusive_digit_prefix: Payload | None = None,
-) -> None: ...
-def merge_sort(
+    algorithm: Literal["memoize", "basic", "match"] = "memoize",
+    temp_storage: TempStorage | None = None,
+) -> Payload: ...
+
+radix_rank = radix_rank_keys
+
+def merge_sort_keys(
     group: GroupDescriptor,
     keys: Payload,
-    compare: Callable[[Any, Any], bool],
     /,
     *,
-    values: Payload | None = None,
+    compare_op: Predicate | None = None,
+    descending: bool = False,
     valid_items: int | None = None,
     oob_default: Any = None,
-) -> None: ...
+    temp_storage: TempStorage | None = None,
+) -> Payload: ...
+def merge_sort_pairs(
+    group: GroupDescriptor,
+    keys: Payload,
+    values: Payload,
+    /,
+    *,
+    compare_op: Predicate | None = None,
+    descending: bool = False,
+    valid_items: int | None = None,
+    oob_default: Any = None,
+    temp_storage: TempStorage | None = None,
+) -> tuple[Payload, Payload]: ...
+def topk_min_keys(
+    group: GroupDescriptor,
+    keys: Payload,
+    /,
+    *,
+    k: int,
+    valid_items: int | None = None,
+    temp_storage: TempStorage | None = None,
+) -> Payload: ...
+def topk_max_keys(
+    group: GroupDescriptor,
+    keys: Payload,
+    /,
+    *,
+    k: int,
+    valid_items: int | None = None,
+    temp_storage: TempStorage | None = None,
+) -> Payload: ...
+def topk_min_pairs(
+    group: GroupDescriptor,
+    keys: Payload,
+    values: Payload,
+    /,
+    *,
+    k: int,
+    valid_items: int | None = None,
+    temp_storage: TempStorage | None = None,
+) -> tuple[Payload, Payload]: ...
+def topk_max_pairs(
+    group: GroupDescriptor,
+    keys: Payload,
+    values: Payload,
+    /,
+    *,
+    k: int,
+    valid_items: int | None = None,
+    temp_storage: TempStorage | None = None,
+) -> tuple[Payload, Payload]: ...
 def histogram(
     group: GroupDescriptor,
     samples: Payload,

@@ -22,7 +22,7 @@ from .._core.errors import (
     UnsupportedOperationError,
 )
 from .._core.markers import all_markers, marker_of
-from . import _groups, _operators, _payloads, _prefix_callbacks
+from . import _groups, _ir, _operators, _payloads, _prefix_callbacks
 from ._find import Site
 from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
@@ -51,11 +51,30 @@ _OPERATORS = {
 }
 
 
+# Predicates written as Python objects, by the name the engine knows them by.
+_PREDICATES = {
+    operator.lt: "less",
+    operator.gt: "greater",
+    operator.le: "less_equal",
+    operator.ge: "greater_equal",
+    operator.ne: "not_equal",
+    operator.eq: "equal",
+    np.less: "less",
+    np.greater: "greater",
+    np.less_equal: "less_equal",
+    np.greater_equal: "greater_equal",
+    np.not_equal: "not_equal",
+    np.equal: "equal",
+}
+
+
 @functools.cache
-def _operator_spellings() -> dict:
-    """Every string an operator option may be, by the engine's name it stands for."""
+def _spellings(kind: str) -> dict:
+    """Every string an operator (kind "operator") or predicate option may be, by the engine's
+    name it stands for."""
     spellings = {}
-    for spec in _engine.builtin_operators():
+    specs = _engine.builtin_operators() if kind == "operator" else _engine.builtin_predicates()
+    for spec in specs:
         spellings.update({spelling: spec["name"] for spelling in (spec["name"], *spec["aliases"])})
     return spellings
 
@@ -75,13 +94,25 @@ class Call:
     link_requests: dict = dataclasses.field(default_factory=dict)
     prefix_callback: object = None  # _prefix_callbacks.PrefixCallback
     prefix_argument: object = None  # the IR variable the call passes its prefix callback in
+    # Operands given one value per thread to a call that takes them as one-item arrays
+    # (Parameters.scalar_as_one_item): operand name -> its dtype; the rewrite wraps them.
+    one_item: dict = dataclasses.field(default_factory=dict)
 
 
 _INTEGER_OPTIONS = ("count", "offset")  # option kinds that take an integer
 _FLAG_OPTIONS = ("bool", "broadcast")  # option kinds that take True or False
-_NAMED_OPTIONS = ("choice", "operator")  # option kinds a string names a value of
+_NAMED_OPTIONS = ("choice", "operator", "predicate")  # option kinds a string names a value of
 _PAYLOAD_ROLES = ("payload_in", "payload_out", "payload_inout")
 _MEMORY_ROLES = ("source_array", "destination_array")
+
+
+@dataclasses.dataclass(frozen=True)
+class ResultSpec:
+    """A fresh payload the call returns, as the catalog declares it."""
+
+    name: str
+    starts_as: str  # the operand whose shape (and dtype, unless `dtype`) it takes: the payload when ""
+    dtype: str | None  # a dtype CUB fixes (a rank's int32)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,7 +123,8 @@ class Parameters:
     fills: str | None  # the payload the call fills in place and returns (load's output), if any
     memory: str | None  # the array the group reads or writes, if any: it fixes the dtype
     values: tuple  # operands that cross the ABI as runtime values as they are (flags)
-    results: tuple  # fresh payloads the call returns (the front end allocates them)
+    results: tuple  # fresh payloads the call returns (the front end allocates them), by name
+    result_specs: tuple  # ResultSpec of each, in order: several are returned as a tuple
     kinds: dict  # option name -> its kind ("choice", "count", "operator", ...)
     elements: dict  # payload-array option -> the dtype its items must have
     prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
@@ -102,6 +134,9 @@ class Parameters:
     named_dtypes: dict
     named_extents: dict
     named_operands: tuple  # the operands among them (not options): passed to the call as they are
+    # CUB has no overload for one value per thread: a scalar payload (and the other payload
+    # operands) is passed as a one-item array, and the results' items are returned.
+    scalar_as_one_item: bool
 
     def options_of(self, kind: str) -> list:
         return [name for name, option_kind in self.kinds.items() if option_kind == kind]
@@ -112,14 +147,16 @@ def parameters(operation: str) -> Parameters:
     """The catalog's operands and options of `operation`, read once per process."""
     spec = _engine.operation(operation)
     roles = [(operand["name"], operand["role"]) for operand in spec["operands"]]
-    arrays = (*spec["operands"], *spec["options"])
+    results = [operand for operand in spec["operands"] if operand["role"] == "payload_result"]
+    arrays = (*(operand for operand in spec["operands"] if operand not in results), *spec["options"])
     named_dtypes, named_extents = _named(arrays, "named_dtype"), _named(arrays, "named_extent")
     return Parameters(
         payload=next(name for name, role in roles if role in _PAYLOAD_ROLES),
         fills=next((name for name, role in roles if role == "payload_out"), None),
         memory=next((name for name, role in roles if role in _MEMORY_ROLES), None),
         values=tuple(name for name, role in roles if role == "flag"),
-        results=tuple(name for name, role in roles if role == "payload_result"),
+        results=tuple(result["name"] for result in results),
+        result_specs=tuple(ResultSpec(result["name"], result["starts_as"], result.get("dtype")) for result in results),
         kinds={option["name"]: option["type"] for option in spec["options"]},
         elements={option["name"]: option["element"] for option in spec["options"] if option["element"]},
         prefix_states={
@@ -129,6 +166,7 @@ def parameters(operation: str) -> Parameters:
         named_dtypes=named_dtypes,
         named_extents=named_extents,
         named_operands=tuple(name for name, _ in roles if name in named_dtypes or name in named_extents),
+        scalar_as_one_item=spec["scalar_as_one_item"],
     )
 
 
@@ -146,8 +184,11 @@ def _binding(state, var, name: str = "", kind: str = "", where_text: str = ""):
     """OMITTED for None, STATIC for a constant, RUNTIME otherwise. A constant must be
     of the kind the option takes: "10" is not a count, nor True an offset."""
     found = definition(state.func_ir, var)
-    if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
-        value = found.value
+    # A module's attribute (`radix_bits=config.BITS`) is a constant too, and so is a NumPy scalar.
+    module_constant = isinstance(found, ir.Expr) and found.op == "getattr"
+    value = _payloads.plain_constant(python_value(state.func_ir, var)) if module_constant else None
+    if isinstance(value, (bool, int, float, str)) or isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
+        value = value if module_constant else _payloads.plain_constant(found.value)
         if value is None:
             return _engine.OptionBinding.omitted()
         _check_constant_kind(value, name, kind, where_text)
@@ -223,25 +264,32 @@ def _memory_dtype(memory_type, operation, role, where_text):
     return dtype
 
 
-def _operator(state, name, var, dtype, oracle, where_text):
-    """The engine's name of the operator, and for a Python one its link request
-    (symbol -> compile thunk; {} for a built-in)."""
+def _user_function(state, kind, name, var, dtype, oracle, where_text):
+    """The engine's name of the operator or predicate (`kind`), and for a Python one its link
+    request (symbol -> compile thunk; {} for a built-in)."""
     value = python_value(state.func_ir, var)
-    if isinstance(value, str) and value.strip().lower() in _operator_spellings():
-        return _engine.OptionBinding.fixed(_operator_spellings()[value.strip().lower()]), {}
-    if _is_hashable(value) and value in _OPERATORS:
-        return _engine.OptionBinding.fixed(_OPERATORS[value]), {}
+    spellings = _spellings(kind)
+    if isinstance(value, str) and value.strip().lower() in spellings:
+        return _engine.OptionBinding.fixed(spellings[value.strip().lower()]), {}
+    objects = _OPERATORS if kind == "operator" else _PREDICATES
+    if _is_hashable(value) and value in objects:
+        return _engine.OptionBinding.fixed(objects[value]), {}
     function = _operators.python_function(value)
     if function is None:
+        named = (
+            "operator.add, operator.mul, min, max, a NumPy ufunc (np.add, np.maximum, ...), or a Python function "
+            "op(a, b)"
+            if kind == "operator"
+            else "operator.lt, operator.gt, np.less, ..., or a Python function less(a, b) returning a bool"
+        )
         raise InvalidArgumentError(
             f"{where_text}: argument '{name}' = {shown_value(state, var, oracle)} is not allowed; expected one of "
-            f"{', '.join(repr(spelling) for spelling in _operator_spellings())}, operator.add, operator.mul, min, "
-            "max, a NumPy ufunc (np.add, np.maximum, ...), or a Python function op(a, b)"
+            f"{', '.join(repr(spelling) for spelling in spellings)}, {named}"
         )
-    _operators.check_binary(function, where_text, name)
+    _operators.check_binary(function, where_text, name, kind)
     arch = state.metadata["targetoptions"]["chip"]
-    symbol = _operators.operator_symbol(function, dtype)
-    compile_it = functools.partial(_operators.compile_operator, function, dtype, arch, where_text, state, name)
+    symbol = _operators.operator_symbol(function, dtype, kind)
+    compile_it = functools.partial(_operators.compile_operator, function, dtype, arch, where_text, state, name, kind)
     return _engine.OptionBinding.fixed(f"user:{symbol}"), {symbol: compile_it}
 
 
@@ -333,6 +381,9 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     if dtype is None and isinstance(found, ir.Expr) and found.op in ("getitem", "static_getitem"):
         item_of = _payloads.array_payload(state, found.value, payloads, oracle)  # `coop.sum(block, items[0])`
         dtype = item_of.dtype if item_of is not None else None
+    returned = _payloads.returned_by(state, var, payloads, scalar=True)  # `key = coop.radix_sort_keys(block, x)`
+    if dtype is None and returned is not None:
+        dtype = returned.dtype
     if dtype is None:
         dtype = _scalar_result_dtype(state, found, payloads, oracle, where_text)
     number = python_value(state.func_ir, var) if isinstance(found, ir.Const) else None
@@ -427,6 +478,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             raise UnsupportedOperationError(literal_unroll_message(where_text, name))
     group = _groups.resolve(state, arguments[group_name], block_shape, where_text)
     payload, shape = _payload(state, arguments[payload_name], payloads, oracle, where_text)
+    one_item = shape == "scalar" and declared.scalar_as_one_item  # planned as arrays of one item
     views = {}
     if memory is not None:
         memory_type = _memory_type(oracle, arguments[memory], memory, where_text)
@@ -451,8 +503,8 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         if name in not_options:
             continue
         kind = declared.kinds.get(name, "")
-        if kind == "operator" and _given(state, arguments, name):
-            options[name], request = _operator(state, name, var, dtype, oracle, where_text)
+        if kind in ("operator", "predicate") and _given(state, arguments, name):
+            options[name], request = _user_function(state, kind, name, var, dtype, oracle, where_text)
             link_requests.update(request)
         else:
             options[name] = _binding(state, var, name, kind, where_text)
@@ -484,14 +536,30 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         if name in options:
             _check_aggregate_array(state, arguments[name], payloads, oracle, dtype, name, where_text)
     facts = _engine.CallFacts(
-        operation, group, dtype, payload.extent, options, where(state, site.statement.loc), shape, views, *named
+        operation,
+        group,
+        dtype,
+        payload.extent,
+        options,
+        where(state, site.statement.loc),
+        "array" if one_item else shape,
+        views,
+        *named,
     )
     operands = {payload_name: arguments[payload_name]}
     if memory is not None:
         operands[memory] = arguments[memory]
     operands.update({name: arguments[name] for name in (*declared.values, *declared.named_operands)})
-    if shape == "array":  # a scalar's result comes back through the call's result slot
-        operands.update({name: site.statement.target for name in declared.results})
+    if shape == "array" or one_item:  # a scalar's result comes back through the call's result slot
+        returned = [payload for payload in payloads if isinstance(payload, _payloads.Result) and payload.site is site]
+        for spec, result in zip(declared.result_specs, returned):
+            operands[spec.name] = result.var if result.var is not None else site.statement.target
+    one_item_dtypes = {}
+    if one_item:
+        one_item_dtypes[payload_name] = dtype
+        for name in declared.named_operands:
+            if name in declared.named_dtypes:
+                one_item_dtypes[name] = named[0][declared.named_dtypes[name]]
     operands.update({name: arguments[name] for name, binding in options.items() if binding.binding == "runtime"})
     if prefix_callback is not None:
         operands[prefix_state] = prefix_callback.state_var
@@ -507,6 +575,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         link_requests=link_requests,
         prefix_callback=prefix_callback,
         prefix_argument=prefix_argument,
+        one_item=one_item_dtypes,
     )
 
 
@@ -541,6 +610,12 @@ def _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, 
         if not _given(state, arguments, name):
             continue
         arrays[name] = _payload(state, arguments[name], payloads, oracle, where_text, name)
+        if name in declared.named_operands and name not in declared.named_extents and arrays[name][1] != shape:
+            given = {"array": "a ThreadData or array", "scalar": "one value per thread"}
+            raise InvalidArgumentError(
+                f"{where_text}: argument '{name}' is {given[arrays[name][1]]} but '{_shown(arguments[declared.payload].name)}' "
+                f"is {given[shape]}; expected both alike"
+            )
         if shape == "array" and name not in declared.named_extents:
             _check_same_extent(payload, arrays[name][0], arguments[declared.payload].name, name, where_text)
     return arrays
@@ -580,25 +655,48 @@ def _given(state, arguments, name: str) -> bool:
 
 
 def result_payloads(state, sites, payloads, oracle) -> list:
-    """The fresh payloads primitives return (exchange, shuffle), in program order, each
-    shaped like the payload it was made from: later calls take them as payloads, and
-    the rewrite allocates each where its call was. A scalar result is not one."""
+    """The fresh payloads primitives return (exchange, shuffle, sorts), in program order,
+    each shaped like the operand it starts as (the payload, or a sort's values): later
+    calls take them as payloads, and the rewrite allocates each where its call was. A call
+    returning several returns them as a tuple, each allocated under a variable of its own. A
+    scalar result is not one, unless the call takes one value per thread as a one-item array."""
     results = []
     for site in sites:
         if not (is_primitive(site) and site.marker.implemented and parameters(site.marker.name).results):
             continue
+        declared = parameters(site.marker.name)
         signature = inspect.signature(python_value(state.func_ir, site.call.func))
         where_text = context(site.marker.name, state, site.statement.loc)
         try:
             bound = signature.bind(*site.call.args, **dict(site.call.kws))
         except TypeError as error:  # now, not when a call before it is analyzed finds no result to read
             raise TypeError(f"{where_text}: {error}") from None
-        var = bound.arguments.get(parameters(site.marker.name).payload)
+        arguments = _by_option_name(bound.arguments, declared.aliases, where_text)
+        var = arguments.get(declared.payload)
         if var is None:
             continue
-        source, shape = _payload(state, var, [*payloads, *results], oracle, where_text)
-        if shape == "array":
-            results.append(_payloads.Result(site, source))
+        known = [*payloads, *results]
+        source, shape = _payload(state, var, known, oracle, where_text)
+        scalar = shape == "scalar"
+        if scalar and not declared.scalar_as_one_item:
+            continue
+        several = len(declared.result_specs) > 1
+        scope = state.func_ir.blocks[site.label].scope
+        for position, spec in enumerate(declared.result_specs):
+            origin = source
+            if spec.starts_as not in ("", declared.payload) and spec.starts_as in arguments:
+                origin, _ = _payload(state, arguments[spec.starts_as], known, oracle, where_text, spec.starts_as)
+            own = _ir.new_var(scope, spec.name, site.statement.loc) if several or scalar else None
+            results.append(
+                _payloads.Result(
+                    site,
+                    origin,
+                    fixed_dtype=spec.dtype,
+                    position=position if several else None,
+                    var=own,
+                    scalar=scalar,
+                )
+            )
     return results
 
 

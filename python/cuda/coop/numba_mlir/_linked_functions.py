@@ -117,15 +117,9 @@ def check_result_kind(state, function, argtypes, dtype: str, where_text: str, ar
     (int64 to int32, float64 to float32, as C++ would); a float or bool result for an
     integer payload, or a complex one for a real payload, would be truncated without a word."""
     from numba_cuda_mlir import types
-    from numba_cuda_mlir.numba_cuda.compiler import run_frontend
-    from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
 
-    try:
-        typed = type_inference_stage(state.typingctx, state.targetctx, run_frontend(function), argtypes, None, {})
-    except Exception:  # noqa: BLE001 (its compile reports why, naming the call)
-        return
-    result = typed.return_type
-    if result == types.none:
+    result = _inferred_result(state, function, argtypes)
+    if result is None:
         return  # a cooperative call inside it types as none for now; its compile says what is wrong
     payload = argtypes[-1]
     if isinstance(payload, types.Integer):
@@ -140,6 +134,34 @@ def check_result_kind(state, function, argtypes, dtype: str, where_text: str, ar
             f"the payload's kind ({'an integer' if isinstance(payload, types.Integer) else 'a number'}), as "
             f"{dtype} holds it: convert explicitly where a conversion is meant"
         )
+
+
+def check_predicate_result(state, function, argtypes, dtype: str, where_text: str, argument: str, name: str) -> None:
+    """A predicate returns a truth value: a bool (or an integer, nonzero meaning true); a float or
+    a tuple would be read as true or false without a word."""
+    from numba_cuda_mlir import types
+
+    result = _inferred_result(state, function, argtypes)
+    if result is None or isinstance(result, (types.Boolean, types.Integer)):
+        return
+    raise InvalidArgumentError(
+        f"{where_text}: argument '{argument}' = {name} returns {result} for {dtype} values; expected a bool "
+        "(a comparison such as a < b)"
+    )
+
+
+def _inferred_result(state, function, argtypes):
+    """The type `function` returns for `argtypes`, or None where typing it here fails (its compile
+    then reports why, naming the call) or it returns nothing yet known."""
+    from numba_cuda_mlir import types
+    from numba_cuda_mlir.numba_cuda.compiler import run_frontend
+    from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
+
+    try:
+        typed = type_inference_stage(state.typingctx, state.targetctx, run_frontend(function), argtypes, None, {})
+    except Exception:  # noqa: BLE001 (its compile reports why, naming the call)
+        return None
+    return None if typed.return_type == types.none else typed.return_type
 
 
 def _summary(error) -> str:

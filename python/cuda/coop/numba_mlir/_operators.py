@@ -1,7 +1,8 @@
-"""Operators written in Python: each (function, dtype, arch) is compiled once per
-process (_linked_functions) with the C ABI the engine's functor calls
-(`T symbol(T a, T b)`; `void symbol(T* result, T* a, T* b)` for 16-bit floats
-and complex values), and linked with the bundle."""
+"""Operators and predicates written in Python: each (function, dtype, arch) is compiled
+once per process (_linked_functions) with the C ABI the engine's functor calls (an
+operator `T symbol(T a, T b)`, a predicate `int32 symbol(T a, T b)`, nonzero meaning
+true; for 16-bit floats and complex values `void symbol(R* result, T* a, T* b)`), and
+linked with the bundle."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import inspect
 
 from .._core.errors import InvalidArgumentError
 from ._linked_functions import (
+    check_predicate_result,
     check_result_kind,
     compile_device_function,
     compiled_once,
@@ -25,46 +27,65 @@ def python_function(value):
     return function if inspect.isfunction(function) else None
 
 
-def check_binary(function, where_text: str, argument: str) -> None:
+def check_binary(function, where_text: str, argument: str, kind: str = "operator") -> None:
     parameters = inspect.signature(function).parameters
     if len(parameters) != 2:
+        expected = "a binary operator op(a, b)" if kind == "operator" else "a predicate less(a, b) returning a bool"
         raise InvalidArgumentError(
             f"{where_text}: argument '{argument}' = {function.__qualname__} takes {len(parameters)} arguments; "
-            "expected a binary operator op(a, b)"
+            f"expected {expected}"
         )
 
 
-def operator_symbol(function, dtype: str) -> str:
-    """The extern "C" symbol `function` is compiled to as an operator on `dtype`: what the
-    facts name ("user:<symbol>") before anything is compiled."""
+def operator_symbol(function, dtype: str, kind: str = "operator") -> str:
+    """The extern "C" symbol `function` is compiled to as an operator (or predicate) on
+    `dtype`: what the facts name ("user:<symbol>") before anything is compiled."""
     code = function.__code__
-    identity = (function.__module__, function.__qualname__, code.co_code, code.co_consts, dtype)
-    return symbol_for("op", function.__qualname__, dtype, identity)
+    identity = (function.__module__, function.__qualname__, code.co_code, code.co_consts, dtype, kind)
+    return symbol_for("op" if kind == "operator" else "predicate", function.__qualname__, dtype, identity)
 
 
-def compile_operator(function, dtype: str, arch: str, where_text: str, state, argument: str):
-    """The link item of `function`, the call's `argument` (binary_op, scan_op), as a binary
-    operator on `dtype`, for `arch` ("sm_90"); compiled once per process, after planning,
-    for the plans that link with it."""
+def compile_operator(function, dtype: str, arch: str, where_text: str, state, argument: str, kind: str = "operator"):
+    """The link item of `function`, the call's `argument` (binary_op, scan_op; a predicate's
+    compare_op), as a binary operator (or predicate) on `dtype`, for `arch` ("sm_90");
+    compiled once per process, after planning, for the plans that link with it."""
 
     def build():
         from numba_cuda_mlir import cuda, types
 
-        symbol = operator_symbol(function, dtype)
+        symbol = operator_symbol(function, dtype, kind)
         scalar = numba_scalar(dtype)
         ready = with_device_helpers(function)
-        check_result_kind(state, ready, (scalar, scalar), dtype, where_text, argument, function.__qualname__)
-        if passes_by_pointer(dtype):
+        name = function.__qualname__
+        predicate = kind == "predicate"
+        if predicate:
+            check_predicate_result(state, ready, (scalar, scalar), dtype, where_text, argument, name)
+        else:
+            check_result_kind(state, ready, (scalar, scalar), dtype, where_text, argument, name)
+        result_type = types.int32 if predicate else scalar
+        if passes_by_pointer(dtype) or predicate:
             operator = cuda.jit(device=True)(ready)
+        if passes_by_pointer(dtype):
+            if predicate:
 
-            def wrapper(result, a, b):
-                result[0] = operator(a[0], b[0])
+                def wrapper(result, a, b):
+                    result[0] = 1 if operator(a[0], b[0]) else 0
+
+            else:
+
+                def wrapper(result, a, b):
+                    result[0] = operator(a[0], b[0])
 
             pointer = types.CPointer(scalar)
-            compiled, signature = wrapper, types.void(pointer, pointer, pointer)
+            compiled, signature = wrapper, types.void(types.CPointer(result_type), pointer, pointer)
+        elif predicate:
+
+            def truth(a, b):
+                return 1 if operator(a, b) else 0
+
+            compiled, signature = truth, result_type(scalar, scalar)
         else:
             compiled, signature = ready, scalar(scalar, scalar)
-        name = function.__qualname__
         return symbol, compile_device_function(compiled, signature, symbol, arch, where_text, argument, name, dtype)
 
-    return compiled_once(("op", function, dtype, arch), build)[1]
+    return compiled_once((kind, function, dtype, arch), build)[1]

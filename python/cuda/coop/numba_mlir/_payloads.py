@@ -43,30 +43,69 @@ class Payload:
 
 
 class Result(Payload):
-    """The fresh payload a primitive returns (exchange, shuffle): as many items as the
-    payload it was made from, and the same dtype, which it shares: typing either types both."""
+    """A fresh payload a primitive returns (exchange, shuffle, a sort's keys and values): as
+    many items as the payload it was made from, and the same dtype, which it shares (typing
+    either types both), unless CUB fixes its dtype (a rank's int32).
 
-    def __init__(self, site: Site, source: Payload):
-        super().__init__(site, source.extent, source.alignment)
+    A call returning several (a sort's keys and values) returns them as a tuple: `position`
+    is this one's place in it, and `var` the variable the rewrite allocates it under (None:
+    the call's own target, for a call returning one). `scalar`: the call takes one value per
+    thread as a one-item array, and returns this result's item."""
+
+    def __init__(self, site: Site, source: Payload, *, fixed_dtype=None, position=None, var=None, scalar=False):
+        super().__init__(site, 1 if scalar else source.extent, None if scalar else source.alignment)
         self.source = source
+        self.fixed_dtype = fixed_dtype
+        self.position, self.var, self.scalar = position, var, scalar
 
     @property
     def dtype(self):
-        return self.source.dtype
+        return self.fixed_dtype or self.source.dtype
 
     @dtype.setter
     def dtype(self, value):
-        if hasattr(self, "source"):
+        if hasattr(self, "source") and not self.fixed_dtype:
             self.source.dtype = value
 
     @property
     def dtype_source(self):
-        return self.source.dtype_source
+        return "the call that returns it" if self.fixed_dtype else self.source.dtype_source
 
     @dtype_source.setter
     def dtype_source(self, value):
-        if hasattr(self, "source"):
+        if hasattr(self, "source") and not self.fixed_dtype:
             self.source.dtype_source = value
+
+    @property
+    def name(self) -> str:
+        return self.var.name if self.var is not None else super().name
+
+
+def returned_by(state, var, payloads, *, scalar=False):
+    """The result a primitive returned that `var` holds: the call's value itself, or one item
+    of the tuple a call returning several gives (`keys, values = coop.radix_sort_pairs(...)`,
+    `pair[1]`); None if it holds none. `scalar` selects results of one value per thread."""
+    found = definition(state.func_ir, var)
+    position = None
+    if isinstance(found, ir.Expr) and found.op in ("static_getitem", "getitem"):
+        index = found.index if found.op == "static_getitem" else python_value(state.func_ir, found.index)
+        if not isinstance(index, int):
+            return None
+        position, found = index, definition(state.func_ir, found.value)
+        if isinstance(found, ir.Expr) and found.op == "exhaust_iter":
+            found = definition(state.func_ir, found.value)
+    for payload in payloads:
+        if (
+            isinstance(payload, Result)
+            and payload.site.call is found
+            and (payload.scalar, payload.position)
+            == (
+                scalar,
+                position,
+            )
+        ):
+            return payload
+    return None
 
 
 def dtype_name(numba_type) -> str | None:
@@ -284,7 +323,15 @@ def array_payload(state, var, payloads, oracle) -> Payload | None:
     """The payload `var` holds, if it is an array one: a ThreadData or a payload a
     primitive returned (one of `payloads`), or the user's local array."""
     found = definition(state.func_ir, var)
-    made = next((payload for payload in payloads if payload.site is not None and found is payload.site.call), None)
+    made = next(
+        (
+            payload
+            for payload in payloads
+            if payload.site is not None and found is payload.site.call and not isinstance(payload, Result)
+        ),
+        None,
+    )
+    made = made or returned_by(state, var, payloads)
     return made if made is not None else local_array(state, var, oracle)
 
 

@@ -9,6 +9,7 @@ from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from . import _facts, _ir
+from ._payloads import Result
 from ._prefix_callbacks import SCRATCH_STANDS_IN
 from ._provider_call import coop_provider_call
 
@@ -62,12 +63,13 @@ def _barrier(scope, kind, loc):
     return _ir.call(scope, ("syncthreads",) if kind == "block" else ("syncwarp",), (), loc)
 
 
-def _provider_call(scope, linked, scratch, loc, target):
+def _provider_call(scope, linked, scratch, loc, target, wrapped):
     statements, symbol = [], None
     symbol_statement, symbol = _ir.constant(scope, linked.provider.symbol, loc, "symbol")
     function = _ir.new_var(scope, "provider_call", loc)
     statements += [symbol_statement, ir.Assign(ir.Global("coop_provider_call", coop_provider_call, loc), function, loc)]
-    operands = [linked.call.operands.get(param.array or param.name) for param in linked.provider.abi]
+    given = {**linked.call.operands, **wrapped}
+    operands = [given.get(param.array or param.name) for param in linked.provider.abi]
     operands = [
         scratch if param.name == "temp_storage" or operand is SCRATCH_STANDS_IN else operand
         for param, operand in zip(linked.provider.abi, operands)
@@ -76,27 +78,62 @@ def _provider_call(scope, linked, scratch, loc, target):
     return statements
 
 
+def _one_item_arrays(scope, call, loc):
+    """Each operand given one value per thread to a call that takes one-item arrays, copied
+    into one: (statements, operand name -> its array)."""
+    statements, arrays = [], {}
+    for name, dtype in call.one_item.items():
+        made, array = _ir.array(scope, "local", 1, dtype, loc)
+        zero_statement, zero = _ir.constant(scope, 0, loc, "zero")
+        statements += made + [zero_statement, ir.SetItem(array, zero, call.operands[name], loc)]
+        arrays[name] = array
+    return statements, arrays
+
+
+def _returned(scope, made, target, loc):
+    """target = what a call returning several payloads, or one value per thread, returns: a
+    tuple of its results, or each result's item (a call returning one array writes it under
+    its target itself)."""
+    owned = [payload for payload in made if isinstance(payload, Result) and payload.var is not None]
+    if not owned:
+        return []
+    statements, values = [], []
+    for result in owned:
+        if result.scalar:
+            zero_statement, zero = _ir.constant(scope, 0, loc, "zero")
+            item = _ir.new_var(scope, "item", loc)
+            statements += [zero_statement, ir.Assign(ir.Expr.getitem(result.var, zero, loc), item, loc)]
+            values.append(item)
+        else:
+            values.append(result.var)
+    value = values[0] if len(values) == 1 else ir.Expr.build_tuple(values, loc)
+    return statements + [ir.Assign(value, target, loc)]
+
+
 def rewrite(state, linked, payloads, removed_statements, layout):
     """Rewrites the kernel's IR: `linked` (_bundle.LinkedCall) become provider calls."""
     func_ir = state.func_ir
     first_loc = linked[0].call.site.statement.loc if linked else func_ir.loc
     backing = _backing(state, layout, first_loc) if layout.bytes else None
     by_statement = {id(each.call.site.statement): each for each in linked}
-    payload_by_statement = {id(payload.site.statement): payload for payload in payloads}
+    made_by_statement = {}  # a ThreadData, or the fresh payloads a call returns
+    for payload in payloads:
+        made_by_statement.setdefault(id(payload.site.statement), []).append(payload)
     removed = {id(statement) for statement in removed_statements}
     for block in func_ir.blocks.values():
         body = []
         for statement in block.body:
             key, loc = id(statement), statement.loc
-            if key in payload_by_statement:  # a ThreadData, or the fresh payload a call returns
-                payload = payload_by_statement[key]
+            made = made_by_statement.get(key, [])
+            for payload in made:
+                own = payload.var if isinstance(payload, Result) else None
                 body += _ir.array(
                     block.scope,
                     "local",
                     payload.extent,
                     payload.dtype,
                     loc,
-                    target=statement.target,
+                    target=own or statement.target,
                     # The kernel compiler's local arrays take multiples of 8; less is met by 8.
                     alignment=max(payload.alignment, 8) if payload.alignment else None,
                 )[0]
@@ -112,15 +149,17 @@ def rewrite(state, linked, payloads, removed_statements, layout):
                 # A call returning a fresh payload writes the array just made under its target; one
                 # filling a payload in place (load) returns that payload.
                 fills = _facts.parameters(each.call.facts.operation).fills
-                returns_status = key not in payload_by_statement and fills is None
+                returns_status = not made and fills is None
                 target = statement.target if returns_status else _ir.new_var(block.scope, "status", loc)
-                body += view_statements + _provider_call(block.scope, each, view, loc, target)
+                wrapping, wrapped = _one_item_arrays(block.scope, each.call, loc)
+                body += wrapping + view_statements + _provider_call(block.scope, each, view, loc, target, wrapped)
                 if fills is not None:
                     body.append(ir.Assign(each.call.operands[fills], statement.target, loc))
+                body += _returned(block.scope, made, statement.target, loc)
             elif key in layout.reserved:
                 reservation, offset = layout.reserved[key]
                 body += _reserved_array(block.scope, backing, reservation, offset, loc, statement.target)
-            elif key not in removed and key not in payload_by_statement:
+            elif key not in removed and not made:
                 body.append(statement)
         block.body = body
     _drop_dead_bindings(func_ir)
