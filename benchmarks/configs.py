@@ -229,8 +229,9 @@ def sorting_configs() -> list[Config]:
 
 
 def select(configs: list[Config], pattern: str | None) -> list[Config]:
-    """Rows whose name contains every comma-separated part of `pattern`."""
+    """Rows whose name contains every comma-separated part of one of the `|`-separated
+    alternatives of `pattern` ("block,int32|topk")."""
     if not pattern:
         return configs
-    parts = [part for part in pattern.split(",") if part]
-    return [config for config in configs if all(part in config.name for part in parts)]
+    alternatives = [[part for part in each.split(",") if part] for each in pattern.split("|")]
+    return [config for config in configs if any(all(part in config.name for part in parts) for parts in alternatives)]

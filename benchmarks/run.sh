@@ -10,7 +10,7 @@
 # kernel_speed.json, compile_latency.json, sass/ (both kernels of the
 # representative row and of rows below 0.95), twins.cu/.cubin and the logs.
 # Environment: COOP_BENCH_FILTER (rows whose name contains every comma-separated
-# part, e.g. "block_transpose,int32"), COOP_BENCH_RUNS (timed runs per kernel,
+# part of one of its |-separated alternatives, e.g. "block_transpose,int32|topk"), COOP_BENCH_RUNS (timed runs per kernel,
 # default 25), COOP_BENCH_PARTS (default "speed workloads latency"; workloads: benchmarks/workloads.py,
 # whose results.json goes to $OUT/workloads.json).
 set -euo pipefail

@@ -191,7 +191,7 @@ def merge_kernel(group_kind, width, pairs, descending, compare, partial):
     """Each group (a block, a warp or a logical warp of `width` lanes) sorts its own tile."""
 
     @cuda.jit
-    def kernel(keys_in, values_in, keys_out, values_out, count):
+    def kernel(keys_in, values_in, keys_out, values_out, count, last):
         if group_kind == "block":
             group = coop.this_block()
         elif group_kind == "warp":
@@ -219,7 +219,7 @@ def merge_kernel(group_kind, width, pairs, descending, compare, partial):
         else:
             if partial:
                 k = coop.merge_sort_keys(
-                    group, keys, compare_op=compare, descending=descending, valid_items=count, oob_default=keys_in[0]
+                    group, keys, compare_op=compare, descending=descending, valid_items=count, oob_default=last
                 )
             else:
                 k = coop.merge_sort_keys(group, keys, compare_op=compare, descending=descending)
@@ -255,7 +255,7 @@ def test_merge_sort_with_a_python_comparator(compare, descending):
     values = np.arange(TILE, dtype=np.float32)
     out_keys, out_values = np.zeros_like(keys), np.zeros_like(values)
     merge_kernel("block", THREADS, True, descending, compare, False)[1, THREADS](
-        keys, values, out_keys, out_values, TILE
+        keys, values, out_keys, out_values, TILE, np.inf
     )
     expected = keys[np.argsort(np.abs(keys))]
     np.testing.assert_array_equal(out_keys, expected[::-1] if descending else expected)
@@ -372,7 +372,7 @@ def launch_topk_with_k_past_the_tile():
 def launch_merge_sort_with_too_many_valid_items():
     keys = np.arange(TILE, dtype=np.int32)
     merge_kernel("block", THREADS, False, False, "less", True)[1, THREADS](
-        keys, np.zeros(TILE, np.float32), keys, np.zeros(TILE, np.float32), TILE + 1
+        keys, np.zeros(TILE, np.float32), keys, np.zeros(TILE, np.float32), TILE + 1, np.iinfo(np.int32).max
     )
 
 

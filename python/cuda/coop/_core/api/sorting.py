@@ -265,8 +265,10 @@ def merge_sort_keys(
             size``; compile-time or runtime, the same in every thread of the group
             (a runtime value outside the range traps). Needs `oob_default`. Only
             the first `valid_items` results are defined.
-        oob_default: a key of the keys' dtype for the slots past `valid_items`
-            (compile-time or runtime). Needs `valid_items`.
+        oob_default: a key of the keys' dtype that `compare_op` orders after every
+            valid key (the dtype's largest value or ``inf`` for "less"), for the slots
+            past `valid_items`; compile-time or runtime. A smaller one would be sorted
+            in among the valid keys. Needs `valid_items`.
         temp_storage: a `TempStorage` the scratch comes from (blocks).
 
     Returns:
@@ -318,7 +320,8 @@ def merge_sort_pairs(
         descending: compile-time; reverse the order (default False).
         valid_items: how many pairs of the group's tile take part; needs
             `oob_default`. Only the first `valid_items` results are defined.
-        oob_default: a key for the slots past `valid_items`; needs `valid_items`.
+        oob_default: a key that sorts after every valid key, for the slots past
+            `valid_items` (see `merge_sort_keys`); needs `valid_items`.
         temp_storage: a `TempStorage` the scratch comes from (blocks).
 
     Returns:
