@@ -17,9 +17,8 @@ dtype, block size and items per thread. The families:
                              whose store is coalesced
   block_shuffle              a direct load, coop.shuffle up by one item, a direct store
   block_radix_sort           a direct load, coop.radix_sort_keys (a direct store of the
-                             sorted keys) or coop.radix_sort_pairs with each key's tile
-                             position as its value (a direct store of the int32 positions:
-                             the stable argsort of the tile)
+                             sorted keys) or coop.radix_sort_pairs with a copy of each key
+                             as its value (a direct store of the sorted values)
   block_merge_sort,          a direct load, coop.merge_sort_keys ("less"), a direct store;
   warp_merge_sort            the warp rows sort each warp's tile
   block_radix_rank           a direct load, coop.radix_rank_keys of the low 4 bits, a direct
@@ -112,8 +111,8 @@ class Config:
 
     @property
     def output_dtype(self) -> str:
-        """The output's dtype: int32 positions (radix_sort pairs) or ranks, else the input's."""
-        return "int32" if self.operation in ("pairs", "rank") else self.dtype
+        """The output's dtype: int32 ranks, else the input's."""
+        return "int32" if self.operation == "rank" else self.dtype
 
     @property
     def block_tile(self) -> int:

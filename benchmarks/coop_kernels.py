@@ -19,7 +19,6 @@ one-item warp rows of the first run (0.88 of the twin)."""
 from __future__ import annotations
 
 import configs
-import numpy as np
 from numba_cuda_mlir import cuda, types
 
 from cuda import coop
@@ -208,10 +207,10 @@ def block_radix_sort(pairs: bool, items_per_thread: int, tile: int):
         start = cuda.blockIdx.x * tile
         coop.load(block, source, keys, algorithm="direct", offset=start)
         if pairs:
-            positions = coop.ThreadData(items_per_thread, np.int32)
+            values = coop.ThreadData(items_per_thread)
             for i in range(items_per_thread):
-                positions[i] = cuda.threadIdx.x * items_per_thread + i
-            _, moved = coop.radix_sort_pairs(block, keys, positions)
+                values[i] = keys[i]
+            _, moved = coop.radix_sort_pairs(block, keys, values)
             coop.store(block, destination, moved, algorithm="direct", offset=start)
         else:
             coop.store(block, destination, coop.radix_sort_keys(block, keys), algorithm="direct", offset=start)

@@ -86,8 +86,8 @@ def ordered_bits(keys):
 
 def sorted_tiles(config: configs.Config, source):
     """What a sorting row writes, shaped (tiles, group tile), and how many leading items of each
-    tile count (all; the top-k's first k): keys sorted (stably, by radix order; merge sorts by
-    value), positions or ranks as int32."""
+    tile count (all; the top-k's first k): keys (or the values that are their copies) sorted
+    stably in radix order, merge sorts by value, ranks as int32."""
     keys = source.view(config.dtype).reshape(-1, config.group_tile)
     if config.primitive == "merge_sort":
         return cp.sort(keys, axis=1), config.group_tile
@@ -100,9 +100,7 @@ def sorted_tiles(config: configs.Config, source):
     order = cp.argsort(ordered_bits(keys), axis=1, kind="stable")
     if config.primitive == "topk":  # the k largest, compared as sorted sets
         return cp.sort(cp.take_along_axis(keys, order[:, -configs.TOPK_K :], axis=1), axis=1), configs.TOPK_K
-    if config.operation == "pairs":
-        return order.astype(cp.int32), config.group_tile
-    return cp.take_along_axis(keys, order, axis=1), config.group_tile
+    return cp.take_along_axis(keys, order, axis=1), config.group_tile  # the keys, or their copies moved with them
 
 
 def _check_sort(config: configs.Config, source, outputs: dict) -> list:

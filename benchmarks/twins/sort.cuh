@@ -23,23 +23,26 @@
 #define TWIN_HAS_BLOCK_TOPK 1
 #endif
 
-// PAIRS: the values are each key's position in the tile, and the sorted positions are stored.
-template <typename T, int BLOCK, int ITEMS, bool PAIRS, typename Out>
-__device__ __forceinline__ void block_radix_sort(const T* source, Out* destination) {
+// PAIRS: the values are a copy of the keys (what moves is the point, not what they hold: a
+// position computed in the Python kernel would time its integer arithmetic), and the sorted
+// values are stored.
+template <typename T, int BLOCK, int ITEMS, bool PAIRS>
+__device__ __forceinline__ void block_radix_sort(const T* source, T* destination) {
   using Load = cub::BlockLoad<T, BLOCK, ITEMS, cub::BLOCK_LOAD_DIRECT, 1, 1>;
-  using Sort = cub::BlockRadixSort<T, BLOCK, ITEMS, ::cuda::std::conditional_t<PAIRS, int, cub::NullType>>;
+  using Sort = cub::BlockRadixSort<T, BLOCK, ITEMS, ::cuda::std::conditional_t<PAIRS, T, cub::NullType>>;
+  using Store = cub::BlockStore<T, BLOCK, ITEMS, cub::BLOCK_STORE_DIRECT, 1, 1>;
   __shared__ typename Sort::TempStorage scratch;
   const auto tile = static_cast<long long>(blockIdx.x) * (BLOCK * ITEMS);
   T keys[ITEMS];
   Load().Load(source + tile, keys);
   if constexpr (PAIRS) {
-    int positions[ITEMS];
-    for (int i = 0; i < ITEMS; ++i) positions[i] = static_cast<int>(threadIdx.x) * ITEMS + i;
-    Sort(scratch).Sort(keys, positions);
-    cub::BlockStore<int, BLOCK, ITEMS, cub::BLOCK_STORE_DIRECT, 1, 1>().Store(destination + tile, positions);
+    T values[ITEMS];
+    for (int i = 0; i < ITEMS; ++i) values[i] = keys[i];
+    Sort(scratch).Sort(keys, values);
+    Store().Store(destination + tile, values);
   } else {
     Sort(scratch).Sort(keys);
-    cub::BlockStore<T, BLOCK, ITEMS, cub::BLOCK_STORE_DIRECT, 1, 1>().Store(destination + tile, keys);
+    Store().Store(destination + tile, keys);
   }
 }
 
