@@ -211,7 +211,7 @@ def merge_kernel(group_kind, width, pairs, descending, compare, partial):
                     compare_op=compare,
                     descending=descending,
                     valid_items=count,
-                    oob_default=keys_in[0],
+                    oob_default=last,
                 )
             else:
                 k, v = coop.merge_sort_pairs(group, keys, values, compare_op=compare, descending=descending)
@@ -238,8 +238,9 @@ def test_merge_sort_each_group_sorts_its_tile(group_kind, width, pairs, partial)
     values = np.arange(TILE, dtype=np.float32)
     count = width * ITEMS - 5 if partial and width * ITEMS > 5 else width * ITEMS
     out_keys, out_values = np.zeros_like(keys), np.zeros_like(values)
+    last = np.iinfo(np.int32).max  # the sentinel sorts after every valid key
     merge_kernel(group_kind, width, pairs, False, "less", partial)[1, THREADS](
-        keys, values, out_keys, out_values, count
+        keys, values, out_keys, out_values, count, last
     )
     for start in range(0, TILE, width * ITEMS):
         tile = slice(start, start + count)

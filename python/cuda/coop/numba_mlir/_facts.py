@@ -550,7 +550,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     if memory is not None:
         operands[memory] = arguments[memory]
     operands.update({name: arguments[name] for name in (*declared.values, *declared.named_operands)})
-    if shape == "array" or one_item:  # a scalar's result comes back through the call's result slot
+    if shape == "array" or one_item:  # else (CUB takes the scalar) its result comes back through the result slot
         returned = [payload for payload in payloads if isinstance(payload, _payloads.Result) and payload.site is site]
         for spec, result in zip(declared.result_specs, returned):
             operands[spec.name] = result.var if result.var is not None else site.statement.target
