@@ -60,4 +60,26 @@ inline std::vector<DType> radix_key_dtypes() {
 // CUB counts a radix digit's keys in 16 bits: a tile holds at most 65535 items.
 inline constexpr long long kMaxRadixTile = 65535;
 
+// Shared by the families that sort keys, alone or with values (radix_sort, merge_sort, topk).
+
+// The ValueT template slot of CUB's sorting classes: the values' own dtype, or cub::NullType for keys alone.
+inline TemplateSlot value_slot(bool pairs) {
+  return pairs ? TemplateSlot{"ValueT", TemplateArg::NamedDType, "ValueT"}
+               : TemplateSlot{"ValueT", TemplateArg::Literal, "::cub::NullType"};
+}
+
+// The keys and, for pairs, values of their own dtype (ValueT), and the fresh results they are
+// sorted into, each starting as a copy of its input (CUB sorts in place); CUB's arguments are
+// the results, then `trailing`.
+inline void add_sorted_operands(OperationSpec& operation, bool pairs, const std::vector<std::string>& trailing) {
+  operation.operands = {{"keys", OperandRole::PayloadIn}};
+  if (pairs) operation.operands.push_back({"values", OperandRole::PayloadIn, "", {.element = "ValueT"}});
+  operation.operands.push_back({"keys_result", OperandRole::PayloadResult, "keys"});
+  if (pairs)
+    operation.operands.push_back({"values_result", OperandRole::PayloadResult, "values", {.element = "ValueT"}});
+  operation.method_arguments = {"keys_result"};
+  if (pairs) operation.method_arguments.push_back("values_result");
+  operation.method_arguments.insert(operation.method_arguments.end(), trailing.begin(), trailing.end());
+}
+
 }  // namespace coop::catalog_families

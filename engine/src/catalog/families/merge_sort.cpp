@@ -9,22 +9,20 @@
 namespace coop::catalog_families {
 namespace {
 
-std::vector<TemplateSlot> block_template(const std::string& values) {
+std::vector<TemplateSlot> block_template(bool pairs) {
   return {{"KeyT", TemplateArg::DType},
           {"BLOCK_DIM_X", TemplateArg::BlockDimX},
           {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread},
-          values.empty() ? TemplateSlot{"ValueT", TemplateArg::Literal, "::cub::NullType"}
-                         : TemplateSlot{"ValueT", TemplateArg::NamedDType, values},
+          value_slot(pairs),
           {"BLOCK_DIM_Y", TemplateArg::BlockDimY},
           {"BLOCK_DIM_Z", TemplateArg::BlockDimZ}};
 }
 
-std::vector<TemplateSlot> warp_template(const std::string& values) {
+std::vector<TemplateSlot> warp_template(bool pairs) {
   return {{"KeyT", TemplateArg::DType},
           {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread},
           {"LOGICAL_WARP_THREADS", TemplateArg::LogicalWarpThreads},
-          values.empty() ? TemplateSlot{"ValueT", TemplateArg::Literal, "::cub::NullType"}
-                         : TemplateSlot{"ValueT", TemplateArg::NamedDType, values}};
+          value_slot(pairs)};
 }
 
 std::vector<OptionSpec> options() {
@@ -44,35 +42,27 @@ std::vector<OptionSpec> options() {
 }
 
 OperationSpec sort_operation(const std::string& name, bool pairs) {
-  const std::string values = pairs ? "ValueT" : "";
   OperationSpec operation{
       .name = name,
       .family = "merge_sort",
       .method = "Sort",
-      .operands = {{"keys", OperandRole::PayloadIn}},
       .options = options(),
       .forms = {{.group = GroupKind::Block,
                  .cub_class = "::cub::BlockMergeSort",
                  .header = "cub/block/block_merge_sort.cuh",
-                 .template_args = block_template(values),
+                 .template_args = block_template(pairs),
                  .needs_scratch = true,
                  .needs_power_of_two_threads = true},
                 {.group = GroupKind::Warp,
                  .cub_class = "::cub::WarpMergeSort",
                  .header = "cub/warp/warp_merge_sort.cuh",
-                 .template_args = warp_template(values),
+                 .template_args = warp_template(pairs),
                  .needs_whole_warps = true,
                  .needs_scratch = true,
                  .needs_power_of_two_threads = true}},
       .scalar_as_one_item = true,
   };
-  if (pairs) operation.operands.push_back({"values", OperandRole::PayloadIn, "", {.element = "ValueT"}});
-  operation.operands.push_back({"keys_result", OperandRole::PayloadResult, "keys"});
-  if (pairs)
-    operation.operands.push_back({"values_result", OperandRole::PayloadResult, "values", {.element = "ValueT"}});
-  operation.method_arguments = {"keys_result"};
-  if (pairs) operation.method_arguments.push_back("values_result");
-  operation.method_arguments.insert(operation.method_arguments.end(), {"compare_op", "valid_items", "oob_default"});
+  add_sorted_operands(operation, pairs, {"compare_op", "valid_items", "oob_default"});
   return operation;
 }
 

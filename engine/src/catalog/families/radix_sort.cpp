@@ -9,12 +9,11 @@
 namespace coop::catalog_families {
 namespace {
 
-std::vector<TemplateSlot> block_template(const std::string& values) {
+std::vector<TemplateSlot> block_template(bool pairs) {
   return {{"KeyT", TemplateArg::DType},
           {"BLOCK_DIM_X", TemplateArg::BlockDimX},
           {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread},
-          values.empty() ? TemplateSlot{"ValueT", TemplateArg::Literal, "::cub::NullType"}
-                         : TemplateSlot{"ValueT", TemplateArg::NamedDType, values},
+          value_slot(pairs),
           {"RADIX_BITS", TemplateArg::Option, "radix_bits"},
           {"MEMOIZE_OUTER_SCAN", TemplateArg::Option, "memoize_outer_scan"},
           {"INNER_SCAN_ALGORITHM", TemplateArg::Option, "inner_scan_algorithm"},
@@ -59,25 +58,18 @@ OperationSpec sort_operation(const std::string& name, bool pairs) {
       .name = name,
       .family = "radix_sort",
       .method = "Sort",
-      .operands = {{"keys", OperandRole::PayloadIn}},
       .options = options(),
       .forms = {{.group = GroupKind::Block,
                  .cub_class = "::cub::BlockRadixSort",
                  .header = "cub/block/block_radix_sort.cuh",
-                 .template_args = block_template(pairs ? "ValueT" : ""),
+                 .template_args = block_template(pairs),
                  .needs_scratch = true,
                  .max_tile_items = kMaxRadixTile}},
       .methods = order_rules(),
       .dtypes = radix_key_dtypes(),
       .scalar_as_one_item = true,
   };
-  if (pairs) operation.operands.push_back({"values", OperandRole::PayloadIn, "", {.element = "ValueT"}});
-  operation.operands.push_back({"keys_result", OperandRole::PayloadResult, "keys"});
-  if (pairs)
-    operation.operands.push_back({"values_result", OperandRole::PayloadResult, "values", {.element = "ValueT"}});
-  operation.method_arguments = {"keys_result"};
-  if (pairs) operation.method_arguments.push_back("values_result");
-  operation.method_arguments.insert(operation.method_arguments.end(), {"begin_bit", "end_bit"});
+  add_sorted_operands(operation, pairs, {"begin_bit", "end_bit"});
   return operation;
 }
 

@@ -12,29 +12,26 @@ const ClassAdapter kBlockTopK{"::coop_adapt::BlockTopK",
                               {"cub/block/block_radix_sort.cuh", "cub/util_type.cuh", "cuda/std/type_traits"},
                               adapters::source("block_topk")};
 
-std::vector<TemplateSlot> block_template(const std::string& values, bool largest) {
+std::vector<TemplateSlot> block_template(bool pairs, bool largest) {
   return {{"KeyT", TemplateArg::DType},
           {"BLOCK_DIM_X", TemplateArg::BlockDimX},
           {"ITEMS_PER_THREAD", TemplateArg::ItemsPerThread},
-          values.empty() ? TemplateSlot{"ValueT", TemplateArg::Literal, "::cub::NullType"}
-                         : TemplateSlot{"ValueT", TemplateArg::NamedDType, values},
+          value_slot(pairs),
           {"MAX", TemplateArg::Literal, largest ? "true" : "false"}};
 }
 
 OperationSpec topk_operation(const std::string& name, bool largest, bool pairs) {
-  const std::string values = pairs ? "ValueT" : "";
   OptionSpec k{.name = "k", .type = OptionType::Count, .range = CountRange::Selection, .required = true};
   OptionSpec valid_items{.name = "valid_items", .type = OptionType::Count, .range = CountRange::ZeroToTileCapacity};
   OperationSpec operation{
       .name = name,
       .family = "topk",
       .method = "Select",
-      .operands = {{"keys", OperandRole::PayloadIn}},
       .options = {k, valid_items},
       .forms = {{.group = GroupKind::Block,
                  .cub_class = kBlockTopK.name,
                  .header = "cub/block/block_radix_sort.cuh",
-                 .template_args = block_template(values, largest),
+                 .template_args = block_template(pairs, largest),
                  .needs_scratch = true,
                  .payloads = {{PayloadKind::Array, {}, &kBlockTopK}},
                  .needs_one_dimensional_block = true,
@@ -42,13 +39,7 @@ OperationSpec topk_operation(const std::string& name, bool largest, bool pairs) 
       .dtypes = radix_key_dtypes(),
       .scalar_as_one_item = true,
   };
-  if (pairs) operation.operands.push_back({"values", OperandRole::PayloadIn, "", {.element = "ValueT"}});
-  operation.operands.push_back({"keys_result", OperandRole::PayloadResult, "keys"});
-  if (pairs)
-    operation.operands.push_back({"values_result", OperandRole::PayloadResult, "values", {.element = "ValueT"}});
-  operation.method_arguments = {"keys_result"};
-  if (pairs) operation.method_arguments.push_back("values_result");
-  operation.method_arguments.insert(operation.method_arguments.end(), {"k", "valid_items"});
+  add_sorted_operands(operation, pairs, {"k", "valid_items"});
   return operation;
 }
 
