@@ -99,10 +99,8 @@ bool reversed(const Plan& plan, const OptionSpec& option) {
 std::string predicate_argument(const Plan& plan, const OptionSpec& option, const std::string& text) {
   const bool reverse = reversed(plan, option);
   if (text.starts_with(kUserOperatorPrefix)) {
-    const std::string functor = predicate_functor(text.substr(kUserOperatorPrefix.size())) + "{}";
-    return reverse ? "::coop_adapt::Reversed<" + predicate_functor(text.substr(kUserOperatorPrefix.size())) + ">{" +
-                         functor + "}"
-                   : functor;
+    const std::string functor = predicate_functor(text.substr(kUserOperatorPrefix.size()));
+    return reverse ? "::coop_adapt::Reversed<" + functor + ">{" + functor + "{}}" : functor + "{}";
   }
   const PredicateSpec* predicate = find_predicate(text);
   return (reverse ? find_predicate(predicate->reversed) : predicate)->functor + "{}";
@@ -397,15 +395,11 @@ void emit_range_check(std::ostream& out, const Plan& plan, const OptionSpec& opt
       << ") { __trap(); }\n";
 }
 
-// A Count's value in the wrapper: its parameter, its literal, or its default; "" where CUB's
-// own default stands (a key's width).
+// A Count's value in the wrapper: its parameter where RUNTIME, else what the plan knows of it.
 std::string count_in_wrapper(const Plan& plan, const OptionSpec& option) {
-  const OptionBinding bound = plan.facts.option(option.name);
-  if (bound.binding == Binding::Runtime) return option.name;
-  if (bound.binding == Binding::Static) return bound.value;
-  if (!option.default_choice.empty()) return option.default_choice;
-  if (option.range == CountRange::KeyBitEnd) return std::to_string(info(plan.facts.dtype).size * 8);
-  return "";
+  if (plan.facts.option(option.name).binding == Binding::Runtime) return option.name;
+  const auto known = known_count(plan.facts, option);
+  return known ? std::to_string(*known) : "";
 }
 
 // Counts that must be below another (begin_bit < end_bit), where either is RUNTIME: plan()
@@ -414,10 +408,20 @@ void emit_order_checks(std::ostream& out, const Plan& plan) {
   for (const auto& option : plan.operation->options) {
     if (option.less_than.empty()) continue;
     const OptionSpec& upper = *plan.operation->option(option.less_than);
-    const Binding upper_binding = plan.facts.option(upper.name).binding;
-    if (plan.facts.option(option.name).binding != Binding::Runtime && upper_binding != Binding::Runtime) continue;
-    // CUB's own default for the upper bound (a key's width) is above every value the range check lets through.
-    if (upper_binding == Binding::Omitted && upper.default_choice.empty()) continue;
+    if (plan.facts.option(option.name).binding != Binding::Runtime &&
+        plan.facts.option(upper.name).binding != Binding::Runtime)
+      continue;
+    // Where one side is known, the other's range check may already keep them in order (an
+    // omitted begin_bit 0 below any end_bit of 1..bits; an omitted end_bit, the key's width, above
+    // any begin_bit of 0..bits-1).
+    const auto range = [&](const OptionSpec& count) {
+      return count_bounds(plan.range_of(count), plan.tile_capacity(), plan.facts.group.threads(),
+                          info(plan.facts.dtype).size * 8);
+    };
+    const auto known_low = known_count(plan.facts, option), known_high = known_count(plan.facts, upper);
+    const auto upper_range = range(upper), lower_range = range(option);
+    if (known_low && upper_range && *known_low < upper_range->low) continue;
+    if (known_high && lower_range && lower_range->high < *known_high) continue;
     const std::string low = count_in_wrapper(plan, option), high = count_in_wrapper(plan, upper);
     if (!low.empty() && !high.empty()) out << "  if (!(" << low << " < " << high << ")) { __trap(); }\n";
   }
@@ -444,9 +448,6 @@ void emit_wrapper(std::ostream& out, const Plan& plan, const Names& names) {
   out << ");\n" << (plan.result ? "" : "  (void)__ret;\n") << "  return 0;\n}\n\n";
 }
 
-// A user function's declaration and the functor CUB calls: a binary operator,
-// or a block prefix callback over its state pointer. Values of 16-bit floats
-// cross by pointer (see ExternalFunction::by_pointer).
 // A user predicate's functor: CUB calls it with (a, b) and reads a bool.
 void emit_user_predicate(std::ostream& out, const Plan& plan, const ExternalFunction& function) {
   const std::string type = element_type(plan);
@@ -461,6 +462,9 @@ void emit_user_predicate(std::ostream& out, const Plan& plan, const ExternalFunc
   out << "  }\n};\n\n";
 }
 
+// A user function's declaration and the functor CUB calls: a binary operator,
+// or a block prefix callback over its state pointer. Values of 16-bit floats
+// cross by pointer (see ExternalFunction::by_pointer).
 void emit_user_function(std::ostream& out, const Plan& plan, const ExternalFunction& function) {
   if (function.kind == ExternalFunction::Kind::Predicate) return emit_user_predicate(out, plan, function);
   const std::string type = element_type(plan);

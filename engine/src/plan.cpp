@@ -237,7 +237,6 @@ void check_predicate(const CallFacts& facts, const OptionSpec& option, const std
   }
 }
 
-// `shown`: how the message names the value, where it was derived ("radix_bits 12 (end_bit - begin_bit)").
 // A predicate left to its default ("less") must suit the dtype too.
 void check_default_predicates(const CallFacts& facts, const OperationSpec& operation) {
   for (const auto& option : operation.options) {
@@ -245,6 +244,7 @@ void check_default_predicates(const CallFacts& facts, const OperationSpec& opera
   }
 }
 
+// `shown`: how the message names the value, where it was derived ("12 (end_bit - begin_bit)").
 void check_count(const CallFacts& facts, const OptionSpec& option, CountRange allowed, const std::string& text,
                  long long tile, const std::string& shown = "") {
   const auto bounds = count_bounds(allowed, tile, facts.group.threads(), key_bits(facts));
@@ -366,18 +366,6 @@ void check_options(const CallFacts& facts, const OperationSpec& operation, long 
     }
   }
   check_required(facts, operation);
-}
-
-// A Count's value where the plan knows it: STATIC, or omitted with a default (a KeyBitEnd's
-// default is the key's width); nullopt where it is RUNTIME.
-std::optional<long long> known_count(const CallFacts& facts, const OptionSpec& option) {
-  const OptionBinding bound = facts.option(option.name);
-  if (bound.binding == Binding::Static) return literal::parse_signed(bound.value);
-  if (bound.binding == Binding::Runtime) return std::nullopt;
-  if (!option.default_choice.empty()) return literal::parse_signed(option.default_choice);
-  if (!option.omitted_value.empty()) return literal::parse_signed(option.omitted_value);
-  if (option.range == CountRange::KeyBitEnd) return key_bits(facts);
-  return std::nullopt;
 }
 
 // The facts with each option that is the sum of two others (a radix rank's end_bit =
@@ -749,6 +737,16 @@ std::string canonical_key(const Plan& plan) {
 }
 
 }  // namespace
+
+std::optional<long long> known_count(const CallFacts& facts, const OptionSpec& option) {
+  const OptionBinding bound = facts.option(option.name);
+  if (bound.binding == Binding::Static) return literal::parse_signed(bound.value);
+  if (bound.binding == Binding::Runtime) return std::nullopt;
+  if (!option.default_choice.empty()) return literal::parse_signed(option.default_choice);
+  if (!option.omitted_value.empty()) return literal::parse_signed(option.omitted_value);
+  if (option.range == CountRange::KeyBitEnd) return key_bits(facts);
+  return std::nullopt;
+}
 
 std::optional<CountBounds> count_bounds(CountRange range, long long tile, int threads, int key_bits) {
   const std::string width = " (the key is " + std::to_string(key_bits) + " bits wide)";

@@ -40,6 +40,11 @@ struct CountBounds {
   long long low = 0, high = 0;
   std::string words;  // "1..32 (the tile capacity: items_per_thread x group threads)"
 };
+// A Count's value where it is known before the call runs: STATIC, or omitted with a default
+// (its default_choice or omitted_value; a KeyBitEnd's is the key's width); nullopt where it is
+// RUNTIME or has no default.
+std::optional<long long> known_count(const CallFacts& facts, const OptionSpec& option);
+
 // `key_bits`: the width of the call's dtype, for the key-bit ranges.
 std::optional<CountBounds> count_bounds(CountRange range, long long tile, int threads, int key_bits);
 

@@ -62,30 +62,24 @@ def compile_operator(function, dtype: str, arch: str, where_text: str, state, ar
             check_predicate_result(state, ready, (scalar, scalar), dtype, where_text, argument, name)
         else:
             check_result_kind(state, ready, (scalar, scalar), dtype, where_text, argument, name)
-        result_type = types.int32 if predicate else scalar
-        if passes_by_pointer(dtype) or predicate:
-            operator = cuda.jit(device=True)(ready)
+        core, result_type = ready, scalar
+        if predicate:  # its truth as an int32: a bool and the engine's C int need not cross alike
+            judge = cuda.jit(device=True)(ready)
+
+            def truth(a, b):
+                return 1 if judge(a, b) else 0
+
+            core, result_type = truth, types.int32
         if passes_by_pointer(dtype):
-            if predicate:
+            operator = cuda.jit(device=True)(core)
 
-                def wrapper(result, a, b):
-                    result[0] = 1 if operator(a[0], b[0]) else 0
-
-            else:
-
-                def wrapper(result, a, b):
-                    result[0] = operator(a[0], b[0])
+            def wrapper(result, a, b):
+                result[0] = operator(a[0], b[0])
 
             pointer = types.CPointer(scalar)
             compiled, signature = wrapper, types.void(types.CPointer(result_type), pointer, pointer)
-        elif predicate:
-
-            def truth(a, b):
-                return 1 if operator(a, b) else 0
-
-            compiled, signature = truth, result_type(scalar, scalar)
         else:
-            compiled, signature = ready, scalar(scalar, scalar)
+            compiled, signature = core, result_type(scalar, scalar)
         return symbol, compile_device_function(compiled, signature, symbol, arch, where_text, argument, name, dtype)
 
     return compiled_once((kind, function, dtype, arch), build)[1]
