@@ -297,7 +297,7 @@ CASES = [
     Case(
         "missing_operation",
         EXIT2,
-        ("coop explain: argument 'operation' is missing", "load, store, reduce"),
+        ("coop explain: argument 'operation' is missing", "load, store", "reduce", "radix_sort_keys"),
         ["explain"],
     ),
     Case(
