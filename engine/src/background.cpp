@@ -1,6 +1,7 @@
 #include "background.hpp"
 
 #include <pthread.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -30,6 +31,16 @@ void wait_at_exit() { wait_for_background(); }
 // work (the kernel compiler, right after a provider compile) leaves idle, instead of slowing it.
 void yield_to_the_caller() { setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19); }
 
+// SIGINT and SIGTERM are for the caller's threads, whose handlers (Python's, the coop command's)
+// expect them: this thread may be the one the kernel picks while the caller holds them back.
+void leave_signals_to_the_caller() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+}
+
 }  // namespace
 
 void run_in_background(std::function<void()> work) {
@@ -42,6 +53,7 @@ void run_in_background(std::function<void()> work) {
   const std::lock_guard lock(all.mutex);
   all.running.emplace_back([work = std::move(work)] {
     yield_to_the_caller();
+    leave_signals_to_the_caller();
     work();
   });
 }

@@ -5,17 +5,23 @@
 #include <utility>
 
 #include "coop/error.hpp"
+#include "process_signals.hpp"
 
 namespace coop {
 
 DynamicLibrary DynamicLibrary::open(const std::string& path) {
-  // RTLD_LOCAL keeps the library's symbols from interposing on another copy the host process
-  // (a Python interpreter with CUDA wheels, say) may already have loaded.
-  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = nullptr;
+  {
+    const ProcessSignalsRestored restored;
+    // RTLD_LOCAL keeps the library's symbols from interposing on another copy the host process
+    // (a Python interpreter with CUDA wheels, say) may already have loaded.
+    handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  }
   if (handle == nullptr) {
     const char* reason = ::dlerror();
     throw Error(ErrorKind::Toolkit, "cannot load " + path + ": " + (reason != nullptr ? reason : "dlopen failed"));
   }
+  keep_process_signals(handle);
   return DynamicLibrary(path, handle);
 }
 

@@ -12,7 +12,8 @@ namespace coop {
 
 class DynamicLibrary {
  public:
-  // Throws coop::Error(Toolkit) with dlerror()'s text.
+  // Throws coop::Error(Toolkit) with dlerror()'s text. The library may not take SIGINT or SIGTERM
+  // from the process, neither while it loads nor later (see process_signals.hpp).
   static DynamicLibrary open(const std::string& path);
 
   DynamicLibrary(DynamicLibrary&& other) noexcept;

@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "process_signals.hpp"
+
 namespace coop::files {
 namespace {
 
@@ -213,6 +215,7 @@ std::optional<std::string> read_regular_file(const Descriptor& directory, const 
 
 void write_atomically(const Descriptor& directory, const fs::path& directory_path, const std::string& name,
                       std::string_view bytes, std::optional<mode_t> exact_mode) {
+  const ProcessSignalsDeferred deferred;  // a Ctrl-C here leaves the whole file or none
   TempFile temp(directory, directory_path, name, exact_mode);
   temp.write(bytes);
   temp.commit(name, directory_path / name);

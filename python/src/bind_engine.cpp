@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "bindings.hpp"
@@ -24,6 +25,23 @@ LinkInputKind link_kind(const std::string& kind, std::size_t index) {
   if (kind == "object") return LinkInputKind::Object;
   reject(ErrorKind::InvalidArgument, "link", "inputs[" + std::to_string(index) + "] kind", "'" + kind + "'",
          "one of: ltoir, cubin, ptx, fatbin, object");
+}
+
+// Python's SIGINT handler only records a Ctrl-C, and the toolkit libraries may not replace it
+// (engine/src/process_signals.hpp): one that came during a compile or a link is raised here, as
+// KeyboardInterrupt, when the call returns. What it compiled is cached whole, so a retry is quick.
+void raise_pending_interrupt() {
+  if (PyErr_CheckSignals() != 0) throw nb::python_error();
+}
+
+Bundle compile_bundle(Engine& engine, const std::vector<Plan>& plans, const std::string& arch) {
+  std::optional<Bundle> bundle;
+  {
+    nb::gil_scoped_release release;
+    bundle.emplace(engine.compile(plans, arch));
+  }
+  raise_pending_interrupt();
+  return std::move(*bundle);
 }
 
 const Toolkit& located_toolkit(const Engine& engine) {
@@ -45,6 +63,7 @@ nb::bytes link_to_cubin(const Engine& engine, const std::vector<std::pair<std::s
     nb::gil_scoped_release release;
     result = coop::link(engine.toolkit(), link_inputs, arch);
   }
+  raise_pending_interrupt();
   return nb::bytes(result.cubin.data(), result.cubin.size());
 }
 
@@ -146,8 +165,9 @@ void bind_engine(nb::module_& module) {
           },
           "arch"_a, "call"_a, nb::call_guard<nb::gil_scoped_release>(),
           "Raises EngineError (InvalidArgument) naming `call` unless the loaded NVRTC compiles for `arch`.")
-      .def("compile", &Engine::compile, "plans"_a, "arch"_a, nb::call_guard<nb::gil_scoped_release>(),
-           "One NVRTC compile of all plans on a cache miss, none on a memory or disk hit.")
+      .def("compile", &compile_bundle, "plans"_a, "arch"_a,
+           "One NVRTC compile of all plans on a cache miss, none on a memory or disk hit. A Ctrl-C during it "
+           "raises KeyboardInterrupt when it returns.")
       .def("link", &link_to_cubin, "inputs"_a, "arch"_a,
            "nvJitLink (kind, bytes) inputs into a cubin for `arch`; kind is ltoir, cubin, ptx, fatbin or object.")
       .def_prop_ro(

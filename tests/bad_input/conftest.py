@@ -10,6 +10,7 @@ _CATEGORIES = {
     "test_kernels.py": "Python",
     "test_cache_faults.py": "cache",
     "test_environment.py": "environment",
+    "test_interrupts.py": "interrupt",
 }
 _results: dict = collections.defaultdict(collections.Counter)
 
@@ -27,7 +28,7 @@ def pytest_terminal_summary(terminalreporter):
     if not _results:
         return
     terminalreporter.write_line("bad-input catalogue: category, tried, clear, unclear")
-    for category in ("CLI", "Python", "cache", "environment"):
+    for category in ("CLI", "Python", "cache", "environment", "interrupt"):
         counts = _results.get(category)
         if counts:
             terminalreporter.write_line(

@@ -1,6 +1,8 @@
 // coop: plan, generate, compile, link and cache CUB providers from the shell.
 // Bad input exits with status 2 and one message naming the argument; a toolkit,
-// compile or link failure exits with status 1.
+// compile or link failure exits with status 1; Ctrl-C exits with status 130 and one line.
+#include <signal.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <exception>
@@ -42,9 +44,29 @@ std::string one_line(const std::string& text) {
   return line;
 }
 
+// Status 130, as a shell reports a command it interrupted, and one line instead of silence. NVRTC
+// never replaces this handler with its own (exit 4, no message): see engine/src/process_signals.hpp.
+// Exiting at once is safe: cache entries are written whole or not at all.
+void exit_interrupted(int /*signal*/) {
+  static constexpr char kLine[] = "coop: interrupted\n";
+  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, kLine, sizeof kLine - 1);
+  ::_exit(130);
+}
+
+// A SIGINT the parent ignores (a command started in the background) stays ignored.
+void exit_130_on_interrupt() {
+  struct sigaction action {};
+  if (::sigaction(SIGINT, nullptr, &action) != 0 || action.sa_handler == SIG_IGN) return;
+  action = {};
+  action.sa_handler = exit_interrupted;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  exit_130_on_interrupt();
   CLI::App app("cuda.coop engine: CUB cooperative primitives as compiled providers", "coop");
   app.require_subcommand(1);
   app.set_version_flag("--version", coop::engine_version(), "Print the engine version and exit");
