@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "coop/compile.hpp"
 #include "coop/error.hpp"
+#include "cubin_header.hpp"
 #include "nvjitlink_api.hpp"
 
 namespace coop {
@@ -41,8 +43,18 @@ class Linker {
   Linker& operator=(const Linker&) = delete;
 
   void add(const LinkInput& input) {
-    check(api_.add_data(handle_, input_type(input.kind), input.bytes.data(), input.bytes.size(), input.name.c_str()),
-          "add " + input.name);
+    // nvJitLink reads PTX as a C string, up to its NUL: a file holds none, and without one
+    // nvJitLink reads on past the end and refuses it (NVJITLINK_ERROR_INCORRECT_INPUT_TYPE).
+    if (input.kind == LinkInputKind::Ptx && (input.bytes.empty() || input.bytes.back() != '\0')) {
+      std::vector<char> text(input.bytes);
+      text.push_back('\0');
+      return add(input.kind, text, input.name);
+    }
+    add(input.kind, input.bytes, input.name);
+  }
+
+  void add(LinkInputKind kind, const std::vector<char>& bytes, const std::string& name) {
+    check(api_.add_data(handle_, input_type(kind), bytes.data(), bytes.size(), name.c_str()), "add " + name);
   }
 
   std::vector<char> complete() {
@@ -81,8 +93,30 @@ class Linker {
   nvjitlink::Handle handle_ = nullptr;
 };
 
-std::vector<std::string> link_options(const std::vector<LinkInput>& inputs, const std::string& arch) {
-  parse_arch(arch, "link");
+// nvJitLink drops an executable cubin silently and refuses one for another arch as "bad input".
+void check_cubin(const LinkInput& input, int target_sm, const std::string& call) {
+  const std::optional<CubinHeader> header = read_cubin_header(input.bytes);
+  if (!header) return;  // not a CUDA ELF file: nvJitLink names what is wrong with it
+  if (!header->relocatable) {
+    reject(ErrorKind::InvalidArgument, call, "input", "'" + input.name + "' (an executable cubin)",
+           "a relocatable cubin, which a link can use: build it with nvcc -rdc=true -cubin (or pass its .ptx)");
+  }
+  if (header->sm != target_sm) {
+    reject(ErrorKind::InvalidArgument, call, "input",
+           "'" + input.name + "' (a cubin for sm_" + std::to_string(header->sm) + ")",
+           "a cubin for sm_" + std::to_string(target_sm) + ", the arch of the link: build it with -arch=sm_" +
+               std::to_string(target_sm) +
+               ", or pass PTX (a .ptx, or a fatbin holding it), which nvJitLink "
+               "compiles for the target");
+  }
+}
+
+std::vector<std::string> link_options(const std::vector<LinkInput>& inputs, const std::string& arch,
+                                      const std::string& call) {
+  const int target_sm = parse_arch(arch, call);
+  for (const LinkInput& input : inputs) {
+    if (input.kind == LinkInputKind::Cubin) check_cubin(input, target_sm, call);
+  }
   std::vector<std::string> options = {"-arch=" + arch};
   // LTO-IR inputs are only optimized together, CUB inlined into the kernel, under -lto.
   const bool any_ltoir = std::any_of(inputs.begin(), inputs.end(),
@@ -93,8 +127,9 @@ std::vector<std::string> link_options(const std::vector<LinkInput>& inputs, cons
 
 }  // namespace
 
-LinkResult link(const Toolkit& toolkit, const std::vector<LinkInput>& inputs, const std::string& arch) {
-  const std::vector<std::string> options = link_options(inputs, arch);
+LinkResult link(const Toolkit& toolkit, const std::vector<LinkInput>& inputs, const std::string& arch,
+                const std::string& call) {
+  const std::vector<std::string> options = link_options(inputs, arch, call);
   const auto start = std::chrono::steady_clock::now();
   Linker linker(nvjitlink::Api::load(toolkit.nvjitlink_library), options);
   for (const LinkInput& input : inputs) linker.add(input);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -228,6 +229,24 @@ TEST(Cli, LinkRefusesADirectoryAsInput) {
             std::string::npos)
       << result.output;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "x.cubin"));
+}
+
+// A .ptx file holds no terminating NUL; beside LTO-IR (a link under -lto) nvJitLink refused it as
+// NVJITLINK_ERROR_INCORRECT_INPUT_TYPE until the link added one.
+TEST(Cli, LinksPtxBesideLtoIr) {
+  testing::TempDir dir;
+  const std::string in_dir = "cd " + dir.path().string() + " && CUDA_COOP_ENABLE_CACHE=0";
+  testing::write_text(dir.path() / "scale.cu", "extern \"C\" __global__ void coop_scale(float* x) { x[0] *= 2; }\n");
+  const auto nvcc = testing::run_command("cd " + dir.path().string() + " && " + COOP_NVCC +
+                                         " -arch=sm_90 -ptx scale.cu -o scale.ptx");
+  ASSERT_EQ(nvcc.exit_code, 0) << nvcc.output;
+  const auto compiled = coop("compile load -o bundle.ltoir", in_dir);
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.output;
+  const auto linked = coop("link bundle.ltoir scale.ptx -o out.cubin", in_dir);
+  EXPECT_EQ(linked.exit_code, 0) << linked.output;
+  const std::vector<char> cubin = testing::read_bytes(dir.path() / "out.cubin");
+  const std::string kernel = "coop_scale";
+  EXPECT_NE(std::search(cubin.begin(), cubin.end(), kernel.begin(), kernel.end()), cubin.end());
 }
 
 TEST(Cli, WriteErrorsShowAfterTheFlush) {

@@ -91,6 +91,52 @@ TEST(NvJitLink, GarbageInputIsALinkError) {
   }
 }
 
+// nvcc's output for `flags` of a one-kernel file, as the coop command reads it from disk.
+std::vector<char> nvcc_output(const TempDir& scratch, const std::string& flags, const std::string& name) {
+  const auto source = scratch.path() / "scale.cu";
+  write_text(source, "extern \"C\" __global__ void coop_scale(float* x) { x[threadIdx.x] *= 2; }\n");
+  const auto output = scratch.path() / name;
+  const auto nvcc =
+      run_command(std::string(COOP_NVCC) + " " + flags + " " + source.string() + " -o " + output.string());
+  EXPECT_EQ(nvcc.exit_code, 0) << nvcc.output;
+  return read_bytes(output);
+}
+
+std::string refusal(const std::vector<LinkInput>& inputs) {
+  try {
+    link(toolkit(), inputs, "sm_90", "coop link");
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument) << error.what();
+    return error.what();
+  }
+  ADD_FAILURE() << "linked what nvJitLink would drop or refuse without saying why";
+  return "";
+}
+
+TEST(NvJitLink, RelocatableCubinForTheTargetLinks) {
+  const TempDir scratch;
+  const std::vector<char> cubin = nvcc_output(scratch, "-arch=sm_90 -rdc=true -cubin", "scale.cubin");
+  const LinkResult result = link(toolkit(), {{LinkInputKind::Cubin, cubin, "scale.cubin"}}, "sm_90");
+  EXPECT_TRUE(contains(result.cubin, "coop_scale"));
+}
+
+TEST(NvJitLink, CubinForAnotherArchIsRefusedNamingBoth) {
+  const TempDir scratch;
+  const std::vector<char> cubin = nvcc_output(scratch, "-arch=sm_80 -rdc=true -cubin", "sm80.cubin");
+  const std::string message = refusal({{LinkInputKind::Cubin, cubin, "sm80.cubin"}});
+  EXPECT_NE(message.find("coop link: argument 'input' = 'sm80.cubin' (a cubin for sm_80)"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("a cubin for sm_90"), std::string::npos) << message;
+}
+
+TEST(NvJitLink, ExecutableCubinIsRefusedInsteadOfDropped) {
+  const TempDir scratch;
+  const std::vector<char> cubin = nvcc_output(scratch, "-arch=sm_90 -cubin", "whole.cubin");
+  const std::string message = refusal({{LinkInputKind::Cubin, cubin, "whole.cubin"}});
+  EXPECT_NE(message.find("'whole.cubin' (an executable cubin)"), std::string::npos) << message;
+  EXPECT_NE(message.find("-rdc=true"), std::string::npos) << message;
+}
+
 TEST(NvJitLink, ArchIsValidatedBeforeLinking) {
   try {
     link(toolkit(), {}, "sm90");

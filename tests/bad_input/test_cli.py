@@ -6,6 +6,7 @@ the few that reach NVRTC share one cache directory, so a repeated bundle compile
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -72,6 +73,25 @@ CASES = [
         EXIT2,
         ("argument 'arch' = 'compute_90'", "sm_<major><minor>"),
         ["link", "garbage.ltoir", "-o", "x.cubin", "--arch", "compute_90"],
+    ),
+    # Issue 22, item 4: inputs nvJitLink would drop without a word, or that are too large to read.
+    Case(
+        "link_cubin_for_another_arch",
+        EXIT2,
+        ("argument 'input' = 'sm80.cubin' (a cubin for sm_80)", "a cubin for sm_90", "pass PTX"),
+        ["link", "sm80.cubin", "-o", "x.cubin", "--arch", "sm_90"],
+    ),
+    Case(
+        "link_executable_cubin",
+        EXIT2,
+        ("argument 'input' = 'executable.cubin' (an executable cubin)", "nvcc -rdc=true -cubin"),
+        ["link", "executable.cubin", "-o", "x.cubin", "--arch", "sm_90"],
+    ),
+    Case(
+        "link_input_over_the_size_limit",
+        EXIT2,
+        ("argument 'input' = 'huge.ltoir' (3221225472 bytes)", "at most 2147483648 bytes (2 GiB)"),
+        ["link", "huge.ltoir", "-o", "x.cubin"],
     ),
     Case(
         "link_input_not_device_code",
@@ -535,9 +555,29 @@ def cache_home(tmp_path_factory):
     return tmp_path_factory.mktemp("xdg_cache")
 
 
+NVCC = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")
+
+
+@pytest.fixture(scope="module")
+def cubins(tmp_path_factory):
+    """Real cubins nvcc builds: relocatable for sm_80, and executable (no -rdc) for sm_90."""
+    if not os.path.exists(NVCC):
+        return None
+    directory = tmp_path_factory.mktemp("cubins")
+    (directory / "kernel.cu").write_text('extern "C" __global__ void scale(float* x) { x[threadIdx.x] *= 2; }\n')
+    for name, flags in (("sm80.cubin", ["-arch=sm_80", "-rdc=true"]), ("executable.cubin", ["-arch=sm_90"])):
+        subprocess.run([NVCC, *flags, "-cubin", "kernel.cu", "-o", name], cwd=directory, check=True, timeout=120)
+    return directory
+
+
 @pytest.fixture
-def workdir(tmp_path):
-    """The files the cases name: a directory, an empty file, bytes that are no device code, a device."""
+def workdir(tmp_path, cubins):
+    """The files the cases name: a directory, an empty file, bytes that are no device code, a device,
+    cubins nvcc built, and a sparse file over the input size limit."""
+    for name in ("sm80.cubin", "executable.cubin") if cubins else ():
+        shutil.copy(cubins / name, tmp_path / name)
+    with open(tmp_path / "huge.ltoir", "wb") as huge:
+        huge.truncate(3 << 30)  # sparse: 3 GiB that take no disk and no time
     (tmp_path / "dir.ltoir").mkdir()
     (tmp_path / "empty.ltoir").touch()
     (tmp_path / "garbage.ltoir").write_bytes(b"not device code\n")
@@ -553,6 +593,8 @@ RUNNABLE = [case for case in CASES if not (case.name in PERMISSION_CASES and os.
 
 @pytest.mark.parametrize("case", RUNNABLE, ids=ids(RUNNABLE))
 def test_cli_bad_input(case, workdir, cache_home):
+    if any(argument.endswith(".cubin") and not (workdir / argument).exists() for argument in case.detail[1:2]):
+        pytest.skip(f"no nvcc at {NVCC} to build {case.detail[1]}")
     status, kind = case.error.split()[1:3]
     environment = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}
     environment.pop("CUDA_COOP_ENABLE_CACHE", None)

@@ -22,7 +22,10 @@ struct LinkResult {
   double seconds = 0;
 };
 
-// Throws coop::Error(Link) with nvJitLink's error log.
-LinkResult link(const Toolkit& toolkit, const std::vector<LinkInput>& inputs, const std::string& arch);
+// Throws coop::Error(Link) with nvJitLink's error log, and coop::Error(InvalidArgument) naming `call`
+// for an input nvJitLink would drop or refuse without saying why: an executable cubin, a cubin for
+// another arch. PTX needs no terminating NUL.
+LinkResult link(const Toolkit& toolkit, const std::vector<LinkInput>& inputs, const std::string& arch,
+                const std::string& call = "link");
 
 }  // namespace coop

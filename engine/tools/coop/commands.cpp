@@ -162,7 +162,7 @@ int link(const LinkArguments& arguments) {
   Engine engine = make_engine();
   // nvJitLink says only "unrecognized architecture"; NVRTC lists what the toolkit targets.
   require_supported_arch(engine.toolkit(), arguments.arch, "coop link");
-  const LinkResult result = coop::link(engine.toolkit(), inputs, arguments.arch);
+  const LinkResult result = coop::link(engine.toolkit(), inputs, arguments.arch, "coop link");
   write_output(arguments.output, {result.cubin.data(), result.cubin.size()}, "coop link", "-o");
   std::cout << "linked " << inputs.size() << " input(s) for " << arguments.arch << " into " << arguments.output << " ("
             << result.cubin.size() << " bytes, " << result.seconds << " s)\n";

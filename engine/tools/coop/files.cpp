@@ -39,13 +39,19 @@ std::vector<char> read_input(const std::string& path, const std::string& command
   if (!fs::is_regular_file(status)) {
     reject(ErrorKind::InvalidArgument, command, argument, quoted(path) + " (not a regular file)", expected);
   }
+  // Checked before reading: a file of gigabytes took a minute to read, then ran out of memory.
+  const auto size = fs::file_size(path, error);
+  if (error) reject(ErrorKind::InvalidArgument, command, argument, because(path, error.value()), expected);
+  if (size == 0) reject(ErrorKind::InvalidArgument, command, argument, quoted(path) + " (empty)", expected);
+  if (size > kMaxInputBytes) {
+    reject(ErrorKind::InvalidArgument, command, argument, quoted(path) + " (" + std::to_string(size) + " bytes)",
+           "a file of at most " + std::to_string(kMaxInputBytes) + " bytes (2 GiB)");
+  }
   File file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) reject(ErrorKind::InvalidArgument, command, argument, because(path, errno), expected);
-  std::vector<char> bytes;
-  char buffer[1 << 16];
-  while (const std::size_t read = std::fread(buffer, 1, sizeof buffer, file.get())) {
-    bytes.insert(bytes.end(), buffer, buffer + read);
-  }
+  std::vector<char> bytes(size);
+  // A file that shrank since it was measured is read as it is now.
+  bytes.resize(std::fread(bytes.data(), 1, bytes.size(), file.get()));
   if (std::ferror(file.get())) reject(ErrorKind::InvalidArgument, command, argument, because(path, errno), expected);
   if (bytes.empty()) reject(ErrorKind::InvalidArgument, command, argument, quoted(path) + " (empty)", expected);
   return bytes;

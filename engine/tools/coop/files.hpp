@@ -3,13 +3,19 @@
 // output silently skipped or overwritten.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace coop::cli {
 
-// The whole of a readable, non-empty regular file (a directory or /dev/zero is not one).
+// The largest input read: device code for one link is megabytes, a fatbin of every arch of a
+// large library hundreds of them; 2 GiB in memory is as much as a link should ask of a machine.
+inline constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{2} << 30;
+
+// The whole of a readable, non-empty regular file of at most kMaxInputBytes (a directory or
+// /dev/zero is not one).
 std::vector<char> read_input(const std::string& path, const std::string& command, const std::string& argument);
 
 // Checked before any work, so a typo costs no compile: not empty, not a directory,
