@@ -11,6 +11,7 @@ _CATEGORIES = {
     "test_cache_faults.py": "cache",
     "test_environment.py": "environment",
     "test_interrupts.py": "interrupt",
+    "test_fork.py": "Python",
 }
 _results: dict = collections.defaultdict(collections.Counter)
 

@@ -33,6 +33,11 @@ class ProviderCompileError(CoopError, RuntimeError):
     """NVRTC rejected a generated provider; the message holds its log and source path."""
 
 
+class ForkedProcessError(CoopError, RuntimeError):
+    """A kernel compile in a process forked after the kernel compiler had compiled in its parent,
+    which would hang forever: worker processes that compile start with the 'spawn' method."""
+
+
 class IncompatibleCompilerError(CoopError, ImportError):
     """The installed kernel compiler is a version cuda.coop does not support."""
 
@@ -68,6 +73,7 @@ for _error in (
     PayloadInferenceError,
     UnsupportedOperationError,
     EscapingGroupDescriptorError,
+    ForkedProcessError,
     ProviderCompileError,
     IncompatibleCompilerError,
     InvalidArgumentError,

@@ -12,6 +12,7 @@ from numba_cuda_mlir.numba_cuda.types.misc import literal
 
 from .._core.errors import InvalidArgumentError
 from . import _groups, _planner
+from ._fork import check_and_note_compile
 
 # Without a device, compiles target this compute capability.
 DEFAULT_CAPABILITY = (9, 0)
@@ -86,6 +87,7 @@ def compile_for_launch(kernel, argtypes, grid, block, sharedmem=0, values=(), cl
 
 
 def explain(kernel, /, *args, grid, block) -> Explanation:
+    check_and_note_compile("coop.explain")
     _triple(grid, "grid"), _triple(block)  # checked before anything compiles
     argtypes = [kernel.typeof_pyval(value) for value in args]
     recorded = []

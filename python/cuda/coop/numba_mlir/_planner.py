@@ -26,6 +26,7 @@ from . import (
 )
 from ._divergence import warn_divergent_calls
 from ._find import find_sites
+from ._fork import check_and_note_compile
 from ._linked_functions import user_function_being_compiled
 from ._location import context, where
 from ._types import TypeOracle
@@ -38,6 +39,7 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
 
     def run(self) -> bool:
         state = self.state
+        check_and_note_compile(f"kernel '{state.func_id.func_qualname}'")
         sites = find_sites(state.func_ir)
         if not sites:
             return False
