@@ -10,7 +10,18 @@ import pytest
 numba_cuda_mlir = pytest.importorskip("numba_cuda_mlir")
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "traps: launches a kernel that traps on purpose (through traps_in_child); "
+        "scripts/gpu-sanitize.sh runs these outside the sanitizers, whose error counts they would fill",
+    )
+
+
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "traps_in_child" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.traps)
     if numba_cuda_mlir.cuda.is_available():
         return
     skip = pytest.mark.skip(reason="no GPU: runtime tests run on the GPU machine (scripts/gpu.sh)")
