@@ -26,10 +26,10 @@ INTERRUPTED = "coop: interrupted"
 CASES = [
     Case("cli_early", "exit 130", (INTERRUPTED,), ("cli", 0.1)),
     Case("cli_midway", "exit 130", (INTERRUPTED,), ("cli", 0.3)),
-    Case("cli_late", "exit 130", (INTERRUPTED,), ("cli", 0.6)),
+    Case("cli_late", "exit 130", (INTERRUPTED,), ("cli", 0.5)),
     Case("python_at_the_start", "KeyboardInterrupt", ("KeyboardInterrupt", "in interrupted_compile"), ("python", 0.02)),
     Case("python_midway", "KeyboardInterrupt", ("KeyboardInterrupt", "in interrupted_compile"), ("python", 0.3)),
-    Case("python_late", "KeyboardInterrupt", ("KeyboardInterrupt", "in interrupted_compile"), ("python", 0.7)),
+    Case("python_late", "KeyboardInterrupt", ("KeyboardInterrupt", "in interrupted_compile"), ("python", 0.5)),
 ]
 
 # Runs in the child: one cold compile through the process-wide engine, a SIGINT from a timer
@@ -92,13 +92,16 @@ def _run_coop(delay: float, home: Path) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def cold_seconds(tmp_path_factory) -> dict:
     """How long an uninterrupted cold compile takes: the whole `coop` command, and Python's
-    engine.compile call."""
-    home = tmp_path_factory.mktemp("uninterrupted")
-    start = time.monotonic()
-    assert run_coop(CALL, environment(home / "cli")).status == 0
-    cli = time.monotonic() - start
-    _, report = _run_engine(-1, home / "python")
-    return {"cli": cli, "python": report["seconds"]}
+    engine.compile call. The shorter of two: the first one may read the headers from disk, and
+    a signal meant for the middle of a compile must not come after its end."""
+    seconds = {"cli": [], "python": []}
+    for attempt in range(2):
+        home = tmp_path_factory.mktemp(f"uninterrupted{attempt}")
+        start = time.monotonic()
+        assert run_coop(CALL, environment(home / "cli")).status == 0
+        seconds["cli"].append(time.monotonic() - start)
+        seconds["python"].append(_run_engine(-1, home / "python")[1]["seconds"])
+    return {front_end: min(values) for front_end, values in seconds.items()}
 
 
 def _check_whole_entries(home: Path) -> None:
