@@ -325,7 +325,8 @@ void write_atomically(const fs::path& target, std::string_view bytes) {
   try {
     std::error_code error;
     fs::create_directories(parent, error);
-    if (error && !fs::is_directory(parent, error)) throw files::Fault::os(parent, "create directory", error.value());
+    if (error && !fs::is_directory(parent)) throw files::Fault::os(parent, "create directory", error.value());
+    // A file standing at `parent` is no error to create_directories: opening it says what is wrong.
     files::write_atomically(files::open_directory(parent), parent, target.filename().string(), bytes, std::nullopt);
   } catch (const files::Fault& fault) {
     throw Error(ErrorKind::Cache, fault.message);
