@@ -133,14 +133,16 @@ CachedCompile decode_checked(const nlohmann::json& header, std::string_view ltoi
 
 // The entry, or nullopt for another format version's (replaced without a word, as an
 // upgrade leaves many); throws Defect for anything else that is not a valid entry.
-std::optional<CachedCompile> decode(std::string_view text, const std::string& key, std::string_view secret) {
+std::optional<CachedCompile> decode(std::string_view text, const std::string& key,
+                                    const std::optional<std::string>& secret, const fs::path& secret_path) {
   if (!text.starts_with(kMagic)) {
     if (text.starts_with(kAnyVersion) && text.find('\n') != std::string_view::npos) return std::nullopt;
     throw Defect{"is not a cache entry (it does not start with 'coop-cache-entry')"};
   }
+  if (!secret) throw Defect{"cannot be verified: the cache's key '" + secret_path.string() + "' is missing"};
   if (text.size() < kMagic.size() + kMacSize) throw Defect{"is truncated"};
   const std::string_view body = text.substr(0, text.size() - kMacSize);
-  if (hmac_sha256_hex(secret, body) != text.substr(body.size())) {
+  if (hmac_sha256_hex(*secret, body) != text.substr(body.size())) {
     throw Defect{"does not carry a MAC made with this cache's key: it is damaged, or it was not written by you"};
   }
   const std::size_t header_end = body.find('\n', kMagic.size());
@@ -189,7 +191,8 @@ std::optional<std::string> cache_secret(const files::Descriptor& root, const fs:
 
 struct StoredEntry {
   std::string text;
-  std::string secret;
+  std::optional<std::string> secret;  // none when the cache has no key (yet)
+  fs::path secret_path;
 };
 
 std::optional<StoredEntry> read_entry(const fs::path& root, const std::string& key) {
@@ -200,11 +203,7 @@ std::optional<StoredEntry> read_entry(const fs::path& root, const std::string& k
     const files::Descriptor shard = files::open_subdirectory(*directory, root, key.substr(0, 2), false);
     std::optional<std::string> text = files::read_regular_file(shard, shard_path, key + ".entry", kMaxEntryBytes);
     if (!text) return std::nullopt;
-    std::optional<std::string> secret = cache_secret(*directory, root, false);
-    if (!secret) {
-      throw files::Fault::refused(root / kSecretName, "is missing, so no entry in the cache can be verified");
-    }
-    return StoredEntry{std::move(*text), std::move(*secret)};
+    return StoredEntry{std::move(*text), cache_secret(*directory, root, false), root / kSecretName};
   } catch (const files::Fault& fault) {
     if (fault.error != ENOENT) warn_about(fault, "compiling instead of loading from it");
     return std::nullopt;
@@ -313,7 +312,7 @@ std::optional<CachedCompile> DiskCache::load(const std::string& key) const {
   const std::optional<StoredEntry> stored = read_entry(config_.directory, key);
   if (!stored) return std::nullopt;
   try {
-    return decode(stored->text, key, stored->secret);
+    return decode(stored->text, key, stored->secret, stored->secret_path);
   } catch (const Defect& defect) {
     warn_about(files::Fault::refused(entry_path(key), defect.what), "compiling instead (the compile replaces it)");
     return std::nullopt;

@@ -683,10 +683,25 @@ TEST(DiskCacheTrust, MissingKeyRefusesEveryEntryUntilTheNextStore) {
   const CapturedWarnings warnings;
   EXPECT_EQ(cache.load(key), std::nullopt);
   ASSERT_EQ(warnings.texts().size(), 1u) << text_of(warnings);
-  EXPECT_TRUE(mentions(warnings, "'" + key_file.string() + "' is missing, so no entry in the cache can be verified"))
+  EXPECT_TRUE(mentions(warnings, "'" + cache.entry_path(key) + "' cannot be verified: the cache's key '" +
+                                     key_file.string() + "' is missing"))
       << text_of(warnings);
   cache.store(key, sample(100));
   EXPECT_EQ(cache.load(key), sample(100));
+}
+
+// An upgrade leaves entries of the old format and no key: they are replaced without a word.
+TEST(DiskCacheTrust, OldFormatEntryWithoutAKeyIsASilentMiss) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("upgraded");
+  fs::create_directories(shard_of(cache, key));
+  testing::write_text(cache.entry_path(key), "coop-cache-entry 2\n{}\n" + std::string(64, '0'));
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  EXPECT_TRUE(warnings.texts().empty()) << text_of(warnings);
+  cache.store(key, sample());
+  EXPECT_EQ(cache.load(key), sample());
 }
 
 // Where a case puts a fault the cache must not trust, and what the one warning says about it.

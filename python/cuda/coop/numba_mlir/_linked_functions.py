@@ -36,9 +36,12 @@ def passes_by_pointer(dtype: str) -> bool:
 
 def symbol_for(kind: str, name: str, dtype: str, identity: tuple) -> str:
     """`coop_<kind>_<name>_<dtype>_<digest of identity>`: stable across processes (the
-    provider cache keys on it), distinct per identity."""
+    provider cache keys on it), distinct per identity. The name keeps no run of
+    underscores (`<lambda>`, `__call__`): C++ reserves any name holding "__", and the
+    engine refuses such a symbol."""
     digest = hashlib.sha256(repr(identity).encode()).hexdigest()[:12]
-    return f"coop_{kind}_{re.sub(r'[^0-9A-Za-z_]', '_', name)}_{dtype}_{digest}"
+    spelled = re.sub(r"_+", "_", re.sub(r"[^0-9A-Za-z_]", "_", name)).strip("_") or "fn"
+    return f"coop_{kind}_{spelled}_{dtype}_{digest}"
 
 
 def compiled_once(key, build):
