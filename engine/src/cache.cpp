@@ -1,19 +1,28 @@
 // Disk entry layout, one file per key at <directory>/<key[0:2]>/<key>.entry:
 //
-//   coop-cache-entry 2\n                         magic and format version (2: one layout per distinct probe)
+//   coop-cache-entry 3\n                         magic and format version
 //   {"key":...,"layouts":[...],"ltoir_size":N}\n  JSON header on one line
 //   <N bytes of LTO-IR>
-//   <64 hex digits>                               SHA-256 of everything above
+//   <64 hex digits>                               HMAC-SHA-256 of everything above
+//
+// Trust: an entry is code linked into the user's kernels, so it must prove its writer. The
+// MAC is keyed with <directory>/entry-key, 32 random bytes made on first use and private to
+// the user (0600): a checksum anyone can recompute would not tell the user's entry from one
+// planted by whoever can write the directory. The root, each shard, each entry and the key
+// must belong to the user and be writable by no one else (as ssh and ccache require); what
+// fails is refused with one warning and costs a compile, and nothing is written into a
+// directory that is refused. After the MAC, the entry's payload must be LTO-IR and its
+// layouts ones a compile can give: a MAC proves the writer, not that the writer had no bug.
 //
 // Writers fill a uniquely named temp file beside the entry, fsync it and rename() it over
 // the entry, so readers see the old entry or the new one, never a mix, and concurrent
-// writers of one key leave one complete entry. Readers treat any defect as a miss; the
-// next store replaces the defective file. The directory itself is not fsynced: losing a
+// writers of one key leave one complete entry. A defective entry reads as a miss with one
+// warning; the next store replaces it. The directory itself is not fsynced: losing a
 // rename in a crash costs one recompile, not correctness.
 //
-// Shards and entries are reached through directory descriptors (openat with O_NOFOLLOW),
-// so a symbolic link planted at either is refused rather than followed, and nothing
-// swapped in between a check and its use can redirect a read or a write.
+// The root, shards and entries are reached through directory descriptors (openat with
+// O_NOFOLLOW), so a symbolic link planted at any of them is refused rather than followed,
+// and nothing swapped in between a check and its use can redirect a read or a write.
 #include "coop/cache.hpp"
 
 #include <pwd.h>
@@ -39,10 +48,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Bump the version on any change of the layout above: old entries then read as misses.
-constexpr std::string_view kMagic = "coop-cache-entry 2\n";
+// Bump the version on any change of the layout above: old entries then read as silent misses.
+constexpr std::string_view kMagic = "coop-cache-entry 3\n";
+constexpr std::string_view kAnyVersion = "coop-cache-entry ";
 constexpr std::size_t kKeySize = 64;
-constexpr std::size_t kChecksumSize = 64;
+constexpr std::size_t kMacSize = 64;
+constexpr std::string_view kSecretName = "entry-key";
+constexpr std::size_t kSecretSize = 32;
 // Far above any bundle's LTO-IR; what is larger is not an entry and is never read into memory.
 constexpr std::size_t kMaxEntryBytes = std::size_t{256} << 20;
 constexpr mode_t kEntryMode = 0600;
@@ -62,7 +74,7 @@ bool is_lower_hex(std::string_view text) {
 
 bool is_key(std::string_view text) { return text.size() == kKeySize && is_lower_hex(text); }
 
-std::string encode(const std::string& key, const CachedCompile& value) {
+std::string encode(const std::string& key, const CachedCompile& value, std::string_view secret) {
   nlohmann::json layouts = nlohmann::json::array();
   for (const Layout& layout : value.layouts) {
     layouts.push_back({{"bytes", layout.bytes}, {"alignment", layout.alignment}});
@@ -72,35 +84,74 @@ std::string encode(const std::string& key, const CachedCompile& value) {
   text += header.dump();  // compact dump escapes newlines, so the header stays on one line
   text += '\n';
   text.append(value.ltoir.begin(), value.ltoir.end());
-  text += sha256_hex(text);
+  text += hmac_sha256_hex(secret, text);
   return text;
 }
 
-std::optional<CachedCompile> decode_checked(const nlohmann::json& header, std::string_view ltoir,
-                                            const std::string& key) {
-  if (header.at("key").get<std::string>() != key) return std::nullopt;
-  if (header.at("ltoir_size").get<std::size_t>() != ltoir.size()) return std::nullopt;
+// What is wrong with an entry, completing "'<entry>' ...".
+struct Defect {
+  std::string what;
+};
+
+bool is_power_of_two(std::size_t value) { return value != 0 && (value & (value - 1)) == 0; }
+
+// A compile gives {0, 0} for a probe it skipped, and otherwise a size that is a whole
+// number of a power-of-two alignment (sizeof is a multiple of alignof).
+bool is_possible(const Layout& layout) {
+  if (layout.bytes == 0 && layout.alignment == 0) return true;
+  return layout.bytes != 0 && is_power_of_two(layout.alignment) && layout.bytes % layout.alignment == 0;
+}
+
+// nlohmann converts -16 to 2^64 - 16 without a word; a count in an entry is written unsigned.
+std::size_t count_at(const nlohmann::json& object, const char* name) {
+  const nlohmann::json& value = object.at(name);
+  if (!value.is_number_unsigned()) throw Defect{"has a header whose '" + std::string(name) + "' is " + value.dump()};
+  return value.get<std::size_t>();
+}
+
+CachedCompile decode_checked(const nlohmann::json& header, std::string_view ltoir, const std::string& key) {
+  if (header.at("key").get<std::string>() != key) throw Defect{"holds the entry of another key"};
+  if (const std::size_t size = count_at(header, "ltoir_size"); size != ltoir.size()) {
+    throw Defect{"says it holds " + std::to_string(size) + " bytes of LTO-IR but holds " +
+                 std::to_string(ltoir.size())};
+  }
+  if (const std::string kind = not_ltoir(ltoir); !kind.empty()) throw Defect{"holds " + kind + ", not LTO-IR"};
   const nlohmann::json& layouts = header.at("layouts");
-  if (!layouts.is_array()) return std::nullopt;
+  if (!layouts.is_array()) throw Defect{"has a header whose layouts are not a list"};
   CachedCompile value;
   value.ltoir.assign(ltoir.begin(), ltoir.end());
-  for (const nlohmann::json& layout : layouts) {
-    value.layouts.push_back({layout.at("bytes").get<std::size_t>(), layout.at("alignment").get<std::size_t>()});
+  for (const nlohmann::json& entry : layouts) {
+    const Layout layout{count_at(entry, "bytes"), count_at(entry, "alignment")};
+    if (!is_possible(layout)) {
+      throw Defect{"holds a scratch layout of " + std::to_string(layout.bytes) + " bytes aligned to " +
+                   std::to_string(layout.alignment) + ", which no compile gives"};
+    }
+    value.layouts.push_back(layout);
   }
   return value;
 }
 
-std::optional<CachedCompile> decode(std::string_view text, const std::string& key) {
-  if (text.size() < kMagic.size() + kChecksumSize || !text.starts_with(kMagic)) return std::nullopt;
-  const std::string_view body = text.substr(0, text.size() - kChecksumSize);
-  if (sha256_hex(body) != text.substr(body.size())) return std::nullopt;
+// The entry, or nullopt for another format version's (replaced without a word, as an
+// upgrade leaves many); throws Defect for anything else that is not a valid entry.
+std::optional<CachedCompile> decode(std::string_view text, const std::string& key,
+                                    const std::optional<std::string>& secret, const fs::path& secret_path) {
+  if (!text.starts_with(kMagic)) {
+    if (text.starts_with(kAnyVersion) && text.find('\n') != std::string_view::npos) return std::nullopt;
+    throw Defect{"is not a cache entry (it does not start with 'coop-cache-entry')"};
+  }
+  if (!secret) throw Defect{"cannot be verified: the cache's key '" + secret_path.string() + "' is missing"};
+  if (text.size() < kMagic.size() + kMacSize) throw Defect{"is truncated"};
+  const std::string_view body = text.substr(0, text.size() - kMacSize);
+  if (hmac_sha256_hex(*secret, body) != text.substr(body.size())) {
+    throw Defect{"does not carry a MAC made with this cache's key: it is damaged, or it was not written by you"};
+  }
   const std::size_t header_end = body.find('\n', kMagic.size());
-  if (header_end == std::string_view::npos) return std::nullopt;
+  if (header_end == std::string_view::npos) throw Defect{"has no end to its header"};
   try {
     const auto header = nlohmann::json::parse(body.substr(kMagic.size(), header_end - kMagic.size()));
     return decode_checked(header, body.substr(header_end + 1), key);
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;
+  } catch (const nlohmann::json::exception& error) {
+    throw Defect{"has a malformed header (" + std::string(error.what()) + ")"};
   }
 }
 
@@ -115,8 +166,8 @@ void warn_about(const files::Fault& fault, const std::string& consequence) {
 std::optional<files::Descriptor> open_root(const fs::path& root, bool create) {
   try {
     if (create) files::make_private_directories(root);
-    files::Descriptor directory = files::open_directory(root);
-    files::require_own(directory, root);
+    files::Descriptor directory = files::open_directory_unlinked(root);
+    files::require_private(directory, root);
     return directory;
   } catch (const files::Fault& fault) {
     if (!create && fault.error == ENOENT) return std::nullopt;
@@ -127,26 +178,46 @@ std::optional<files::Descriptor> open_root(const fs::path& root, bool create) {
   }
 }
 
-std::optional<std::string> read_entry(const fs::path& root, const std::string& key) {
+// The key entries are signed with; made on first use when `create`: every process racing
+// to make it ends up with the first one's bytes. nullopt when there is none yet.
+std::optional<std::string> cache_secret(const files::Descriptor& root, const fs::path& root_path, bool create) {
+  const std::string name(kSecretName);
+  if (auto secret = files::read_secret_file(root, root_path, name, kSecretSize)) return secret;
+  if (!create) return std::nullopt;
+  files::write_once(root, root_path, name, files::random_bytes(root_path / name, kSecretSize), kEntryMode);
+  if (auto secret = files::read_secret_file(root, root_path, name, kSecretSize)) return secret;
+  throw files::Fault::os(root_path / name, "read", ENOENT);
+}
+
+struct StoredEntry {
+  std::string text;
+  std::optional<std::string> secret;  // none when the cache has no key (yet)
+  fs::path secret_path;
+};
+
+std::optional<StoredEntry> read_entry(const fs::path& root, const std::string& key) {
   const std::optional<files::Descriptor> directory = open_root(root, false);
   if (!directory) return std::nullopt;
   const fs::path shard_path = root / key.substr(0, 2);
   try {
     const files::Descriptor shard = files::open_subdirectory(*directory, root, key.substr(0, 2), false);
-    return files::read_regular_file(shard, shard_path, key + ".entry", kMaxEntryBytes);
+    std::optional<std::string> text = files::read_regular_file(shard, shard_path, key + ".entry", kMaxEntryBytes);
+    if (!text) return std::nullopt;
+    return StoredEntry{std::move(*text), cache_secret(*directory, root, false), root / kSecretName};
   } catch (const files::Fault& fault) {
     if (fault.error != ENOENT) warn_about(fault, "compiling instead of loading from it");
     return std::nullopt;
   }
 }
 
-void write_entry(const fs::path& root, const std::string& key, std::string_view bytes) {
+void write_entry(const fs::path& root, const std::string& key, const CachedCompile& value) {
   const std::optional<files::Descriptor> directory = open_root(root, true);
   if (!directory) return;
   const fs::path shard_path = root / key.substr(0, 2);
   try {
+    const std::string secret = *cache_secret(*directory, root, true);
     const files::Descriptor shard = files::open_subdirectory(*directory, root, key.substr(0, 2), true);
-    files::write_atomically(shard, shard_path, key + ".entry", bytes, kEntryMode);
+    files::write_atomically(shard, shard_path, key + ".entry", encode(key, value, secret), kEntryMode);
   } catch (const files::Fault& fault) {
     warn_about(fault, "the compiled result is used but not cached");
   }
@@ -238,8 +309,14 @@ std::string DiskCache::entry_path(const std::string& key) const {
 std::optional<CachedCompile> DiskCache::load(const std::string& key) const {
   entry_path(key);  // rejects a malformed key even when the cache is off
   if (!config_.enabled) return std::nullopt;
-  const std::optional<std::string> text = read_entry(config_.directory, key);
-  return text ? decode(*text, key) : std::nullopt;
+  const std::optional<StoredEntry> stored = read_entry(config_.directory, key);
+  if (!stored) return std::nullopt;
+  try {
+    return decode(stored->text, key, stored->secret, stored->secret_path);
+  } catch (const Defect& defect) {
+    warn_about(files::Fault::refused(entry_path(key), defect.what), "compiling instead (the compile replaces it)");
+    return std::nullopt;
+  }
 }
 
 void write_atomically(const fs::path& target, std::string_view bytes) {
@@ -247,7 +324,8 @@ void write_atomically(const fs::path& target, std::string_view bytes) {
   try {
     std::error_code error;
     fs::create_directories(parent, error);
-    if (error && !fs::is_directory(parent, error)) throw files::Fault::os(parent, "create directory", error.value());
+    if (error && !fs::is_directory(parent)) throw files::Fault::os(parent, "create directory", error.value());
+    // A file standing at `parent` is no error to create_directories: opening it says what is wrong.
     files::write_atomically(files::open_directory(parent), parent, target.filename().string(), bytes, std::nullopt);
   } catch (const files::Fault& fault) {
     throw Error(ErrorKind::Cache, fault.message);
@@ -257,7 +335,7 @@ void write_atomically(const fs::path& target, std::string_view bytes) {
 void DiskCache::store(const std::string& key, const CachedCompile& value) const {
   entry_path(key);
   if (!config_.enabled) return;
-  write_entry(config_.directory, key, encode(key, value));
+  write_entry(config_.directory, key, value);
 }
 
 // stats() and clear() look at the directory even when the cache is disabled, so

@@ -218,6 +218,18 @@ std::string include_prefix(const std::string& source) {
   return prefix;
 }
 
+bool is_ltoir(std::string_view bytes) { return bytes.starts_with(std::string_view("\xED\x43\x4E\x7F", 4)); }
+
+std::string not_ltoir(std::string_view bytes) {
+  if (is_ltoir(bytes)) return "";
+  if (bytes.empty()) return "nothing";
+  if (bytes.starts_with("\x7F"
+                        "ELF"))
+    return "an ELF binary";
+  if (bytes.starts_with("//") || bytes.starts_with(".version")) return "PTX or other text";
+  return "bytes of an unknown kind";
+}
+
 int parse_arch(const std::string& arch, const std::string& call) {
   static const std::regex pattern("sm_([0-9]{2,3})");
   std::smatch match;

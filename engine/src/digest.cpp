@@ -87,7 +87,7 @@ Sha256& Sha256::field(std::string_view bytes) {
   return update(bytes);
 }
 
-std::string Sha256::hex() {
+std::array<unsigned char, 32> Sha256::digest() {
   // Padding: a one bit, zeros up to 56 bytes mod 64, then the message length in bits, big-endian.
   const std::uint64_t bits = total_bytes_ * 8;
   update(std::string_view("\x80", 1));
@@ -95,15 +95,64 @@ std::string Sha256::hex() {
   std::array<char, 8> length{};
   for (int i = 0; i < 8; ++i) length[i] = static_cast<char>(bits >> (56 - 8 * i));
   update(std::string_view(length.data(), length.size()));
+  std::array<unsigned char, 32> bytes{};
+  for (int i = 0; i < 32; ++i) bytes[i] = static_cast<unsigned char>(state_[i / 4] >> (24 - 8 * (i % 4)));
+  return bytes;
+}
+
+std::string Sha256::hex() {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string text;
   text.reserve(64);
-  for (const std::uint32_t word : state_) {
-    for (int shift = 28; shift >= 0; shift -= 4) text.push_back(kDigits[(word >> shift) & 0xf]);
+  for (const unsigned char byte : digest()) {
+    text.push_back(kDigits[byte >> 4]);
+    text.push_back(kDigits[byte & 0xf]);
   }
   return text;
 }
 
 std::string sha256_hex(std::string_view bytes) { return Sha256().update(bytes).hex(); }
+
+namespace {
+
+std::string_view as_text(const unsigned char* bytes, std::size_t size) {
+  return {reinterpret_cast<const char*>(bytes), size};
+}
+
+}  // namespace
+
+// RFC 2104: H((K ^ opad) || H((K ^ ipad) || message)), K padded (or first hashed) to a block.
+HmacSha256::HmacSha256(std::string_view key) {
+  std::array<unsigned char, 64> block{};
+  if (key.size() > block.size()) {
+    const std::array<unsigned char, 32> hashed = Sha256().update(key).digest();
+    std::copy(hashed.begin(), hashed.end(), block.begin());
+  } else {
+    std::copy(key.begin(), key.end(), block.begin());
+  }
+  std::array<unsigned char, 64> inner_pad{};
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    inner_pad[i] = block[i] ^ 0x36;
+    outer_pad_[i] = block[i] ^ 0x5c;
+  }
+  inner_.update(as_text(inner_pad.data(), inner_pad.size()));
+}
+
+HmacSha256& HmacSha256::update(std::string_view bytes) {
+  inner_.update(bytes);
+  return *this;
+}
+
+std::string HmacSha256::hex() {
+  const std::array<unsigned char, 32> inner = inner_.digest();
+  return Sha256()
+      .update(as_text(outer_pad_.data(), outer_pad_.size()))
+      .update(as_text(inner.data(), inner.size()))
+      .hex();
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
+  return HmacSha256(key).update(message).hex();
+}
 
 }  // namespace coop

@@ -41,14 +41,18 @@ std::string source_name(const std::string& backend, const std::string& key) {
   return "cuda_coop_" + backend + "_" + key.substr(0, 16) + ".cu";
 }
 
+// Without overflow: an entry's layout may hold any number.
+bool scratch_fits(std::size_t bytes, std::size_t instances, std::size_t limit) {
+  return instances == 0 || bytes <= limit / instances;
+}
+
 // More scratch than a block may have compiles and links, and fails only at launch.
 void require_scratch_fits(const Plan& plan, const Provider& provider, const std::string& arch) {
   const std::size_t limit = max_shared_memory_per_block(arch);
-  const std::size_t bytes = provider.scratch_bytes_per_block();
-  if (bytes <= limit) return;
+  if (scratch_fits(provider.scratch.bytes, provider.scratch_instances, limit)) return;
   reject(ErrorKind::InvalidArgument, plan.facts.call_name(), "scratch",
-         std::to_string(bytes) + " bytes per block (" + std::to_string(provider.scratch_instances) + " x sizeof(" +
-             plan.cub_type + "::TempStorage))",
+         std::to_string(provider.scratch_bytes_per_block()) + " bytes per block (" +
+             std::to_string(provider.scratch_instances) + " x sizeof(" + plan.cub_type + "::TempStorage))",
          "at most " + std::to_string(limit) + " bytes (" + std::to_string(limit / 1024) +
              " KiB), the shared memory one block may use on " + arch +
              "; use fewer items per thread, a smaller block or an algorithm without scratch");
@@ -75,10 +79,28 @@ std::string failure_path(const std::string& backend, const std::string& key, con
   return directory.empty() ? "" : (directory / source_name(backend, key)).string();
 }
 
-// A checksum proves an entry is intact, not that it belongs to this source: one with another
-// number of layouts (one per distinct probe of the source) is a bug's, and reads as a miss.
-bool fits(const CachedCompile& compiled, const EmittedSource& source) {
-  return compiled.layouts.size() == source.layout_probes.size();
+// A MAC proves who wrote an entry, not that it belongs to these plans: only a bundle whose
+// providers were built is ever stored, so an entry they cannot be built from is a bug's or
+// a damaged disk's. "" when it fits; otherwise why not, completing "'<entry>' ...".
+std::string misfit(const CachedCompile& compiled, const std::vector<Plan>& plans, const EmittedSource& source,
+                   const std::string& arch) {
+  if (compiled.layouts.size() != source.layout_probes.size()) {
+    return "holds " + std::to_string(compiled.layouts.size()) + " layout(s) for " +
+           std::to_string(source.layout_probes.size()) + " scratch specialization(s), so it is not this bundle's";
+  }
+  const std::size_t limit = max_shared_memory_per_block(arch);
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const int probe = source.probe_of_plan[i];
+    const Layout layout = probe < 0 ? Layout{} : compiled.layouts[probe];
+    if (!plans[i].needs_scratch) continue;
+    if (layout.bytes == 0) return "holds no scratch layout for " + plans[i].cub_type;
+    if (!scratch_fits(layout.bytes, plans[i].scratch_instances, limit)) {
+      return "holds a scratch layout of " + std::to_string(layout.bytes) + " bytes for " + plans[i].cub_type +
+             ", more than the " + std::to_string(limit) + " bytes a block may use on " + arch +
+             ", so it is not this bundle's (a bundle that does not fit is never stored)";
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -161,49 +183,71 @@ struct Engine::Impl {
     }
   }
 
-  std::optional<CachedCompile> disk_hit(const std::string& key, const EmittedSource& source) const {
+  // A disk entry is used only when the plans' providers can be built from it.
+  std::optional<CachedCompile> disk_hit(const std::string& key, const std::vector<Plan>& plans,
+                                        const EmittedSource& source, const std::string& arch) const {
     std::optional<CachedCompile> hit = disk.load(key);
-    if (!hit || fits(*hit, source)) return hit;
-    warn("provider cache: '" + disk.entry_path(key) + "' holds " + std::to_string(hit->layouts.size()) +
-         " layout(s) for " + std::to_string(source.layout_probes.size()) +
-         " scratch specialization(s), so it is not this bundle's; compiling instead (the compile replaces it)");
+    if (!hit) return hit;
+    const std::string fault = misfit(*hit, plans, source, arch);
+    if (fault.empty()) return hit;
+    warn("provider cache: '" + disk.entry_path(key) + "' " + fault + "; compiling instead (the compile replaces it)");
     return std::nullopt;
   }
 
-  // Fills the bundle's source, key, dump and cache facts.
-  CachedCompile compile_source(const EmittedSource& source, const std::string& arch, Bundle& bundle) {
+  // The bundle of `plans` from a memory hit, a disk hit that fits them, or a compile. A
+  // compile is remembered and stored only once the providers are built from it, so a call
+  // that is refused (too much scratch) leaves nothing a later run would mistake for a hit.
+  Bundle bundle_of(const std::vector<Plan>& plans, const EmittedSource& source, const std::string& arch) {
+    Bundle bundle;
     bundle.arch = arch;
     bundle.source = source.text;
     bundle.cache_key = cache_key(source.text, compiler->options(arch, false), arch, require_toolkit().identity);
+    const std::string& key = bundle.cache_key;
     if (!config.source_dump_dir.empty())
-      bundle.dump_path = dump_source(config.source_dump_dir, config.backend, bundle.cache_key, source.text);
-    return compile_or_load(source, bundle.cache_key, arch, bundle);
-  }
-
-  CachedCompile compile_or_load(const EmittedSource& source, const std::string& key, const std::string& arch,
-                                Bundle& bundle) {
+      bundle.dump_path = dump_source(config.source_dump_dir, config.backend, key, source.text);
     if (auto hit = memory.load(key)) {
       bundle.cache = CacheOutcome::MemoryHit;
-      return *hit;
+      attach(bundle, plans, source, *hit);
+      return bundle;
     }
-    if (auto hit = disk_hit(key, source)) {
+    if (auto hit = disk_hit(key, plans, source, arch)) {
       bundle.cache = CacheOutcome::DiskHit;
+      attach(bundle, plans, source, *hit);
       memory.store(key, *hit);
-      return *hit;
+      return bundle;
     }
     const CompileResult result = compile_keeping_failures(source, key, arch, bundle);
     bundle.cache = disk.config().enabled ? CacheOutcome::Miss : CacheOutcome::Disabled;
     bundle.compile_seconds = result.seconds;
     bundle.used_pch = result.used_pch;
-    CachedCompile compiled{result.ltoir, result.layouts};
-    if (!fits(compiled, source)) {
+    const CachedCompile compiled{result.ltoir, result.layouts};
+    attach(bundle, plans, source, compiled);
+    memory.store(key, compiled);
+    disk.store(key, compiled);  // warns, never throws: a cache that cannot store costs the next process a compile
+    return bundle;
+  }
+
+  // Fills the bundle's LTO-IR and providers; throws the user's error for a call that does not fit.
+  static void attach(Bundle& bundle, const std::vector<Plan>& plans, const EmittedSource& source,
+                     const CachedCompile& compiled) {
+    if (compiled.layouts.size() != source.layout_probes.size()) {
       throw Error(ErrorKind::ProviderCompile, "compile: NVRTC returned " + std::to_string(compiled.layouts.size()) +
                                                   " layouts for " + std::to_string(source.layout_probes.size()) +
                                                   " probes");
     }
-    memory.store(key, compiled);
-    disk.store(key, compiled);  // warns, never throws: a cache that cannot store costs the next process a compile
-    return compiled;
+    bundle.ltoir = compiled.ltoir;
+    bundle.providers.clear();
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      const Plan& plan = plans[i];
+      const int probe = source.probe_of_plan[i];
+      const Layout layout = probe < 0 ? Layout{} : compiled.layouts[probe];  // one layout per distinct probe
+      if (plan.needs_scratch && (layout.bytes == 0 || layout.alignment == 0)) {
+        throw Error(ErrorKind::ProviderCompile, "compile: no scratch layout came back for " + plan.cub_type);
+      }
+      bundle.providers.push_back({source.symbols[i], plan.abi, plan.cub_type, layout, plan.scratch_instances,
+                                  plan.reuse_barrier, plan.result, plan.external_functions});
+      require_scratch_fits(plan, bundle.providers.back(), bundle.arch);
+    }
   }
 };
 
@@ -227,31 +271,17 @@ Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) 
   const Toolkit& toolkit = impl_->require_toolkit();
   EmittedSource source = coop::emit(plans, {toolkit.identity, arch});
   Bundle bundle;
-  CachedCompile compiled;
   try {
-    compiled = impl_->compile_source(source, arch, bundle);
+    bundle = impl_->bundle_of(plans, source, arch);
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::ProviderCompile) throw;
     // A CCCL whose headers need what the trimmed source left out: the full headers cost a
     // slower compile, not a failure. A real error fails again, and is the one reported.
     source = coop::emit(plans, {toolkit.identity, arch, /*trim_headers=*/false});
-    bundle = Bundle{};
-    compiled = impl_->compile_source(source, arch, bundle);
+    bundle = impl_->bundle_of(plans, source, arch);
     warn_once("untrimmed headers " + toolkit.identity,
               "the provider source with its unused CCCL headers left out did not compile with these headers (" +
                   toolkit.cccl_include + "); it compiled with every header, which is slower");
-  }
-  bundle.ltoir = std::move(compiled.ltoir);
-  for (std::size_t i = 0; i < plans.size(); ++i) {
-    const Plan& plan = plans[i];
-    const int probe = source.probe_of_plan[i];
-    const Layout layout = probe < 0 ? Layout{} : compiled.layouts[probe];  // one layout per distinct probe
-    if (plan.needs_scratch && (layout.bytes == 0 || layout.alignment == 0)) {
-      throw Error(ErrorKind::ProviderCompile, "compile: no scratch layout came back for " + plan.cub_type);
-    }
-    bundle.providers.push_back({source.symbols[i], plan.abi, plan.cub_type, layout, plan.scratch_instances,
-                                plan.reuse_barrier, plan.result, plan.external_functions});
-    require_scratch_fits(plan, bundle.providers.back(), arch);
   }
   if (log_enabled("compile") || log_enabled("cache")) {
     std::cerr << "[cuda.coop compile] " << plans.size() << " plan(s), key " << bundle.cache_key.substr(0, 16) << ", "

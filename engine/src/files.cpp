@@ -92,15 +92,27 @@ class TempFile {
 
   // fsync before rename: otherwise a crash could leave the entry's name on unwritten data.
   void commit(const std::string& target, const fs::path& target_path) {
-    if (::fsync(fd_) != 0) throw Fault::os(path_, "sync", errno);
-    if (::close(std::exchange(fd_, -1)) != 0) throw Fault::os(path_, "close", errno);
+    sync_and_close();
     if (::renameat(directory_, name_.c_str(), directory_, target.c_str()) != 0) {
       throw Fault::os(target_path, "rename into place", errno);
     }
     committed_ = true;
   }
 
+  // Gives the file a second name unless `target` exists; the temp name goes with the object.
+  void link_unless_present(const std::string& target, const fs::path& target_path) {
+    sync_and_close();
+    if (::linkat(directory_, name_.c_str(), directory_, target.c_str(), 0) != 0 && errno != EEXIST) {
+      throw Fault::os(target_path, "link into place", errno);
+    }
+  }
+
  private:
+  void sync_and_close() {
+    if (::fsync(fd_) != 0) throw Fault::os(path_, "sync", errno);
+    if (::close(std::exchange(fd_, -1)) != 0) throw Fault::os(path_, "close", errno);
+  }
+
   int directory_;
   std::string name_;
   fs::path path_;
@@ -122,12 +134,30 @@ std::string read_all(const Descriptor& file, const fs::path& path, std::size_t s
   return bytes;
 }
 
+std::string octal(mode_t mode) {
+  std::string digits;
+  for (int shift = 9; shift >= 0; shift -= 3) digits.push_back(static_cast<char>('0' + ((mode >> shift) & 07)));
+  return digits;
+}
+
+void require_private(const struct stat& info, const fs::path& path) {
+  if (info.st_uid != ::geteuid()) {
+    throw Fault::refused(path, "belongs to " + user_name(info.st_uid) + ", not to you (" + user_name(::geteuid()) +
+                                   "); whoever can write it can put code into your kernels");
+  }
+  if ((info.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    throw Fault::refused(path, "is writable by its group or by others (mode " + octal(info.st_mode & 07777) +
+                                   "); whoever can write it can put code into your kernels");
+  }
+}
+
 void require_regular(const struct stat& info, const fs::path& path, std::size_t limit) {
   if (!S_ISREG(info.st_mode)) throw wrong_kind(path, info.st_mode, "regular file");
   if (static_cast<std::uintmax_t>(info.st_size) > limit) {
     throw Fault::refused(path, "holds " + std::to_string(info.st_size) + " bytes, more than the " +
                                    std::to_string(limit) + " any entry may have");
   }
+  require_private(info, path);
 }
 
 }  // namespace
@@ -170,13 +200,19 @@ Descriptor open_directory(const fs::path& path) {
   return Descriptor(fd);
 }
 
-void require_own(const Descriptor& directory, const fs::path& path) {
+Descriptor open_directory_unlinked(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) return Descriptor(fd);
+  const int error = errno;
   struct stat info {};
-  if (::fstat(directory.get(), &info) != 0) throw Fault::os(path, "inspect", errno);
-  if (info.st_uid != ::geteuid()) {
-    throw Fault::refused(path, "belongs to " + user_name(info.st_uid) + ", not to you (" + user_name(::geteuid()) +
-                                   "); whoever can write it can put code into your kernels");
-  }
+  if (::lstat(path.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) throw wrong_kind(path, info.st_mode, "directory");
+  throw Fault::os(path, "open directory", error);
+}
+
+void require_private(const Descriptor& file, const fs::path& path) {
+  struct stat info {};
+  if (::fstat(file.get(), &info) != 0) throw Fault::os(path, "inspect", errno);
+  require_private(info, path);
 }
 
 Descriptor open_subdirectory(const Descriptor& parent, const fs::path& parent_path, const std::string& name,
@@ -193,15 +229,22 @@ Descriptor open_subdirectory(const Descriptor& parent, const fs::path& parent_pa
     if (info && !S_ISDIR(info->st_mode)) throw wrong_kind(path, info->st_mode, "directory");
     throw Fault::os(path, "open directory", error);
   }
-  return Descriptor(fd);
+  Descriptor directory(fd);
+  require_private(directory, path);
+  return directory;
 }
 
-std::optional<std::string> read_regular_file(const Descriptor& directory, const fs::path& directory_path,
-                                             const std::string& name, std::size_t limit) {
+namespace {
+
+// `name` inside `directory` checked by `require` before it is opened and again on what was
+// opened, so a file swapped in between is checked too; nullopt when absent.
+template <typename Require>
+std::optional<std::string> read_checked(const Descriptor& directory, const fs::path& directory_path,
+                                        const std::string& name, Require require) {
   const fs::path path = directory_path / name;
   const std::optional<struct stat> seen = look(directory, path, name);
   if (!seen) return std::nullopt;
-  require_regular(*seen, path, limit);
+  require(*seen, path);
   // O_NONBLOCK: should a FIFO be swapped in after the look above, opening it must not wait for a writer.
   const int fd = ::openat(directory.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT) return std::nullopt;
@@ -209,8 +252,44 @@ std::optional<std::string> read_regular_file(const Descriptor& directory, const 
   const Descriptor file(fd);
   struct stat info {};
   if (::fstat(file.get(), &info) != 0) throw Fault::os(path, "inspect", errno);
-  require_regular(info, path, limit);
+  require(info, path);
   return read_all(file, path, static_cast<std::size_t>(info.st_size));
+}
+
+}  // namespace
+
+std::optional<std::string> read_regular_file(const Descriptor& directory, const fs::path& directory_path,
+                                             const std::string& name, std::size_t limit) {
+  return read_checked(directory, directory_path, name,
+                      [limit](const struct stat& info, const fs::path& path) { require_regular(info, path, limit); });
+}
+
+std::optional<std::string> read_secret_file(const Descriptor& directory, const fs::path& directory_path,
+                                            const std::string& name, std::size_t size) {
+  return read_checked(directory, directory_path, name, [size](const struct stat& info, const fs::path& path) {
+    if (!S_ISREG(info.st_mode)) throw wrong_kind(path, info.st_mode, "regular file");
+    require_private(info, path);
+    if ((info.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+      throw Fault::refused(path, "is open to its group or to others (mode " + octal(info.st_mode & 07777) +
+                                     "); whoever can read it can forge cache entries");
+    }
+    if (static_cast<std::uintmax_t>(info.st_size) != size) {
+      throw Fault::refused(path, "holds " + std::to_string(info.st_size) + " bytes, not the " + std::to_string(size) +
+                                     " of a cache key (remove it: the next compile makes a new one)");
+    }
+  });
+}
+
+std::string random_bytes(const fs::path& purpose, std::size_t size) {
+  std::string bytes(size, '\0');
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t got = ::getrandom(bytes.data() + done, size - done, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw Fault::os(purpose, "draw random bytes for", errno);
+    done += static_cast<std::size_t>(got);
+  }
+  return bytes;
 }
 
 void write_atomically(const Descriptor& directory, const fs::path& directory_path, const std::string& name,
@@ -219,6 +298,13 @@ void write_atomically(const Descriptor& directory, const fs::path& directory_pat
   TempFile temp(directory, directory_path, name, exact_mode);
   temp.write(bytes);
   temp.commit(name, directory_path / name);
+}
+
+void write_once(const Descriptor& directory, const fs::path& directory_path, const std::string& name,
+                std::string_view bytes, mode_t exact_mode) {
+  TempFile temp(directory, directory_path, name, exact_mode);
+  temp.write(bytes);
+  temp.link_unless_present(name, directory_path / name);
 }
 
 }  // namespace coop::files

@@ -46,22 +46,40 @@ void make_private_directories(const std::filesystem::path& path);
 // Follows symbolic links: a directory the user points at through one is theirs to choose.
 Descriptor open_directory(const std::filesystem::path& path);
 
-// Refuses a directory that is not the caller's: whoever can write it can write what is read from it.
-void require_own(const Descriptor& directory, const std::filesystem::path& path);
+// The directory at `path` itself, never through a symbolic link at its last component.
+Descriptor open_directory_unlinked(const std::filesystem::path& path);
+
+// Refuses a file or directory that is not the caller's, or that its group or others may
+// write: whoever can write it can write what is read from it (ssh and ccache check the same).
+void require_private(const Descriptor& file, const std::filesystem::path& path);
 
 // `name` inside `parent`, never through a symbolic link; `create` makes it (0700) when missing.
+// It must be private (require_private).
 Descriptor open_subdirectory(const Descriptor& parent, const std::filesystem::path& parent_path,
                              const std::string& name, bool create);
 
-// The bytes of the regular file `name`, or nullopt when there is none. A symbolic link, a
-// directory, a FIFO or a device is refused without being opened for reading, and so is a
-// file larger than `limit`.
+// The bytes of the private regular file `name`, or nullopt when there is none. A symbolic
+// link, a directory, a FIFO or a device is refused without being opened for reading, and so
+// is a file larger than `limit` or one that is not private (require_private).
 std::optional<std::string> read_regular_file(const Descriptor& directory, const std::filesystem::path& directory_path,
                                              const std::string& name, std::size_t limit);
+
+// The bytes of `name`, a secret: a private regular file (require_private) that neither its
+// group nor others may read, of exactly `size` bytes; nullopt when there is none.
+std::optional<std::string> read_secret_file(const Descriptor& directory, const std::filesystem::path& directory_path,
+                                            const std::string& name, std::size_t size);
+
+// `size` bytes from the kernel's random source (getrandom), for keys.
+std::string random_bytes(const std::filesystem::path& purpose, std::size_t size);
 
 // Writes a uniquely named temp file in `directory`, fsyncs it and renames it over `name`.
 // With `exact_mode` the file gets that mode whatever the umask; without, 0666 less the umask.
 void write_atomically(const Descriptor& directory, const std::filesystem::path& directory_path, const std::string& name,
                       std::string_view bytes, std::optional<mode_t> exact_mode);
+
+// Like write_atomically, but an existing `name` is kept: the first writer's bytes win (link(2)
+// never replaces), so processes racing to create one file all end up reading the same bytes.
+void write_once(const Descriptor& directory, const std::filesystem::path& directory_path, const std::string& name,
+                std::string_view bytes, mode_t exact_mode);
 
 }  // namespace coop::files

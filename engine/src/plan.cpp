@@ -195,10 +195,46 @@ bool is_identifier(const std::string& text) {
   return std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
 
+// Why the generated source cannot declare `extern "C" __device__ ... symbol(...)`: a C++ or
+// CUDA keyword, a name reserved to the compiler and its headers (C++ reserves any name with
+// "__", and at global scope any that starts with "_"), main, or a namespace the source itself
+// uses. "" when it can.
+std::string unusable_symbol(const std::string& symbol) {
+  static const std::set<std::string, std::less<>> kKeywords = {
+      "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+      "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+      "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+      "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+      "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+      "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+      "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+      "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+      "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+      "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+      "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+      "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+      "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+      "xor_eq"};
+  static const std::set<std::string, std::less<>> kTaken = {"cub",    "cuda",       "std",       "nv",
+                                                            "thrust", "coop_probe", "coop_adapt"};
+  if (kKeywords.contains(symbol)) return "a C++ keyword";
+  if (symbol.find("__") != std::string::npos || symbol.starts_with('_')) {
+    return "a name reserved to the compiler and its headers";
+  }
+  if (symbol == "main") return "main, which no device function may be called";
+  if (kTaken.contains(symbol)) return "a namespace the generated source uses";
+  return "";
+}
+
 void check_user_symbol(const CallFacts& facts, const OptionSpec& option, const std::string& text) {
+  const std::string expected =
+      "user:<symbol> with a C identifier as the symbol (an extern \"C\" device function), not a C++ keyword, not "
+      "reserved (no '__', no leading '_'), not main and not cub, cuda, std, nv or thrust";
   if (!text.starts_with(kUserOperatorPrefix) || !is_identifier(text.substr(kUserOperatorPrefix.size()))) {
-    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
-           "user:<symbol> with a C identifier as the symbol (an extern \"C\" device function)");
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), expected);
+  }
+  if (const std::string why = unusable_symbol(text.substr(kUserOperatorPrefix.size())); !why.empty()) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text) + " (" + why + ")", expected);
   }
 }
 
@@ -296,10 +332,16 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
       break;  // never STATIC: rejected by allow_static
     case OptionType::Offset: {
       // Elements from the start of the array: CUB's pointer arithmetic before it would read out of bounds.
+      // The tile's last element, (offset + tile) x sizeof(T) bytes in, must fit the 64-bit pointer
+      // arithmetic: beyond it the address wraps and the call reads or writes somewhere else.
+      const long long size = info(facts.dtype).size;
+      const long long largest = std::numeric_limits<std::int64_t>::max() / size - tile;
       const auto offset = literal::parse_signed(text);
-      if (!offset || *offset < 0) {
+      if (!offset || *offset < 0 || *offset > largest) {
         reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, offset ? text : quoted(text),
-               "an integer element offset >= 0 (elements from the start of the array)");
+               "an integer element offset >= 0 and <= " + std::to_string(largest) +
+                   " (elements from the start of the array; the tile's last byte, (offset + " + std::to_string(tile) +
+                   ") x " + std::to_string(size) + " bytes in, must fit a 64-bit pointer offset)");
       }
       break;
     }

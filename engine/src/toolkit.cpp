@@ -117,6 +117,38 @@ void add_wheels(Places& places, const fs::path& root) {
   places.cccl_includes.push_back(root / "cuda_cccl" / "include");
 }
 
+// "" for a site-packages/nvidia directory (one holding a wheel's component); otherwise why not.
+std::string not_a_wheel_root(const fs::path& root) {
+  std::error_code error;
+  if (!fs::is_directory(fs::status(root, error))) return error ? error.message() : "not a directory";
+  if (!wheel_toolkit_dirs(root).empty()) return "";
+  for (const char* component : {"cuda_nvrtc", "nvjitlink", "cuda_runtime", "cuda_cccl"}) {
+    if (fs::is_directory(root / component, error)) return "";
+  }
+  return "it holds none of cuNN, cuda_nvrtc, nvjitlink, cuda_runtime or cuda_cccl";
+}
+
+// CUDA_COOP_WHEEL_ROOTS: entries that are no wheel directory warn (once, together) and are
+// passed over, as a stale CUDA_HOME is, so a typo neither hides the other places nor goes unnoticed.
+std::vector<std::string> wheel_roots_from_environment() {
+  const std::string value = env::text("CUDA_COOP_WHEEL_ROOTS");
+  std::vector<std::string> roots;
+  std::string unusable;
+  for (const std::string& root : split_paths(value)) {
+    if (const std::string why = not_a_wheel_root(root); !why.empty()) {
+      unusable += (unusable.empty() ? "'" : ", '") + root + "' (" + why + ")";
+    } else {
+      roots.push_back(root);
+    }
+  }
+  if (!unusable.empty()) {
+    warn_once("CUDA_COOP_WHEEL_ROOTS=" + value,
+              "CUDA_COOP_WHEEL_ROOTS='" + value + "' names what is not usable: " + unusable +
+                  "; expected a colon-separated list of site-packages/nvidia directories; passed over");
+  }
+  return roots;
+}
+
 Places candidate_places(const ToolkitSearch& search) {
   Places places;
   if (!search.cuda_home.empty()) add_toolkit(places, search.cuda_home);
@@ -292,7 +324,7 @@ ToolkitSearch ToolkitSearch::from_environment() {
   search.nvjitlink_library = env::text("CUDA_COOP_NVJITLINK_LIBRARY");
   search.cuda_include = env::text("CUDA_COOP_CUDA_INCLUDE");
   search.cuda_home = toolkit_root_from_environment();
-  search.wheel_roots = split_paths(env::text("CUDA_COOP_WHEEL_ROOTS"));
+  search.wheel_roots = wheel_roots_from_environment();
   return search;
 }
 

@@ -28,14 +28,23 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempDir;
 
-constexpr std::size_t kChecksumSize = 64;
+constexpr std::size_t kMacSize = 64;
+const std::string kLtoirMagic("\xED\x43\x4E\x7F", 4);
 
-// Every byte value, newlines and NULs included, so the payload proves the format is binary-safe.
+// LTO-IR's magic, then every byte value, newlines and NULs included, so the payload proves
+// the format is binary-safe.
 CachedCompile sample(std::size_t size = 4096, char salt = 0) {
   CachedCompile value;
-  for (std::size_t i = 0; i < size; ++i) value.ltoir.push_back(static_cast<char>(i * 7 + salt));
+  value.ltoir.assign(kLtoirMagic.begin(), kLtoirMagic.end());
+  for (std::size_t i = kLtoirMagic.size(); i < size; ++i) value.ltoir.push_back(static_cast<char>(i * 7 + salt));
   value.layouts = {{4640, 16}, {0, 0}, {24, 8}};
   return value;
+}
+
+// The key the cache signs its entries with, as a test that is the cache's user can read it.
+std::string secret_of(const DiskCache& cache) {
+  const std::vector<char> bytes = testing::read_bytes(fs::path(cache.config().directory) / "entry-key");
+  return {bytes.begin(), bytes.end()};
 }
 
 std::string key_for(const std::string& source) { return cache_key(source, {"-arch=sm_90"}, "sm_90", "toolkit"); }
@@ -77,12 +86,13 @@ TEST(DiskCache, RoundTrip) {
   EXPECT_EQ(fs::path(cache.entry_path(key)).parent_path().filename(), key.substr(0, 2));
 }
 
-TEST(DiskCache, EmptyCompileRoundTrips) {
+TEST(DiskCache, SmallestCompileRoundTrips) {
   TempDir dir;
   const DiskCache cache = disk_cache(dir);
-  const std::string key = key_for("empty");
-  cache.store(key, CachedCompile{});
-  EXPECT_EQ(cache.load(key), CachedCompile{});
+  const std::string key = key_for("smallest");
+  const CachedCompile smallest{std::vector<char>(kLtoirMagic.begin(), kLtoirMagic.end()), {}};
+  cache.store(key, smallest);
+  EXPECT_EQ(cache.load(key), smallest);
 }
 
 TEST(DiskCache, StoreReplacesEntry) {
@@ -118,11 +128,11 @@ TEST(DiskCache, RejectsRelativeDirectoryWhenEnabled) {
   EXPECT_NO_THROW(DiskCache(CacheConfig{false, ""}));
 }
 
-// Replaces the trailing checksum with a correct one, so a case reaches the checks behind it.
-void reseal(std::vector<char>& bytes) {
-  bytes.resize(bytes.size() - kChecksumSize);
-  const std::string checksum = sha256_hex(std::string_view(bytes.data(), bytes.size()));
-  bytes.insert(bytes.end(), checksum.begin(), checksum.end());
+// Replaces the trailing MAC with one made under `secret`, so a case reaches the checks behind it.
+void reseal(std::vector<char>& bytes, const std::string& secret) {
+  bytes.resize(bytes.size() - kMacSize);
+  const std::string mac = hmac_sha256_hex(secret, std::string_view(bytes.data(), bytes.size()));
+  bytes.insert(bytes.end(), mac.begin(), mac.end());
 }
 
 void replace_text(std::vector<char>& bytes, const std::string& from, const std::string& to) {
@@ -135,19 +145,28 @@ void replace_text(std::vector<char>& bytes, const std::string& from, const std::
 
 struct Damage {
   std::string name;
-  std::function<void(std::vector<char>&)> apply;
+  std::function<void(std::vector<char>&, const std::string& secret)> apply;
+  std::string warning;  // what the one warning says; "" for a miss without a word
 };
 
 void PrintTo(const Damage& damage, std::ostream* out) { *out << damage.name; }
 
-Damage resealed_edit(std::string name, std::string from, std::string to) {
-  return {std::move(name), [from, to](std::vector<char>& bytes) {
-            replace_text(bytes, from, to);
-            reseal(bytes);
-          }};
+Damage damage(std::string name, std::function<void(std::vector<char>&)> apply, std::string warning) {
+  return {std::move(name), [apply](std::vector<char>& bytes, const std::string&) { apply(bytes); }, std::move(warning)};
 }
 
-// Each case damages a stored entry; the load must miss, and a fresh store must heal it.
+// An edit whose MAC is made right again with the cache's own key: only the checks after the MAC can catch it.
+Damage resealed_edit(std::string name, std::string from, std::string to, std::string warning) {
+  return {std::move(name),
+          [from, to](std::vector<char>& bytes, const std::string& secret) {
+            replace_text(bytes, from, to);
+            reseal(bytes, secret);
+          },
+          std::move(warning)};
+}
+
+// Each case damages a stored entry; the load must miss (warning as the case says), and a
+// fresh store must heal it.
 class Corruption : public ::testing::TestWithParam<Damage> {};
 
 TEST_P(Corruption, ReadsAsMissAndIsReplaced) {
@@ -156,9 +175,18 @@ TEST_P(Corruption, ReadsAsMissAndIsReplaced) {
   const std::string key = key_for("corrupt");
   cache.store(key, sample());
   std::vector<char> bytes = testing::read_bytes(cache.entry_path(key));
-  GetParam().apply(bytes);
+  GetParam().apply(bytes, secret_of(cache));
   testing::write_bytes(cache.entry_path(key), bytes);
+  const CapturedWarnings warnings;
   EXPECT_EQ(cache.load(key), std::nullopt);
+  if (GetParam().warning.empty()) {
+    EXPECT_TRUE(warnings.texts().empty()) << warnings.joined();
+  } else {
+    ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+    const std::string text = warnings.texts()[0];
+    EXPECT_NE(text.find("'" + cache.entry_path(key) + "' " + GetParam().warning), std::string::npos) << text;
+    EXPECT_NE(text.find("compiling instead (the compile replaces it)"), std::string::npos) << text;
+  }
   cache.store(key, sample());
   EXPECT_EQ(cache.load(key), sample());
 }
@@ -167,23 +195,58 @@ const std::string kLayoutsArray =
     R"("layouts":[{"alignment":16,"bytes":4640},{"alignment":0,"bytes":0},{"alignment":8,"bytes":24}])";
 const std::string kLayoutsObject = R"("layouts":{"a":{"alignment":16,"bytes":4640},)"
                                    R"("b":{"alignment":0,"bytes":0},"c":{"alignment":8,"bytes":24}})";
+const std::string kNotOurs = "does not carry a MAC made with this cache's key";
+const std::string kMalformed = "has a malformed header";
 
 INSTANTIATE_TEST_SUITE_P(
     DiskCache, Corruption,
-    ::testing::Values(Damage{"TruncatedToHalf", [](std::vector<char>& bytes) { bytes.resize(bytes.size() / 2); }},
-                      Damage{"LastByteLost", [](std::vector<char>& bytes) { bytes.pop_back(); }},
-                      Damage{"Empty", [](std::vector<char>& bytes) { bytes.clear(); }},
-                      Damage{"LtoirByteFlipped",
-                             [](std::vector<char>& bytes) { bytes[bytes.size() - kChecksumSize - 100] ^= 1; }},
-                      Damage{"HeaderByteFlipped", [](std::vector<char>& bytes) { bytes[30] ^= 1; }},
-                      Damage{"ChecksumByteFlipped", [](std::vector<char>& bytes) { bytes.back() ^= 1; }},
-                      Damage{"Garbage", [](std::vector<char>& bytes) { bytes.assign(5000, '\x5a'); }},
-                      resealed_edit("OtherFormatVersion", "coop-cache-entry 2", "coop-cache-entry 1"),
-                      resealed_edit("SizeMismatch", R"("ltoir_size":4096)", R"("ltoir_size":4095)"),
-                      resealed_edit("JsonParseError", R"("layouts":[)", R"("layouts":{)"),
-                      resealed_edit("JsonWrongType", R"("bytes":4640)", R"("bytes":"x")"),
-                      resealed_edit("LayoutsNotAnArray", kLayoutsArray, kLayoutsObject),
-                      resealed_edit("HeaderLineUnended", "}\n", "}")),
+    ::testing::Values(
+        damage(
+            "TruncatedToHalf", [](std::vector<char>& bytes) { bytes.resize(bytes.size() / 2); }, kNotOurs),
+        damage(
+            "LastByteLost", [](std::vector<char>& bytes) { bytes.pop_back(); }, kNotOurs),
+        damage(
+            "Empty", [](std::vector<char>& bytes) { bytes.clear(); }, "is not a cache entry"),
+        damage(
+            "LtoirByteFlipped", [](std::vector<char>& bytes) { bytes[bytes.size() - kMacSize - 100] ^= 1; }, kNotOurs),
+        damage(
+            "HeaderByteFlipped", [](std::vector<char>& bytes) { bytes[30] ^= 1; }, kNotOurs),
+        damage(
+            "MacByteFlipped", [](std::vector<char>& bytes) { bytes.back() ^= 1; }, kNotOurs),
+        damage(
+            "Garbage", [](std::vector<char>& bytes) { bytes.assign(5000, '\x5a'); }, "is not a cache entry"),
+        // What whoever can write the entry, but cannot read the key, can make: an unkeyed checksum.
+        damage(
+            "ChecksumInsteadOfMac",
+            [](std::vector<char>& bytes) {
+              bytes.resize(bytes.size() - kMacSize);
+              const std::string checksum = sha256_hex(std::string_view(bytes.data(), bytes.size()));
+              bytes.insert(bytes.end(), checksum.begin(), checksum.end());
+            },
+            kNotOurs),
+        Damage{"SignedWithAnotherKey",
+               [](std::vector<char>& bytes, const std::string&) { reseal(bytes, std::string(32, 'k')); }, kNotOurs},
+        resealed_edit("OtherFormatVersion", "coop-cache-entry 3", "coop-cache-entry 2", ""),
+        resealed_edit("SizeMismatch", R"("ltoir_size":4096)", R"("ltoir_size":4095)",
+                      "says it holds 4095 bytes of LTO-IR but holds 4096"),
+        resealed_edit("JsonParseError", R"("layouts":[)", R"("layouts":{)", kMalformed),
+        resealed_edit("JsonWrongType", R"("bytes":4640)", R"("bytes":"x")", "has a header whose 'bytes' is \"x\""),
+        resealed_edit("NegativeLayout", R"("bytes":4640)", R"("bytes":-16)", "has a header whose 'bytes' is -16"),
+        resealed_edit("FractionalSize", R"("ltoir_size":4096)", R"("ltoir_size":4096.5)",
+                      "has a header whose 'ltoir_size' is 4096.5"),
+        resealed_edit("LayoutsNotAnArray", kLayoutsArray, kLayoutsObject, "has a header whose layouts are not a list"),
+        resealed_edit("HeaderLineUnended", "}\n", "}", kMalformed),
+        resealed_edit("PayloadIsAnElfBinary", kLtoirMagic,
+                      "\x7F"
+                      "ELF",
+                      "holds an ELF binary, not LTO-IR"),
+        resealed_edit("PayloadIsText", kLtoirMagic, "//  ", "holds PTX or other text, not LTO-IR"),
+        resealed_edit("ScratchOfTwoToTheSixtyFourMinusOne", R"("bytes":4640)", R"("bytes":18446744073709551615)",
+                      "holds a scratch layout of 18446744073709551615 bytes aligned to 16, which no compile gives"),
+        resealed_edit("AlignmentNotAPowerOfTwo", R"("alignment":8,)", R"("alignment":12,)",
+                      "holds a scratch layout of 24 bytes aligned to 12"),
+        resealed_edit("BytesWithoutAlignment", R"("alignment":8,)", R"("alignment":0,)",
+                      "holds a scratch layout of 24 bytes aligned to 0")),
     [](const ::testing::TestParamInfo<Damage>& info) { return info.param.name; });
 
 TEST(DiskCache, EntryUnderAnotherKeyIsAMiss) {
@@ -218,7 +281,7 @@ TEST(DiskCache, RootThatIsAFileWarnsOnceNamingThePath) {
   EXPECT_EQ(cache.load(key_for("unwritable")), std::nullopt);
   ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
   EXPECT_NE(warnings.joined().find("'" + (dir.path() / "file").string() + "'"), std::string::npos) << warnings.joined();
-  EXPECT_NE(warnings.joined().find("Not a directory"), std::string::npos) << warnings.joined();
+  EXPECT_NE(warnings.joined().find("is a regular file, not a directory"), std::string::npos) << warnings.joined();
   EXPECT_NE(warnings.joined().find("compiling without the disk cache"), std::string::npos) << warnings.joined();
 }
 
@@ -592,6 +655,178 @@ INSTANTIATE_TEST_SUITE_P(Umask, CachePermissions, ::testing::Values(mode_t{022},
                            return "Umask" + std::to_string(info.param / 64) + std::to_string(info.param / 8 % 8) +
                                   std::to_string(info.param % 8);
                          });
+
+TEST(DiskCacheTrust, KeyIsMadeOncePrivateAndKept) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  cache.store(key_for("first"), sample());
+  const fs::path key_file = fs::path(cache.config().directory) / "entry-key";
+  EXPECT_EQ(permissions_of(key_file), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(fs::file_size(key_file), 32u);
+  const std::string secret = secret_of(cache);
+  cache.store(key_for("second"), sample());
+  EXPECT_EQ(secret_of(cache), secret);
+  EXPECT_EQ(disk_cache(dir).load(key_for("first")), sample());
+  EXPECT_EQ(cache.clear().removed, 2u);
+  EXPECT_EQ(secret_of(cache), secret);  // clear() removes entries, never the key
+}
+
+// A cache whose key is gone cannot tell its entries from planted ones; the next store makes
+// a new key and replaces the entry.
+TEST(DiskCacheTrust, MissingKeyRefusesEveryEntryUntilTheNextStore) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("keyless");
+  cache.store(key, sample());
+  const fs::path key_file = fs::path(cache.config().directory) / "entry-key";
+  fs::remove(key_file);
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  ASSERT_EQ(warnings.texts().size(), 1u) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, "'" + cache.entry_path(key) + "' cannot be verified: the cache's key '" +
+                                     key_file.string() + "' is missing"))
+      << text_of(warnings);
+  cache.store(key, sample(100));
+  EXPECT_EQ(cache.load(key), sample(100));
+}
+
+// An upgrade leaves entries of the old format and no key: they are replaced without a word.
+TEST(DiskCacheTrust, OldFormatEntryWithoutAKeyIsASilentMiss) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("upgraded");
+  fs::create_directories(shard_of(cache, key));
+  testing::write_text(cache.entry_path(key), "coop-cache-entry 2\n{}\n" + std::string(64, '0'));
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  EXPECT_TRUE(warnings.texts().empty()) << text_of(warnings);
+  cache.store(key, sample());
+  EXPECT_EQ(cache.load(key), sample());
+}
+
+// Where a case puts a fault the cache must not trust, and what the one warning says about it.
+struct Distrust {
+  std::string name;
+  std::function<void(const DiskCache&, const std::string& key)> arrange;
+  std::function<std::string(const DiskCache&, const std::string& key)> warning;
+  bool store_replaces;  // the fault is an entry in a shard the cache trusts, which a store replaces
+  bool needs_root = false;
+};
+
+void PrintTo(const Distrust& distrust, std::ostream* out) { *out << distrust.name; }
+
+fs::path root_of(const DiskCache& cache) { return cache.config().directory; }
+fs::path key_file_of(const DiskCache& cache) { return root_of(cache) / "entry-key"; }
+
+void set_mode(const fs::path& path, mode_t mode) { ASSERT_EQ(::chmod(path.c_str(), mode), 0) << path; }
+void give_away(const fs::path& path) { ASSERT_EQ(::lchown(path.c_str(), 65534, 65534), 0) << path; }
+
+class Untrusted : public ::testing::TestWithParam<Distrust> {};
+
+// Each case spoils a valid entry's surroundings: the load misses with one warning naming
+// the path and why, and the store after it writes nothing where the cache refused to look.
+TEST_P(Untrusted, IsRefusedWithOneWarning) {
+  const Distrust& distrust = GetParam();
+  if (distrust.needs_root && ::geteuid() != 0) GTEST_SKIP() << "giving a file to another user needs root";
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  const std::string key = key_for("untrusted");
+  cache.store(key, sample());
+  distrust.arrange(cache, key);
+  const std::vector<char> before = testing::read_bytes(cache.entry_path(key));
+  const CapturedWarnings warnings;
+  EXPECT_EQ(cache.load(key), std::nullopt);
+  cache.store(key, sample(100));
+  ASSERT_EQ(warnings.texts().size(), 1u) << text_of(warnings);
+  EXPECT_TRUE(mentions(warnings, distrust.warning(cache, key))) << text_of(warnings);
+  if (distrust.store_replaces) {
+    EXPECT_EQ(cache.load(key), sample(100));
+    EXPECT_EQ(permissions_of(cache.entry_path(key)), fs::perms::owner_read | fs::perms::owner_write);
+  } else {
+    EXPECT_EQ(testing::read_bytes(cache.entry_path(key)), before);
+  }
+}
+
+std::string named(const fs::path& path) { return "'" + path.string() + "' "; }
+
+INSTANTIATE_TEST_SUITE_P(
+    DiskCacheTrust, Untrusted,
+    ::testing::Values(
+        Distrust{"RootWritableByOthers",
+                 [](const DiskCache& cache, const std::string&) { set_mode(root_of(cache), 0777); },
+                 [](const DiskCache& cache, const std::string&) {
+                   return named(root_of(cache)) + "is writable by its group or by others (mode 0777)";
+                 },
+                 false},
+        Distrust{"RootWritableByItsGroup",
+                 [](const DiskCache& cache, const std::string&) { set_mode(root_of(cache), 0770); },
+                 [](const DiskCache& cache, const std::string&) {
+                   return named(root_of(cache)) + "is writable by its group or by others (mode 0770)";
+                 },
+                 false},
+        Distrust{"RootIsASymbolicLink",
+                 [](const DiskCache& cache, const std::string&) {
+                   const fs::path real = root_of(cache).string() + ".real";
+                   fs::rename(root_of(cache), real);
+                   fs::create_directory_symlink(real, root_of(cache));
+                 },
+                 [](const DiskCache& cache, const std::string&) {
+                   return named(root_of(cache)) + "is a symbolic link, which the cache never follows";
+                 },
+                 false},
+        Distrust{"ShardWritableByOthers",
+                 [](const DiskCache& cache, const std::string& key) { set_mode(shard_of(cache, key), 0777); },
+                 [](const DiskCache& cache, const std::string& key) {
+                   return named(shard_of(cache, key)) + "is writable by its group or by others (mode 0777)";
+                 },
+                 false},
+        Distrust{"EntryWritableByOthers",
+                 [](const DiskCache& cache, const std::string& key) { set_mode(cache.entry_path(key), 0666); },
+                 [](const DiskCache& cache, const std::string& key) {
+                   return named(cache.entry_path(key)) + "is writable by its group or by others (mode 0666)";
+                 },
+                 true},
+        Distrust{"KeyReadableByOthers",
+                 [](const DiskCache& cache, const std::string&) { set_mode(key_file_of(cache), 0644); },
+                 [](const DiskCache& cache, const std::string&) {
+                   return named(key_file_of(cache)) + "is open to its group or to others (mode 0644)";
+                 },
+                 false},
+        Distrust{"KeyOfAnotherSize",
+                 [](const DiskCache& cache, const std::string&) { fs::resize_file(key_file_of(cache), 31); },
+                 [](const DiskCache& cache, const std::string&) {
+                   return named(key_file_of(cache)) +
+                          "holds 31 bytes, not the 32 of a cache key (remove it: the next compile makes a new one)";
+                 },
+                 false},
+        Distrust{"KeyIsASymbolicLink",
+                 [](const DiskCache& cache, const std::string&) {
+                   fs::rename(key_file_of(cache), root_of(cache) / "elsewhere");
+                   fs::create_symlink(root_of(cache) / "elsewhere", key_file_of(cache));
+                 },
+                 [](const DiskCache& cache, const std::string&) {
+                   return named(key_file_of(cache)) + "is a symbolic link, which the cache never follows";
+                 },
+                 false},
+        Distrust{"EntryOwnedByAnotherUser",
+                 [](const DiskCache& cache, const std::string& key) { give_away(cache.entry_path(key)); },
+                 [](const DiskCache& cache, const std::string& key) {
+                   return named(cache.entry_path(key)) + "belongs to uid 65534";
+                 },
+                 true, true},
+        Distrust{"ShardOwnedByAnotherUser",
+                 [](const DiskCache& cache, const std::string& key) { give_away(shard_of(cache, key)); },
+                 [](const DiskCache& cache, const std::string& key) {
+                   return named(shard_of(cache, key)) + "belongs to uid 65534";
+                 },
+                 false, true},
+        Distrust{"KeyOwnedByAnotherUser",
+                 [](const DiskCache& cache, const std::string&) { give_away(key_file_of(cache)); },
+                 [](const DiskCache& cache, const std::string&) {
+                   return named(key_file_of(cache)) + "belongs to uid 65534";
+                 },
+                 false, true}),
+    [](const ::testing::TestParamInfo<Distrust>& info) { return info.param.name; });
 
 TEST(DiskCacheFaults, ClearRemovesWhatItCanAndReportsTheRest) {
   TempDir dir;

@@ -69,5 +69,41 @@ TEST(Digest, HexIsLowercase) {
   EXPECT_EQ(text.find_first_not_of("0123456789abcdef"), std::string::npos);
 }
 
+// RFC 4231 section 4 (test case 5 truncates the output, which the cache never does).
+TEST(Hmac, Rfc4231Vectors) {
+  const std::string long_key(131, '\xaa');
+  std::string key_25;  // 0x01, 0x02, ... 0x19
+  for (char byte = 1; byte <= 25; ++byte) key_25.push_back(byte);
+  const struct {
+    std::string key, message;
+    const char* mac;
+  } cases[] = {
+      {std::string(20, '\x0b'), "Hi There", "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"},
+      {"Jefe", "what do ya want for nothing?", "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"},
+      {std::string(20, '\xaa'), std::string(50, '\xdd'),
+       "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"},
+      {key_25, std::string(50, '\xcd'), "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"},
+      {long_key, "Test Using Larger Than Block-Size Key - Hash Key First",
+       "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"},
+      {long_key,
+       "This is a test using a larger than block-size key and a larger than block-size data. The key needs to be "
+       "hashed before being used by the HMAC algorithm.",
+       "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"},
+  };
+  for (const auto& [key, message, mac] : cases) EXPECT_EQ(hmac_sha256_hex(key, message), mac) << message;
+}
+
+TEST(Hmac, IncrementalUpdatesEqualOneShot) {
+  const std::string key(32, '\x42');
+  const std::string message(1000, 'm');
+  EXPECT_EQ(HmacSha256(key).update(message.substr(0, 333)).update(message.substr(333)).hex(),
+            hmac_sha256_hex(key, message));
+}
+
+TEST(Hmac, AnotherKeyGivesAnotherMac) {
+  EXPECT_NE(hmac_sha256_hex(std::string(32, 'a'), "entry"), hmac_sha256_hex(std::string(32, 'b'), "entry"));
+  EXPECT_NE(hmac_sha256_hex(std::string(32, 'a'), "entry"), sha256_hex("entry"));
+}
+
 }  // namespace
 }  // namespace coop

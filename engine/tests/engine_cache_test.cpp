@@ -201,6 +201,49 @@ TEST(EngineCacheFaults, EntryWithTooFewLayoutsIsAMissAndIsReplaced) {
   EXPECT_EQ(disk.load(compiled.cache_key)->layouts.size(), 2u);
 }
 
+// An entry the user's own key signed but whose scratch no compile of this bundle gives (a
+// bug's, a damaged disk's): a warning and a compile that replaces it, never the error of a
+// call that asked for too much scratch.
+class ImpossibleScratch : public ::testing::TestWithParam<std::pair<std::size_t, const char*>> {};
+
+TEST_P(ImpossibleScratch, CostsACompileNeverTheCall) {
+  const auto [bytes, warning] = GetParam();
+  testing::TempDir dir;
+  Engine first(config_in(dir.path()));
+  const Bundle compiled = first.compile(tile_copy(first), "sm_90");
+  const DiskCache& disk = first.disk_cache();
+  std::optional<CachedCompile> entry = disk.load(compiled.cache_key);
+  ASSERT_TRUE(entry.has_value());
+  entry->layouts[0] = {bytes, 16};
+  disk.store(compiled.cache_key, *entry);
+
+  Engine second(config_in(dir.path()));
+  const testing::CapturedWarnings warnings;
+  const Bundle again = second.compile(tile_copy(second), "sm_90");
+  EXPECT_EQ(again.cache, CacheOutcome::Miss);
+  ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "'" + disk.entry_path(compiled.cache_key) + "' " + warning)) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "compiling instead (the compile replaces it)")) << warnings.joined();
+  EXPECT_FALSE(has(warnings.joined(), "argument 'scratch'")) << warnings.joined();
+  EXPECT_EQ(again.providers[0].scratch, compiled.providers[0].scratch);
+
+  Engine third(config_in(dir.path()));
+  const Bundle healed = third.compile(tile_copy(third), "sm_90");
+  EXPECT_EQ(healed.cache, CacheOutcome::DiskHit);
+  EXPECT_EQ(healed.providers[0].scratch, compiled.providers[0].scratch);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EngineCacheFaults, ImpossibleScratch,
+    ::testing::Values(
+        std::pair<std::size_t, const char*>{18446744073709551615u,
+                                            "holds a scratch layout of 18446744073709551615 bytes aligned "
+                                            "to 16, which no compile gives"},
+        std::pair<std::size_t, const char*>{18446744073709551600u,
+                                            "holds a scratch layout of 18446744073709551600 bytes for "
+                                            "::cub::BlockLoad"}),
+    [](const auto& info) { return info.index == 0 ? "TwoToTheSixtyFourMinusOne" : "MoreThanABlockMayUse"; });
+
 TEST(EngineCacheFaults, DirectoryAtEntryPathCompilesWithOneWarning) {
   testing::TempDir dir;
   Engine first(config_in(dir.path() / "first"));

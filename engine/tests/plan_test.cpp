@@ -618,6 +618,43 @@ TEST(Plan, StaticOffsetsAreElementsFromTheStart) {
   EXPECT_NO_THROW(plan(facts));
 }
 
+// The tile's last byte, (offset + 256 items) x 4 bytes, must fit int64: past it the address wraps.
+TEST(Plan, StaticOffsetsKeepThePointerArithmeticInRange) {
+  CallFacts facts = block_call("load", "direct");
+  facts.options["offset"] = OptionBinding::fixed("2305843009213693695");
+  EXPECT_NO_THROW(plan(facts));
+  for (const char* offset : {"2305843009213693696", "9223372036854775807"}) {
+    facts.options["offset"] = OptionBinding::fixed(offset);
+    expect_rejected(facts, ErrorKind::InvalidArgument, "offset",
+                    "offset >= 0 and <= 2305843009213693695 (elements from the start of the array; the tile's last "
+                    "byte, (offset + 256) x 4 bytes in, must fit a 64-bit pointer offset)");
+  }
+  facts.dtype = DType::Float64;
+  facts.options["offset"] = OptionBinding::fixed("2305843009213693695");
+  expect_rejected(facts, ErrorKind::InvalidArgument, "offset", "<= 1152921504606846719");
+}
+
+TEST(Plan, UserSymbolsTheSourceCannotDeclareAreRefusedBeforeNvrtc) {
+  CallFacts facts = reduce_call("reduce", kBlock128, DType::Int32, PayloadKind::Array, 2, {});
+  const std::pair<const char*, const char*> cases[] = {
+      {"user:__global__", "(a name reserved to the compiler and its headers)"},
+      {"user:a__b", "(a name reserved to the compiler and its headers)"},
+      {"user:_Op", "(a name reserved to the compiler and its headers)"},
+      {"user:_op", "(a name reserved to the compiler and its headers)"},
+      {"user:main", "(main, which no device function may be called)"},
+      {"user:while", "(a C++ keyword)"},
+      {"user:std", "(a namespace the generated source uses)"},
+  };
+  for (const auto& [symbol, why] : cases) {
+    facts.options["binary_op"] = OptionBinding::fixed(symbol);
+    expect_rejected(facts, ErrorKind::InvalidArgument, "binary_op", std::string("'") + symbol + "' " + why);
+  }
+  for (const char* symbol : {"user:op_", "user:my_op", "user:mainly", "user:cub_op"}) {
+    facts.options["binary_op"] = OptionBinding::fixed(symbol);
+    EXPECT_NO_THROW(plan(facts)) << symbol;
+  }
+}
+
 TEST(Plan, FloatLiteralsAreNumbersTheDtypeHolds) {
   CallFacts facts = block_call("load", "direct");
   facts.options["valid_items"] = OptionBinding::runtime();

@@ -81,14 +81,43 @@ TEST(Toolkit, IdentityIsStableAcrossLookups) {
 
 TEST(Toolkit, SearchReadsTheEnvironment) {
   const TempDir cuda_path;
+  const TempDir site;
+  const std::filesystem::path a = site.path() / "a" / "nvidia";
+  const std::filesystem::path b = site.path() / "b" / "nvidia";
+  std::filesystem::create_directories(a / "cuda_nvrtc");  // a CUDA 12 wheel's component
+  std::filesystem::create_directories(b / "cu13");        // CUDA 13 wheels' shared tree
   const ScopedEnvironment cccl("CUDA_COOP_CCCL_ROOT", "/opt/cccl");
   const ScopedEnvironment home("CUDA_HOME", "");
   const ScopedEnvironment path("CUDA_PATH", cuda_path.path().string());
-  const ScopedEnvironment wheels("CUDA_COOP_WHEEL_ROOTS", "/site/a/nvidia::/site/b/nvidia");
+  const ScopedEnvironment wheels("CUDA_COOP_WHEEL_ROOTS", a.string() + "::" + b.string());
+  const testing::CapturedWarnings warnings;
   const ToolkitSearch search = ToolkitSearch::from_environment();
   EXPECT_EQ(search.cccl_root, "/opt/cccl");
   EXPECT_EQ(search.cuda_home, cuda_path.path().string());
-  EXPECT_EQ(search.wheel_roots, (std::vector<std::string>{"/site/a/nvidia", "/site/b/nvidia"}));
+  EXPECT_EQ(search.wheel_roots, (std::vector<std::string>{a.string(), b.string()}));
+  EXPECT_TRUE(warnings.texts().empty()) << warnings.joined();
+}
+
+// Entries of CUDA_COOP_WHEEL_ROOTS that are no wheel directory are passed over, with one
+// warning naming each and why, not ignored in silence.
+TEST(Toolkit, WheelRootsThatAreNoWheelDirectoryWarnOnceAndArePassedOver) {
+  const TempDir site;
+  std::filesystem::create_directories(site.path() / "nvidia" / "cuda_cccl");
+  write_text(site.path() / "a-file", "");
+  const std::string good = (site.path() / "nvidia").string();
+  const std::string file = (site.path() / "a-file").string();
+  const std::string value = "garbage:" + good + ":" + file + ":" + site.path().string();
+  const ScopedEnvironment wheels("CUDA_COOP_WHEEL_ROOTS", value);
+  const testing::CapturedWarnings warnings;
+  EXPECT_EQ(ToolkitSearch::from_environment().wheel_roots, std::vector<std::string>{good});
+  EXPECT_EQ(ToolkitSearch::from_environment().wheel_roots, std::vector<std::string>{good});
+  ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
+  for (const std::string& fragment :
+       {"CUDA_COOP_WHEEL_ROOTS='" + value + "' names what is not usable", std::string("'garbage' (No such file"),
+        "'" + file + "' (not a directory)", "'" + site.path().string() + "' (it holds none of cuNN",
+        std::string("site-packages/nvidia directories; passed over")}) {
+    EXPECT_NE(warnings.joined().find(fragment), std::string::npos) << fragment << "\n" << warnings.joined();
+  }
 }
 
 // A CUDA_HOME that names no directory is passed over for CUDA_PATH, with one warning that

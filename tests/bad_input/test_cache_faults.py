@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -53,6 +55,7 @@ class Fault:
     arrange: Callable[[Scene, object], None]  # (scene, seed): puts the fault in place
     run: str = "compile"  # compile | engine-compile | engine-stats | clear | clear-json | stats-json
     cache: str = "miss"  # what the compile must report: the fault never passes for a hit
+    untouched: bool = False  # the compile must leave the planted entry as it was: nothing is written there
 
 
 def _root_only(scene: Scene) -> None:
@@ -86,15 +89,92 @@ def entry_oversized(scene, seed):
         entry.truncate(300 << 20)  # sparse: costs no disk
 
 
-def entry_with_anothers_layouts(scene, seed):
-    """The seed's entry (a call without scratch: no layouts) given a layout, the checksum made right again."""
-    seed.copy_to(scene.home)
-    data = scene.entry.read_bytes()[:-64]
-    magic, header, ltoir = data.split(b"\n", 2)
+def _resign(scene: Scene, body: bytes) -> None:
+    """Writes `body` as the entry, with the MAC the user's own key gives it: only the checks
+    after the MAC can refuse it."""
+    key = (scene.root / "entry-key").read_bytes()
+    scene.entry.write_bytes(body + hmac.new(key, body, hashlib.sha256).hexdigest().encode())
+
+
+def _edit_signed(scene: Scene, edit: Callable[[dict, bytes], bytes]) -> None:
+    """The seed's entry with its header fields and LTO-IR edited by `edit`, signed again."""
+    seed_body = scene.entry.read_bytes()[:-64]
+    magic, header, ltoir = seed_body.split(b"\n", 2)
     fields = json.loads(header)
-    fields["layouts"] = [{"alignment": 16, "bytes": 4096}]
-    body = magic + b"\n" + json.dumps(fields, separators=(",", ":")).encode() + b"\n" + ltoir
+    ltoir = edit(fields, ltoir)
+    fields["ltoir_size"] = len(ltoir)
+    _resign(scene, magic + b"\n" + json.dumps(fields, separators=(",", ":")).encode() + b"\n" + ltoir)
+
+
+def entry_with_anothers_layouts(scene, seed):
+    """The seed's entry (a call without scratch: no layouts) given a layout, signed with the user's key."""
+    seed.copy_to(scene.home)
+    _edit_signed(scene, lambda fields, ltoir: fields.update(layouts=[{"alignment": 16, "bytes": 4096}]) or ltoir)
+
+
+def entry_with_impossible_scratch(scene, seed):
+    """A scratch of 2^64 - 1 bytes, signed with the user's key: the entry is wrong, not the call."""
+    seed.copy_to(scene.home)
+    _edit_signed(scene, lambda fields, ltoir: fields.update(layouts=[{"alignment": 16, "bytes": 2**64 - 1}]) or ltoir)
+
+
+def entry_holding_an_elf_binary(scene, seed):
+    seed.copy_to(scene.home)
+    _edit_signed(scene, lambda fields, ltoir: b"\x7fELF\x02\x01\x01" + bytes(200))
+
+
+def entry_holding_garbage(scene, seed):
+    seed.copy_to(scene.home)
+    _edit_signed(scene, lambda fields, ltoir: b"\x5a" * 5000)
+
+
+def entry_with_a_forged_checksum(scene, seed):
+    """What someone who can write the entry but not read the key can make: an unkeyed SHA-256."""
+    seed.copy_to(scene.home)
+    body = scene.entry.read_bytes()[:-64].replace(b"\xed\x43\x4e\x7f", b"\x7fELF", 1)
     scene.entry.write_bytes(body + hashlib.sha256(body).hexdigest().encode())
+
+
+def entry_writable_by_others(scene, seed):
+    seed.copy_to(scene.home)
+    scene.entry.chmod(0o666)
+
+
+def entry_foreign(scene, seed):
+    _root_only(scene)
+    seed.copy_to(scene.home)
+    os.chown(scene.entry, NOBODY, NOBODY)
+
+
+def shard_writable_by_others(scene, seed):
+    seed.copy_to(scene.home)
+    scene.shard.chmod(0o777)
+
+
+def key_readable_by_others(scene, seed):
+    seed.copy_to(scene.home)
+    (scene.root / "entry-key").chmod(0o644)
+
+
+def root_writable_by_others_holding_a_planted_entry(scene, seed):
+    """The user's cache root is 0777 (a shared XDG_CACHE_HOME); another user (nobody) plants
+    a valid entry in it. The user's run must refuse the root, compile, and write nothing there."""
+    _root_only(scene)
+    scene.root.mkdir(parents=True)
+    scene.root.chmod(0o777)
+    planted = scene.outside / "planted.entry"
+    shutil.copyfile(seed.home / "cccl" / "coop" / scene.key[:2] / f"{scene.key}.entry", planted)
+    planted.chmod(0o644)
+    as_nobody = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+    subprocess.run(["mkdir", str(scene.shard)], check=True, **as_nobody)
+    subprocess.run(["cp", str(planted), str(scene.entry)], check=True, **as_nobody)
+    assert scene.entry.stat().st_uid == NOBODY
+
+
+def root_linked_to_a_valid_cache(scene, seed):
+    seed.copy_to(scene.outside)  # a followed link would be a hit
+    scene.root.parent.mkdir(parents=True)
+    scene.root.symlink_to(scene.outside / "cccl" / "coop", target_is_directory=True)
 
 
 def shard_linked_elsewhere(scene, seed):
@@ -197,10 +277,8 @@ CASES = [
     ),
     Case("shard_link_loop", "CoopWarning", ("'{shard}' is a symbolic link",), Fault(shard_loop)),
     Case("shard_is_a_file", "CoopWarning", ("'{shard}' is a regular file, not a directory",), Fault(shard_file)),
-    Case("root_is_a_file", "CoopWarning", ("'{root}'", "Not a directory", _NO_CACHE), Fault(root_file)),
-    Case(
-        "root_link_loop", "CoopWarning", ("'{root}'", "Too many levels of symbolic links", _NO_CACHE), Fault(root_loop)
-    ),
+    Case("root_is_a_file", "CoopWarning", ("'{root}' is a regular file, not a directory", _NO_CACHE), Fault(root_file)),
+    Case("root_link_loop", "CoopWarning", ("'{root}' is a symbolic link", _NO_CACHE), Fault(root_loop)),
     Case(
         "root_name_longer_than_the_limit",
         "CoopWarning",
@@ -222,8 +300,71 @@ CASES = [
     Case(
         "engine_root_is_a_file",
         "CoopWarning",
-        ("'{root}'", "Not a directory", _NO_CACHE),
+        ("'{root}' is a regular file, not a directory", _NO_CACHE),
         Fault(root_file, "engine-compile"),
+    ),
+    # Item 22.2: the cache trusts only what its user wrote.
+    Case(
+        "root_writable_by_others_holding_anothers_entry",
+        "CoopWarning",
+        ("'{root}' is writable by its group or by others (mode 0777)", "whoever can write it", _NO_CACHE),
+        Fault(root_writable_by_others_holding_a_planted_entry, untouched=True),
+    ),
+    Case(
+        "engine_root_writable_by_others_holding_anothers_entry",
+        "CoopWarning",
+        ("'{root}' is writable by its group or by others (mode 0777)", _NO_CACHE),
+        Fault(root_writable_by_others_holding_a_planted_entry, "engine-compile", untouched=True),
+    ),
+    Case(
+        "root_links_to_a_valid_cache",
+        "CoopWarning",
+        ("'{root}' is a symbolic link, which the cache never follows", _NO_CACHE),
+        Fault(root_linked_to_a_valid_cache),
+    ),
+    Case(
+        "shard_writable_by_others",
+        "CoopWarning",
+        ("'{shard}' is writable by its group or by others (mode 0777)", "compiling instead of loading from it"),
+        Fault(shard_writable_by_others, untouched=True),
+    ),
+    Case(
+        "entry_writable_by_others",
+        "CoopWarning",
+        ("'{entry}' is writable by its group or by others (mode 0666)", "whoever can write it"),
+        Fault(entry_writable_by_others),
+    ),
+    Case("entry_owned_by_another_user", "CoopWarning", ("'{entry}' belongs to uid 65534",), Fault(entry_foreign)),
+    Case(
+        "key_readable_by_others",
+        "CoopWarning",
+        ("'{root}/entry-key' is open to its group or to others (mode 0644)", "whoever can read it can forge"),
+        Fault(key_readable_by_others),
+    ),
+    Case(
+        "entry_with_a_forged_checksum",
+        "CoopWarning",
+        ("'{entry}' does not carry a MAC made with this cache's key", "compiling instead (the compile replaces it)"),
+        Fault(entry_with_a_forged_checksum),
+    ),
+    Case(
+        "entry_signed_holding_an_elf_binary",
+        "CoopWarning",
+        ("'{entry}' holds an ELF binary, not LTO-IR", "compiling instead"),
+        Fault(entry_holding_an_elf_binary),
+    ),
+    Case(
+        "entry_signed_holding_garbage",
+        "CoopWarning",
+        ("'{entry}' holds bytes of an unknown kind, not LTO-IR",),
+        Fault(entry_holding_garbage),
+    ),
+    # Item 22.3: a bad entry costs a compile, never the user's call.
+    Case(
+        "entry_signed_with_a_scratch_of_2_to_the_64_minus_1",
+        "CoopWarning",
+        ("'{entry}' holds a scratch layout of 18446744073709551615 bytes aligned to 16, which no compile gives",),
+        Fault(entry_with_impossible_scratch),
     ),
     Case(
         "engine_root_owned_by_another_user",
@@ -279,20 +420,31 @@ def scene(seed):
     shutil.rmtree(base, ignore_errors=True)
 
 
+def _entry_state(scene):
+    """What is at the entry's path, for cases where nothing may be written there."""
+    return scene.entry.read_bytes() if scene.entry.is_file() else None
+
+
 def _compile(case, scene, fault):
     output = scene.outside / "bundle.ltoir"
+    before = _entry_state(scene)
     outcome = run_coop([*CALL, "--json", "-o", str(output)], environment(scene.home), user=scene.user)
     check_compiled(outcome, output)
     assert outcome.report["cache"] == fault.cache, outcome.stdout
     check_one_warning(case, outcome, scene.places())
+    if fault.untouched:
+        assert _entry_state(scene) == before, "the compile wrote where the cache refused to look"
 
 
 def _engine_compile(case, scene, fault):
+    before = _entry_state(scene)
     outcome = run_engine("compile", environment(scene.home))
     assert outcome.status == 0, outcome.stderr
     assert "error" not in outcome.report, outcome.report
     assert outcome.report["ltoir_bytes"] > 0 and outcome.report["cache"] == fault.cache, outcome.report
     check_one_warning(case, outcome, scene.places())
+    if fault.untouched:
+        assert _entry_state(scene) == before, "the compile wrote where the cache refused to look"
 
 
 def _explicit(case, scene, fault):

@@ -479,6 +479,74 @@ CASES = [
         ("argument 'binary_op' = 'user:1x'", "a C identifier"),
         ["explain", "reduce", "--binary-op", "user:1x"],
     ),
+    # Item 22.6: a user symbol the generated source cannot declare fails before NVRTC, naming why.
+    Case(
+        "operator_user_symbol_reserved",
+        EXIT2,
+        ("'binary_op' = 'user:__global__' (a name reserved to the compiler and its headers)", "no '__'"),
+        ["explain", "reduce", "--binary-op", "user:__global__"],
+    ),
+    Case(
+        "operator_user_symbol_main",
+        EXIT2,
+        ("'binary_op' = 'user:main' (main, which no device function may be called)", "not main"),
+        ["explain", "reduce", "--binary-op", "user:main"],
+    ),
+    Case(
+        "operator_user_symbol_keyword",
+        EXIT2,
+        ("'scan_op' = 'user:return' (a C++ keyword)",),
+        ["explain", "inclusive_scan", "--scan-op", "user:return"],
+    ),
+    Case(
+        "operator_user_symbol_a_namespace_of_the_source",
+        EXIT2,
+        ("'binary_op' = 'user:cub' (a namespace the generated source uses)",),
+        ["compile", "reduce", "--binary-op", "user:cub"],
+    ),
+    Case(
+        "operator_user_symbol_leading_underscore",
+        EXIT2,
+        ("'binary_op' = 'user:_op' (a name reserved", "no leading '_'"),
+        ["explain", "reduce", "--binary-op", "user:_op"],
+    ),
+    # Item 22.5: no silent result.
+    Case(
+        "offset_overflowing_pointer_arithmetic",
+        EXIT2,
+        ("'offset' = 9223372036854775807 is not allowed", "<= 2305843009213693823", "64-bit pointer offset"),
+        ["explain", "load", "--offset", "9223372036854775807"],
+    ),
+    Case(
+        "offset_overflowing_in_a_call",
+        EXIT2,
+        ("store: argument 'offset' = 9223372036854775807", "<= 2305843009213693823"),
+        ["compile", "load", "--call", "store --offset 9223372036854775807"],
+    ),
+    Case(
+        "offset_of_float64_past_the_last_addressable_tile",
+        EXIT2,
+        ("'offset' = 1152921504606846464", "<= 1152921504606846463", "x 8 bytes in"),
+        ["explain", "load", "--dtype", "float64", "--items", "4", "--offset", "1152921504606846464"],
+    ),
+    Case(
+        "strided_view_of_zero_dimensions",
+        UNSUPPORTED,
+        ("'source' = a view of 0 dimensions", "1 to 8 dimensions"),
+        ["explain", "load", "--strided-view", "0"],
+    ),
+    Case(
+        "strided_view_of_negative_dimensions",
+        UNSUPPORTED,
+        ("'source' = a view of -1 dimensions", "1 to 8 dimensions"),
+        ["explain", "load", "--strided-view", "-1"],
+    ),
+    Case(
+        "strided_view_of_too_many_dimensions",
+        UNSUPPORTED,
+        ("'destination' = a view of 99 dimensions", "1 to 8 dimensions"),
+        ["explain", "store", "--strided-view", "99"],
+    ),
     Case(
         "option_of_another_operation",
         EXIT2,

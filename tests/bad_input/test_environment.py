@@ -107,8 +107,37 @@ CASES = [
     Case(
         "source_dump_dir_is_a_file_on_a_cache_hit",
         "CoopWarning",
-        ("CUDA_COOP_SOURCE_DUMP_DIR='{file}' cannot take source dumps", "expected a writable directory"),
+        (
+            "CUDA_COOP_SOURCE_DUMP_DIR='{file}' cannot take source dumps",
+            "'{file}': Not a directory",  # the OS's reason, never "Success"
+            "expected a writable directory",
+        ),
         Setting({"CUDA_COOP_SOURCE_DUMP_DIR": "{file}"}, "compile-hit", {"cache": "disk hit", "source_dump": ""}),
+    ),
+    Case(
+        "source_dump_dir_is_a_file_on_a_miss",
+        "CoopWarning",
+        ("CUDA_COOP_SOURCE_DUMP_DIR='{file}' cannot take source dumps", "'{file}': Not a directory"),
+        Setting({"CUDA_COOP_SOURCE_DUMP_DIR": "{file}"}, "compile", {"cache": "miss", "source_dump": ""}),
+    ),
+    Case(
+        "wheel_roots_garbage",
+        "CoopWarning",
+        (
+            "CUDA_COOP_WHEEL_ROOTS='no such wheels:{file}:/tmp' names what is not usable",
+            "'no such wheels' (No such file or directory)",
+            "'{file}' (not a directory)",
+            "'/tmp' (it holds none of cuNN, cuda_nvrtc, nvjitlink, cuda_runtime or cuda_cccl)",
+            "a colon-separated list of site-packages/nvidia directories",
+            "passed over",
+        ),
+        Setting({"CUDA_COOP_WHEEL_ROOTS": "no such wheels:{file}:/tmp"}),
+    ),
+    Case(
+        "engine_wheel_roots_garbage",
+        "CoopWarning",
+        ("CUDA_COOP_WHEEL_ROOTS='/nowhere/nvidia'", "'/nowhere/nvidia' (No such file or directory)"),
+        Setting({"CUDA_COOP_WHEEL_ROOTS": "/nowhere/nvidia"}, "engine-compile"),
     ),
     Case(
         "source_dump_dir_under_a_file",

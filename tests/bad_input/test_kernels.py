@@ -1510,6 +1510,114 @@ def selects_in_a_2d_block(source, destination):
     coop.store(block, destination, coop.topk_max_keys(block, keys, k=8))  # <- error
 
 
+# -- item 22: no silent result, no unclear error
+
+
+@expect(coop.InvalidArgumentError, "load", "'offset' = 9223372036854775807", "<= 2305843009213693439", "64-bit")
+@cuda.jit
+def offset_whose_pointer_arithmetic_overflows(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items, offset=2**63 - 1)  # <- error
+    coop.store(block, destination, items)
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_sum", "'aggregate_output' holds 2 items", "one-item")
+@cuda.jit
+def aggregate_output_of_two_items(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    aggregate = coop.ThreadData(2)
+    scanned = coop.exclusive_sum(block, items, aggregate_output=aggregate)  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "'aggregate_output' holds 2 items", "item 0")
+@cuda.jit
+def aggregate_output_local_array_of_two_items(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    aggregate = cuda.local.array(2, np.int32)
+    scanned = coop.inclusive_sum(block, items, aggregate_output=aggregate)  # <- error
+    coop.store(block, destination, scanned)
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "argument 'state' holds 3 items", "one-item")
+@cuda.jit
+def stateful_function_state_of_three_items(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    state = coop.ThreadData(3, dtype=np.int32)
+    coop.load(block, source, items)
+    scanned = coop.inclusive_sum(block, items, state, prefix_op=RUNNING_TOTAL)  # <- error
+    coop.store(block, destination, scanned)
+
+
+def only_raises(a, b):
+    raise ValueError("not an operator")
+
+
+@expect(coop.InvalidArgumentError, "coop.reduce", "'binary_op' = only_raises only raises", "returns the combined")
+@cuda.jit
+def operator_that_only_raises(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    destination[0] = coop.reduce(block, items, binary_op=only_raises)  # <- error
+
+
+def forgets_to_return(a, b):
+    total = a + b  # noqa: F841 (the case: no return)
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_scan", "'scan_op' = forgets_to_return returns nothing", "`return`")
+@cuda.jit
+def operator_without_a_return(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.store(block, destination, coop.inclusive_scan(block, items, scan_op=forgets_to_return))  # <- error
+
+
+def less_without_a_return(a, b):
+    smaller = a < b  # noqa: F841 (the case: no return)
+
+
+@expect(
+    coop.InvalidArgumentError, "coop.merge_sort_keys", "'compare_op' = less_without_a_return returns nothing", "a bool"
+)
+@cuda.jit
+def predicate_without_a_return(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.store(block, destination, coop.merge_sort_keys(block, items, compare_op=less_without_a_return))  # <- error
+
+
+def prefix_without_a_return(block_aggregate):
+    prefix = block_aggregate  # noqa: F841 (the case: no return)
+
+
+@expect(coop.InvalidArgumentError, "coop.inclusive_sum", "'prefix_op' = prefix_without_a_return returns nothing")
+@cuda.jit
+def prefix_op_without_a_return(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.store(block, destination, coop.inclusive_sum(block, items, prefix_op=prefix_without_a_return))  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.store", "'items'", "it is a slice of 'items'", "passed whole")
+@cuda.jit
+def stores_a_slice_of_a_payload(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(4)
+    coop.load(block, source, items)
+    coop.store(block, destination, items[:2])  # <- error
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
 def test_error_names_the_call_and_the_users_line(case):
     with pytest.raises(case.error) as raised:

@@ -1,12 +1,14 @@
 // cache: an in-process memo and a persistent disk cache of compiled bundles.
-// Entries are written atomically (temp file + rename) and checksummed; a
-// truncated or corrupted entry reads as a miss and is replaced. A disk cache that
-// cannot be used costs a compile and one warning (coop::warn), never a failed call.
+// Entries are written atomically (temp file + rename) and signed; a truncated,
+// corrupted or inconsistent entry reads as a miss with one warning, and is replaced. A
+// disk cache that cannot be used costs a compile and one warning (coop::warn), never a
+// failed call.
 //
 // Trust: an entry is code that goes into the user's kernels, so the cache is private.
-// Directories it creates are 0700 and entries 0600 whatever the umask; a root owned by
-// another user is refused; a shard directory or entry that is a symbolic link, or an
-// entry that is not a regular file, is never followed or read.
+// Directories it creates are 0700 and entries 0600 whatever the umask. The root, a shard
+// or an entry that belongs to another user, that others may write, or that is a symbolic
+// link is refused (nothing is written into a refused directory), and so is an entry whose
+// HMAC was not made with the cache's private key or whose payload is not LTO-IR.
 #pragma once
 
 #include <cstddef>

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "coop/toolkit.hpp"
@@ -65,6 +66,13 @@ class Compiler {
 // The lines NVRTC precompiles into its PCH: the source's leading preprocessor lines (comments and
 // blank lines between them do not end them).
 std::string include_prefix(const std::string& source);
+
+// Whether `bytes` start as NVRTC's -dlto output does: an NVVM LTO-IR container, whose 32-bit
+// magic is 0x7F4E43ED, little-endian. An ELF cubin, PTX or text is not LTO-IR.
+bool is_ltoir(std::string_view bytes);
+
+// "" for LTO-IR, otherwise what `bytes` look like instead ("an ELF binary", "text", ...).
+std::string not_ltoir(std::string_view bytes);
 
 // "sm_90" -> 90; throws coop::Error(InvalidArgument) for anything else.
 int parse_arch(const std::string& arch, const std::string& call);

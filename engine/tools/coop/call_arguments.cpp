@@ -176,12 +176,12 @@ CallFacts to_call_facts(const CallArguments& arguments, const std::string& comma
   bind_generic_options(arguments, command, facts);
   bind_named_dtypes(arguments, command, facts);
   bind_named_extents(arguments, command, facts);
-  if (arguments.strided_view != 0) {
+  if (arguments.strided_view) {  // given, so 0 is refused with -1 and 99 rather than read as contiguous
     const OperationSpec* operation = find_operation(facts.operation);
     for (const auto& operand : operation != nullptr ? operation->operands : std::vector<OperandSpec>{}) {
-      if (is_memory(operand.role)) facts.strided_views[operand.name] = arguments.strided_view;
+      if (is_memory(operand.role)) facts.strided_views[operand.name] = *arguments.strided_view;
     }
-    if (facts.strided_views.empty()) facts.strided_views["memory"] = arguments.strided_view;  // plan() names it
+    if (facts.strided_views.empty()) facts.strided_views["memory"] = *arguments.strided_view;  // plan() names it
   }
   return facts;
 }

@@ -21,9 +21,9 @@ struct CallArguments {
   std::string group = "block:128";
   std::optional<std::string> block;  // the block holding a warp group; 32 threads when omitted
   std::string dtype = "int32";
-  std::string items = "1";  // parsed here, so "" or 99999999999 is named like any bad value
-  bool scalar = false;      // one value per thread instead of a ThreadData array
-  int strided_view = 0;     // dimensions of the memory operand's strided view; 0: contiguous
+  std::string items = "1";          // parsed here, so "" or 99999999999 is named like any bad value
+  bool scalar = false;              // one value per thread instead of a ThreadData array
+  std::optional<int> strided_view;  // dimensions of the memory operand's strided view; none: contiguous
   // The catalog's options (option_flags.hpp), by option name: a flag that takes a
   // value holds it ("" when an optional value is left out); a switch sets `given`.
   struct GivenOption {

@@ -350,7 +350,15 @@ def _shown(name: str) -> str:
 
 def _check_aggregate_array(state, var, payloads, oracle, dtype: str, name: str, where_text: str) -> None:
     """The aggregate is written as one value of the payload's dtype into item 0 of a
-    ThreadData (typed by it if it has no dtype yet) or of an array."""
+    ThreadData (typed by it if it has no dtype yet) or of an array. A payload or local
+    array of another length is a mistake the kernel would never show: its other items
+    would keep whatever they held."""
+    known = _payloads.array_payload(state, var, payloads, oracle)
+    if known is not None and known.extent != 1:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{name}' holds {known.extent} items; expected a one-item coop.ThreadData "
+            f"or array of the payload's dtype {dtype} (the call writes one value, to item 0)"
+        )
     found = definition(state.func_ir, var)
     made = next((payload for payload in payloads if payload.site is not None and found is payload.site.call), None)
     if made is not None:
@@ -377,6 +385,7 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     if array is not None:
         return array, "array"
     value_type = oracle.type_of(var)
+    _refuse_unknown_array(state, found, value_type, argument, where_text)
     dtype = _payloads.dtype_name(value_type) if value_type is not None else None
     if dtype is None and isinstance(found, ir.Expr) and found.op in ("getitem", "static_getitem"):
         item_of = _payloads.array_payload(state, found.value, payloads, oracle)  # `coop.sum(block, items[0])`
@@ -390,12 +399,40 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     if isinstance(number, (bool, int, float, complex)):  # `coop.store(block, destination, 0)`
         return _payloads.Payload(None, 1, None, None, "", var.name, literal=number), "scalar"
     if dtype is None:
-        raise PayloadInferenceError(
-            f"{where_text}: argument '{argument}' is not a coop.ThreadData, a local array of compile-time length or a "
-            f"scalar of a supported dtype (it is {value_type or 'of unknown type'}); expected a payload made by "
-            "coop.ThreadData(n) or cuda.local.array(n, dtype) in this kernel (or in a helper inlined into it)"
-        )
+        raise _not_a_payload(argument, str(value_type or "of unknown type"), where_text)
     return _payloads.Payload(None, 1, None, dtype, "its type", var.name), "scalar"
+
+
+def _is_slice(state, found) -> bool:
+    """Whether `found` is `x[a:b]` (a static slice, or one computed in the kernel)."""
+    if not (isinstance(found, ir.Expr) and found.op in ("getitem", "static_getitem")):
+        return False
+    if isinstance(found.index, slice):
+        return True
+    index = definition(state.func_ir, found.index) if isinstance(found.index, ir.Var) else None
+    return (isinstance(index, ir.Expr) and index.op == "call" and python_value(state.func_ir, index.func) is slice) or (
+        isinstance(index, ir.Const) and isinstance(index.value, slice)
+    )
+
+
+def _refuse_unknown_array(state, found, value_type, argument: str, where_text: str) -> None:
+    """A payload operand that is an array but not a payload (a slice of one, a device array)
+    has no length the planner knows; left alone it would be taken for one value per thread."""
+    if _is_slice(state, found):
+        shown = f"a slice of '{_shown(found.value.name)}'"
+    elif isinstance(value_type, types.Array):
+        shown = f"an array ({value_type}) made outside this kernel's payloads"
+    else:
+        return
+    raise _not_a_payload(argument, shown, where_text)
+
+
+def _not_a_payload(argument: str, shown: str, where_text: str) -> PayloadInferenceError:
+    return PayloadInferenceError(
+        f"{where_text}: argument '{argument}' is not a coop.ThreadData, a local array of compile-time length or a "
+        f"scalar of a supported dtype (it is {shown}); expected a payload made by coop.ThreadData(n) or "
+        "cuda.local.array(n, dtype) in this kernel (or in a helper inlined into it), passed whole"
+    )
 
 
 def _primitive_called(state, found):

@@ -9,10 +9,12 @@ import inspect
 import re
 import threading
 
+from numba_cuda_mlir.numba_cuda.core import ir
 from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
 from .. import _engine
 from .._core.errors import InvalidArgumentError, UnsupportedOperationError
+from ._ir import definition
 
 _compiled: dict = {}  # key -> (symbol, LTOIR)
 _lock = threading.Lock()
@@ -34,9 +36,12 @@ def passes_by_pointer(dtype: str) -> bool:
 
 def symbol_for(kind: str, name: str, dtype: str, identity: tuple) -> str:
     """`coop_<kind>_<name>_<dtype>_<digest of identity>`: stable across processes (the
-    provider cache keys on it), distinct per identity."""
+    provider cache keys on it), distinct per identity. The name keeps no run of
+    underscores (`<lambda>`, `__call__`): C++ reserves any name holding "__", and the
+    engine refuses such a symbol."""
     digest = hashlib.sha256(repr(identity).encode()).hexdigest()[:12]
-    return f"coop_{kind}_{re.sub(r'[^0-9A-Za-z_]', '_', name)}_{dtype}_{digest}"
+    spelled = re.sub(r"_+", "_", re.sub(r"[^0-9A-Za-z_]", "_", name)).strip("_") or "fn"
+    return f"coop_{kind}_{spelled}_{dtype}_{digest}"
 
 
 def compiled_once(key, build):
@@ -110,6 +115,38 @@ def compile_device_function(function, signature, symbol, arch, where_text, argum
     finally:
         _compiling.user_function = None
     return ltoir
+
+
+def check_returns_a_value(function, where_text: str, argument: str, expected: str) -> None:
+    """A function without a `return` of a value gives None, which the C ABI reads as 0 or
+    false, and one that only raises returns whatever a register held (a raise in a device
+    function cannot stop the kernel): both compile, so both are refused before they do."""
+    from numba_cuda_mlir.numba_cuda.compiler import run_frontend
+
+    try:
+        func_ir = run_frontend(function)
+    except Exception:  # noqa: BLE001 (its compile reports why, naming the call)
+        return
+    returns = [
+        statement for block in func_ir.blocks.values() for statement in block.body if isinstance(statement, ir.Return)
+    ]
+    if not returns:
+        what = "only raises: no path through it returns"
+    elif all(_returns_none(func_ir, statement.value) for statement in returns):
+        what = "returns nothing: it has no `return` of a value"
+    else:
+        return
+    raise InvalidArgumentError(
+        f"{where_text}: argument '{argument}' = {function.__qualname__} {what}; expected {expected}"
+    )
+
+
+def _returns_none(func_ir, var) -> bool:
+    """Whether `var`, a return's value, is the constant None (a body's implicit `return`)."""
+    found = definition(func_ir, var)
+    while isinstance(found, ir.Expr) and found.op == "cast":
+        found = definition(func_ir, found.value)
+    return isinstance(found, ir.Const) and found.value is None
 
 
 def check_result_kind(state, function, argtypes, dtype: str, where_text: str, argument: str, name: str) -> None:

@@ -12,6 +12,7 @@ from .._core.errors import InvalidArgumentError
 from ._linked_functions import (
     check_predicate_result,
     check_result_kind,
+    check_returns_a_value,
     compile_device_function,
     compiled_once,
     passes_by_pointer,
@@ -35,6 +36,8 @@ def check_binary(function, where_text: str, argument: str, kind: str = "operator
             f"{where_text}: argument '{argument}' = {function.__qualname__} takes {len(parameters)} arguments; "
             f"expected {expected}"
         )
+    returned = "the combined value" if kind == "operator" else "a bool (a comparison such as a < b)"
+    check_returns_a_value(function, where_text, argument, f"a function that returns {returned}")
 
 
 def operator_symbol(function, dtype: str, kind: str = "operator") -> str:

@@ -32,6 +32,7 @@ from . import _payloads
 from ._ir import close_over_aliases, definition, python_value
 from ._linked_functions import (
     check_result_kind,
+    check_returns_a_value,
     compile_device_function,
     compiled_once,
     passes_by_pointer,
@@ -187,6 +188,7 @@ def _stateful_callback(state, stateful, state_operand, payloads, oracle, where_t
             "allowed; expected its op to be a function op(state, block_aggregate) (a @cuda.jit(device=True) "
             "function) or a class with __call__(self_ptr, block_aggregate)"
         )
+    check_returns_a_value(function, where_text, "prefix_op", "an op that returns the prefix")
     state_dtype = _payloads.explicit_dtype(stateful.dtype)
     if state_dtype is None:
         raise InvalidArgumentError(
@@ -204,6 +206,12 @@ def _stateful_callback(state, stateful, state_operand, payloads, oracle, where_t
         raise InvalidArgumentError(
             f"{where_text}: argument '{STATE_OPERAND}' is not a coop.ThreadData or a local array of compile-time "
             f"length; expected a one-item payload of {state_dtype} holding the StatefulFunction's state"
+        )
+    if payload.extent != 1:
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{STATE_OPERAND}' holds {payload.extent} items; expected a one-item "
+            f"coop.ThreadData or local array of {state_dtype} holding the StatefulFunction's state (CUB's callback "
+            "keeps one running value)"
         )
     _payloads.agree(payload, state_dtype, f"the StatefulFunction of {where_text}", where_text)
     name = stateful.name or function.__qualname__
@@ -226,6 +234,8 @@ def _stateless_callback(function, state_operand, where_text) -> PrefixCallback:
             f"argument(s){' and a state operand' if state_operand is not None else ''}) is not allowed; expected "
             f"f(block_aggregate) -> prefix, or for a callback that keeps state, {advice}"
         )
+
+    check_returns_a_value(function, where_text, "prefix_op", "f(block_aggregate) that returns the prefix")
 
     def call(_state, block_aggregate):
         return function(block_aggregate)
