@@ -240,10 +240,15 @@ void check_user_symbol(const CallFacts& facts, const OptionSpec& option, const s
 
 // A built-in operator's name, or "user:<symbol>" naming a C identifier.
 void check_operator(const CallFacts& facts, const OptionSpec& option, const std::string& text) {
-  const std::string expected = "one of: " + operator_names() + ", or user:<symbol> (an extern \"C\" device function)";
+  const std::string expected =
+      "one of: " + operator_names(option.needs_associative) + ", or user:<symbol> (an extern \"C\" device function)";
   if (text.starts_with(kUserOperatorPrefix)) return check_user_symbol(facts, option, text);
   const OperatorSpec* op = find_operator(text);
   if (op == nullptr) reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text), expected);
+  if (!op->associative && option.needs_associative) {
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, quoted(text),
+           expected + " (" + op->name + " is not associative: " + facts.operation + " regroups its operands)");
+  }
   if (op->needs_order && info(facts.dtype).is_complex) {
     reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name,
            quoted(text) + " on " + std::string(info(facts.dtype).name),

@@ -14,6 +14,7 @@
 #include "coop/engine.hpp"
 #include "exchange_shuffle_matrix.hpp"
 #include "load_store_matrix.hpp"
+#include "neighbour_matrix.hpp"
 #include "reduce_scan_matrix.hpp"
 #include "sort_matrix.hpp"
 
@@ -48,18 +49,20 @@ bool expects_scratch(const CallFacts& facts) {
   return true;
 }
 
-bool is_sort(const CallFacts& facts) {
-  for (const char* prefix : {"radix_sort", "radix_rank", "merge_sort", "topk"}) {
+// Sorts, ranks, selections and neighbours: every payload, one value per thread included, is an array.
+bool writes_arrays(const CallFacts& facts) {
+  for (const char* prefix :
+       {"radix_sort", "radix_rank", "merge_sort", "topk", "adjacent_difference", "discontinuity"}) {
     if (facts.operation.starts_with(prefix)) return true;
   }
   return false;
 }
 
 // Reductions and broadcasts produce a value; scans, exchanges and shuffles produce one for a
-// scalar payload only (a ThreadData result is an array the front end passes in); sorts, ranks
-// and selections write arrays the front end passes in (one value per thread is an array of one).
+// scalar payload only (a ThreadData result is an array the front end passes in); sorts, ranks,
+// selections and neighbours write arrays the front end passes in (one value per thread is one).
 bool expects_result(const CallFacts& facts) {
-  if (is_load_store(facts) || is_sort(facts)) return false;
+  if (is_load_store(facts) || writes_arrays(facts)) return false;
   const bool payload_in_payload_out = is_scan(facts) || facts.operation == "exchange" || facts.operation == "shuffle";
   return !payload_in_payload_out || facts.payload == PayloadKind::Scalar;
 }
@@ -221,6 +224,19 @@ TEST(CompileMatrix, CoversTheRequiredSortCombinationsOnce) {
             (12u * 4 * 2 + 2 * (14 + 9 + 1 + 2)) + (3 * 3 * 2 * 2 * 2 + 9) + (13 * 2 + 5 * (3 + 3 * 2)) + 4 * (12 + 3));
   EXPECT_EQ(keys, calls);
 }
+
+TEST(CompileMatrix, CoversTheRequiredNeighbourCombinationsOnce) {
+  std::size_t calls = 0;
+  const std::size_t keys = distinct_keys(testing::neighbour_matrix(), calls);
+  // Adjacent differences: 14 dtypes x 4 overloads, and per representative dtype 3 shapes x 3
+  // items x 2 directions, a built-in operator and a static item count. Discontinuities: 15
+  // dtypes x 3 modes, and per representative dtype 3 shapes x 3 items x 3 modes, both flags with
+  // one neighbour (2) and a built-in predicate.
+  EXPECT_EQ(calls, (14u * 4 + 2 * (9 * 2 + 2)) + (15 * 3 + 2 * (9 * 3 + 3)));
+  EXPECT_EQ(keys, calls);
+}
+
+TEST(CompileMatrix, EveryNeighbourCallCompilesToLtoIr) { compile_every_bundle(testing::neighbour_matrix()); }
 
 TEST(CompileMatrix, EverySortCallCompilesToLtoIr) { compile_every_bundle(testing::sort_matrix()); }
 

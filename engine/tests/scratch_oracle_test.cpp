@@ -11,6 +11,7 @@
 #include "coop/engine.hpp"
 #include "exchange_shuffle_matrix.hpp"
 #include "load_store_matrix.hpp"
+#include "neighbour_matrix.hpp"
 #include "reduce_scan_matrix.hpp"
 #include "sort_matrix.hpp"
 #include "test_support.hpp"
@@ -131,7 +132,11 @@ INSTANTIATE_TEST_SUITE_P(
         // a block and in a warp with values, 3 block shapes and 3 widths x 2 items; top-k of 4
         // operations x (12 key dtypes + 3 items).
         OracleCase{"sort", testing::sort_matrix,
-                   (12u * 2 + 2 * (14 + 8 + 2)) + (3 * 3 * 2 * 2 + 9) + (13 * 2 + 3 + 3 * 2) + 4 * (12 + 3)}),
+                   (12u * 2 + 2 * (14 + 8 + 2)) + (3 * 3 * 2 * 2 + 9) + (13 * 2 + 3 + 3 * 2) + 4 * (12 + 3)},
+        // Neither the direction, the mode, the items nor the neighbours shape a TempStorage:
+        // BlockAdjacentDifference of 14 dtypes and BlockDiscontinuity of 15 at 128 threads, and
+        // both of the 2 representative dtypes in 2 more shapes.
+        OracleCase{"neighbours", testing::neighbour_matrix, (14u + 2 * 2) + (15 + 2 * 2)}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

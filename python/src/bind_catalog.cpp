@@ -85,6 +85,12 @@ nb::list operand_list(const OperationSpec& operation) {
     entry["name"] = operand.name;
     entry["role"] = operand_role_name(operand.role);
     entry["starts_as"] = operand.starts_as;
+    // A result returned only under some option values: [(option, value), ...]; absent: always.
+    if (!operand.returned_when.empty()) {
+      nb::list returned_when;
+      for (const auto& [option, value] : operand.returned_when) returned_when.append(nb::make_tuple(option, value));
+      entry["returned_when"] = returned_when;
+    }
     add_named_facts(entry, operand.array);
     operands.append(entry);
   }
@@ -134,6 +140,7 @@ void bind_catalog(nb::module_& module) {
           entry["aliases"] = op.aliases;
           entry["integers_only"] = op.integers_only;
           entry["needs_order"] = op.needs_order;
+          entry["associative"] = op.associative;
           operators.append(entry);
         }
         return operators;

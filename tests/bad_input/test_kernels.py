@@ -8,6 +8,7 @@ descriptors) and further text the message must hold."""
 
 import dataclasses
 import inspect
+import operator
 import os
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from cuda.coop.numba_mlir._explain import compile_for_launch
 
 I32 = types.Array(types.int32, 1, "C")
 F32 = types.Array(types.float32, 1, "C")
+BOOLS = types.Array(types.boolean, 1, "C")
 DATES = types.Array(types.NPDatetime("ns"), 1, "C")
 FILE = os.path.basename(__file__)
 
@@ -1616,6 +1618,87 @@ def stores_a_slice_of_a_payload(source, destination):
     items = coop.ThreadData(4)
     coop.load(block, source, items)
     coop.store(block, destination, items[:2])  # <- error
+
+
+# -- neighbours: adjacent differences and discontinuities
+
+
+@expect(coop.InvalidArgumentError, "coop.reduce", "'binary_op' = 'difference'", "difference is not associative")
+@cuda.jit
+def reduces_with_a_difference(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    destination[0] = coop.reduce(block, items, binary_op=operator.sub)  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.adjacent_difference", "'tile_predecessor_item'", "float32", "int32")
+@cuda.jit
+def differs_from_a_predecessor_of_another_dtype(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    previous = np.float32(source[0])
+    coop.store(block, destination, coop.adjacent_difference(block, items, tile_predecessor_item=previous))  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError, "coop.adjacent_difference", "'tile_successor_item'", "SubtractRightPartialTile does not"
+)
+@cuda.jit
+def differs_right_in_a_partial_tile_with_a_successor(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    right = coop.adjacent_difference(  # <- error
+        block, items, direction="right", valid_items=100, tile_successor_item=source[0]
+    )
+    coop.store(block, destination, right)
+
+
+@expect(coop.InvalidArgumentError, "coop.adjacent_difference", "argument 'direction' = 'up'", "left, right")
+@cuda.jit
+def differs_in_an_unknown_direction(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.adjacent_difference(block, items, direction="up"))  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.adjacent_difference", "bool", argtypes=(BOOLS, BOOLS))
+@cuda.jit
+def differs_booleans(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.adjacent_difference(block, items))  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.discontinuity", "a group kind that discontinuity supports: block")
+@cuda.jit
+def flags_in_a_warp(source, destination):
+    warp = coop.this_warp()
+    items = coop.load(warp, source, coop.ThreadData(4))
+    coop.store(warp, destination, coop.discontinuity(warp, items))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.discontinuity", "'tile_predecessor_item'", "mode")
+@cuda.jit
+def flags_tails_with_a_predecessor(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.discontinuity(block, items, mode="tails", tile_predecessor_item=3))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.discontinuity", "argument 'mode' = 'head'", "heads, tails, heads_and_tails")
+@cuda.jit
+def flags_in_an_unknown_mode(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.discontinuity(block, items, mode="head"))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.discontinuity", "halfway returns float64", "a bool")
+@cuda.jit
+def flags_with_an_operator_that_returns_a_number(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.discontinuity(block, items, flag_op=halfway))  # <- error
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])

@@ -55,14 +55,17 @@ SIGNATURES = {
     "topk_max_keys": "(group, keys, /, *, k, valid_items=None, temp_storage=None)",
     "topk_min_pairs": "(group, keys, values, /, *, k, valid_items=None, temp_storage=None)",
     "topk_max_pairs": "(group, keys, values, /, *, k, valid_items=None, temp_storage=None)",
-    "histogram": "(group, samples, histogram, /, *, accumulate=False, algorithm='atomic')",
-    "subtract_left": "(group, items, /, op=None, *, output=None, tile_predecessor=None, valid_items=None)",
-    "subtract_right": "(group, items, /, op=None, *, output=None, tile_successor=None, valid_items=None)",
-    "flag_heads": "(group, flags, items, /, op=None, *, tile_predecessor=None)",
-    "flag_tails": "(group, flags, items, /, op=None, *, tile_successor=None)",
-    "flag_heads_and_tails": "(group, head_flags, tail_flags, items, /, op=None, *, tile_predecessor=None, "
-    "tile_successor=None)",
-    "run_length_decode": "(group, run_values, run_lengths, items, /, *, window_offset=0, relative_offsets=None)",
+    "adjacent_difference": "(group, values, /, *, direction='left', difference_op=None, valid_items=None, "
+    "tile_predecessor_item=None, tile_successor_item=None, temp_storage=None)",
+    "discontinuity": "(group, values, /, *, mode='heads', flag_op=None, tile_predecessor_item=None, "
+    "tile_successor_item=None, temp_storage=None)",
+    "histogram": "(group, samples, /, *, bins, bins_per_thread=1, counter_dtype=None, algorithm='atomic', "
+    "temp_storage=None)",
+    "run_length_decode": "(group, run_values, run_lengths, /, *, decoded_items_per_thread, decoded_window_offset=0, "
+    "total_decoded_size=None, relative_offsets=None, temp_storage=None)",
+    "run_length_decode_into": "(group, run_values, run_lengths, destination, /, *, decoded_items_per_thread, "
+    "destination_offset=0, temp_storage=None)",
+    "reduce_batched": "(group, value, /, *, binary_op=None, output_layout='striped')",
     "this_block": "(block_shape=None, /)",
     "this_warp": "()",
     "this_thread": "()",
@@ -85,6 +88,7 @@ IMPLEMENTED = {
     *("broadcast", "exchange", "shuffle"),
     *("radix_sort_keys", "radix_sort_pairs", "radix_rank_keys", "merge_sort_keys", "merge_sort_pairs"),
     *("topk_min_keys", "topk_max_keys", "topk_min_pairs", "topk_max_pairs"),
+    *("adjacent_difference", "discontinuity"),
 }
 ALIASES = {"radix_rank": "radix_rank_keys"}  # the seed's earlier name: the same marker
 

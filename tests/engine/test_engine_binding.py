@@ -159,11 +159,21 @@ def test_catalog_exports_each_operations_operands_by_role():
     }
 
 
+def test_a_result_some_options_do_not_return_says_under_which():
+    values, heads, tails = _engine.operation_operands("discontinuity")
+    assert "returned_when" not in values
+    assert heads["returned_when"] == [("mode", "heads"), ("mode", "heads_and_tails")]
+    assert tails["returned_when"] == [("mode", "tails"), ("mode", "heads_and_tails")]
+
+
 def test_catalog_exports_operators_with_their_spellings():
     operators = {spec["name"]: spec for spec in _engine.builtin_operators()}
-    assert set(operators) == {"sum", "mul", "min", "max", "bit_and", "bit_or", "bit_xor"}
+    assert set(operators) == {"sum", "mul", "min", "max", "bit_and", "bit_or", "bit_xor", "difference"}
     assert operators["sum"]["aliases"] == ["+", "add", "plus"]
     assert operators["bit_xor"]["integers_only"] and operators["min"]["needs_order"]
+    # An adjacent difference's default; reductions and scans refuse it, since they regroup.
+    assert operators["difference"]["aliases"] == ["-", "minus", "subtract"]
+    assert operators["sum"]["associative"] and not operators["difference"]["associative"]
 
 
 def test_an_operator_alias_plans_as_its_name():

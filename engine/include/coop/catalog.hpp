@@ -72,6 +72,10 @@ struct OperandSpec {
   // CUB method that works in place (a sort) can be handed the result to work on.
   std::string starts_as = {};
   ArrayType array = {};  // PayloadIn, PayloadOut, PayloadInOut: its named element type or extent
+  // A PayloadResult the call returns only where one of these STATIC option values holds (option ->
+  // value; an omitted option reads as its default): a discontinuity's tails, for the modes that flag
+  // tails. Elsewhere the method leaves it unwritten and the front end does not return it. Empty: always.
+  std::vector<std::pair<std::string, std::string>> returned_when = {};
 };
 
 enum class OptionType {
@@ -155,6 +159,9 @@ struct OptionSpec {
   // Predicate: a STATIC Bool option that, when true, reverses the predicate (a merge sort's
   // descending: the default "less" becomes "greater", a user predicate takes (b, a)).
   std::string reversed_by = {};
+  // Operator: the call regroups its operands (a reduction, a scan), so a built-in that is not
+  // associative (difference) is refused; an adjacent difference applies its operator once per pair.
+  bool needs_associative = true;
 };
 
 // The ABI parameter carrying a PrefixCallback option's state pointer.
@@ -299,13 +306,15 @@ struct OperatorSpec {
   bool integers_only = false;
   bool needs_order = false;          // min, max: not for complex values
   std::vector<std::string> aliases;  // other spellings: "+", "add", "plus" for sum
+  bool associative = true;           // false: a - b, which a reduction or scan would regroup
 };
 
 inline constexpr std::string_view kUserOperatorPrefix = "user:";
 
 const std::vector<OperatorSpec>& builtin_operators();
 const OperatorSpec* find_operator(std::string_view name);  // by name or alias
-std::string operator_names();                              // "sum, min, ..." for error messages
+// "sum, min, ..." for error messages: the associative ones, or every one.
+std::string operator_names(bool associative_only = true);
 
 // A built-in binary predicate (OptionType::Predicate): a libcu++ functor returning bool.
 struct PredicateSpec {

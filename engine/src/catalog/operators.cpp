@@ -1,4 +1,4 @@
-// The built-in operators a reduction or scan names, and the built-in predicates a sort
+// The built-in operators a reduction, scan or adjacent difference names, and the built-in predicates a sort
 // or a discontinuity names: each is a functor CUB or libcu++ already defines, so a
 // provider using one needs no other link input.
 #include "coop/catalog.hpp"
@@ -14,6 +14,8 @@ const std::vector<OperatorSpec>& builtin_operators() {
       {"bit_and", "::cuda::std::bit_and<>", "cuda/std/functional", true, false, {"&"}},
       {"bit_or", "::cuda::std::bit_or<>", "cuda/std/functional", true, false, {"|"}},
       {"bit_xor", "::cuda::std::bit_xor<>", "cuda/std/functional", true, false, {"^"}},
+      // An adjacent difference's default, op(current, neighbour) = current - neighbour.
+      {"difference", "::cuda::std::minus<>", "cuda/std/functional", false, false, {"-", "minus", "subtract"}, false},
   };
   return operators;
 }
@@ -28,9 +30,11 @@ const OperatorSpec* find_operator(std::string_view name) {
   return nullptr;
 }
 
-std::string operator_names() {
+std::string operator_names(bool associative_only) {
   std::string names;
-  for (const auto& candidate : builtin_operators()) names += (names.empty() ? "" : ", ") + candidate.name;
+  for (const auto& candidate : builtin_operators()) {
+    if (candidate.associative || !associative_only) names += (names.empty() ? "" : ", ") + candidate.name;
+  }
   return names;
 }
 

@@ -47,7 +47,8 @@ std::string help_for(const OptionSpec& spec) {
     case OptionType::Offset:
       return "Element offset of the tile: no value = RUNTIME operand, N = STATIC";
     case OptionType::Operator:
-      return "Operator (compile-time): " + operator_names() + " or " + std::string(kUserOperatorPrefix) + "<symbol>";
+      return "Operator (compile-time): " + operator_names(spec.needs_associative) + " or " +
+             std::string(kUserOperatorPrefix) + "<symbol>";
     case OptionType::PrefixCallback:
       return "Block prefix callback (compile-time): " + std::string(kUserOperatorPrefix) +
              "<symbol>, T symbol(void* state, T block_aggregate)";

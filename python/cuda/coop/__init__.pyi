@@ -352,67 +352,70 @@ def topk_max_pairs(
     valid_items: int | None = None,
     temp_storage: TempStorage | None = None,
 ) -> tuple[Payload, Payload]: ...
+def adjacent_difference(
+    group: GroupDescriptor,
+    values: Payload,
+    /,
+    *,
+    direction: Literal["left", "right"] = "left",
+    difference_op: Operator | None = None,
+    valid_items: int | None = None,
+    tile_predecessor_item: Any = None,
+    tile_successor_item: Any = None,
+    temp_storage: TempStorage | None = None,
+) -> Payload: ...
+def discontinuity(
+    group: GroupDescriptor,
+    values: Payload,
+    /,
+    *,
+    mode: Literal["heads", "tails", "heads_and_tails"] = "heads",
+    flag_op: Predicate | None = None,
+    tile_predecessor_item: Any = None,
+    tile_successor_item: Any = None,
+    temp_storage: TempStorage | None = None,
+) -> Payload | tuple[Payload, Payload]: ...
 def histogram(
     group: GroupDescriptor,
     samples: Payload,
-    histogram: Array,
     /,
     *,
-    accumulate: bool = False,
+    bins: int,
+    bins_per_thread: int = 1,
+    counter_dtype: Any = None,
     algorithm: Literal["atomic", "sort"] = "atomic",
-) -> None: ...
-def subtract_left(
-    group: GroupDescriptor,
-    items: Payload,
-    /,
-    op: Operator | None = None,
-    *,
-    output: Payload | None = None,
-    tile_predecessor: Any = None,
-    valid_items: int | None = None,
-) -> None: ...
-def subtract_right(
-    group: GroupDescriptor,
-    items: Payload,
-    /,
-    op: Operator | None = None,
-    *,
-    output: Payload | None = None,
-    tile_successor: Any = None,
-    valid_items: int | None = None,
-) -> None: ...
-def flag_heads(
-    group: GroupDescriptor,
-    flags: Payload,
-    items: Payload,
-    /,
-    op: Operator | None = None,
-    *,
-    tile_predecessor: Any = None,
-) -> None: ...
-def flag_tails(
-    group: GroupDescriptor, flags: Payload, items: Payload, /, op: Operator | None = None, *, tile_successor: Any = None
-) -> None: ...
-def flag_heads_and_tails(
-    group: GroupDescriptor,
-    head_flags: Payload,
-    tail_flags: Payload,
-    items: Payload,
-    /,
-    op: Operator | None = None,
-    *,
-    tile_predecessor: Any = None,
-    tile_successor: Any = None,
-) -> None: ...
+    temp_storage: TempStorage | None = None,
+) -> Payload: ...
 def run_length_decode(
     group: GroupDescriptor,
     run_values: Payload,
     run_lengths: Payload,
-    items: Payload,
     /,
     *,
-    window_offset: int = 0,
+    decoded_items_per_thread: int,
+    decoded_window_offset: int = 0,
+    total_decoded_size: Array | None = None,
     relative_offsets: Payload | None = None,
+    temp_storage: TempStorage | None = None,
+) -> Payload: ...
+def run_length_decode_into(
+    group: GroupDescriptor,
+    run_values: Payload,
+    run_lengths: Payload,
+    destination: Array,
+    /,
+    *,
+    decoded_items_per_thread: int,
+    destination_offset: int = 0,
+    temp_storage: TempStorage | None = None,
 ) -> int: ...
+def reduce_batched(
+    group: GroupDescriptor,
+    value: Payload,
+    /,
+    *,
+    binary_op: Operator | None = None,
+    output_layout: Literal["striped"] = "striped",
+) -> Payload: ...
 def register(name: Literal["numba-cuda-mlir"], /) -> None: ...
 def explain(kernel: Any, /, *args: Any, grid: Any, block: Any) -> Any: ...

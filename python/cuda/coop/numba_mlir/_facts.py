@@ -36,6 +36,7 @@ _TEMP_STORAGE = "temp_storage"
 _OPERATORS = {
     operator.add: "sum",
     operator.mul: "mul",
+    operator.sub: "difference",
     builtins.min: "min",
     builtins.max: "max",
     operator.and_: "bit_and",
@@ -43,6 +44,7 @@ _OPERATORS = {
     operator.xor: "bit_xor",
     np.add: "sum",
     np.multiply: "mul",
+    np.subtract: "difference",
     np.minimum: "min",
     np.maximum: "max",
     np.bitwise_and: "bit_and",
@@ -113,6 +115,8 @@ class ResultSpec:
     name: str
     starts_as: str  # the operand whose shape (and dtype, unless `dtype`) it takes: the payload when ""
     dtype: str | None  # a dtype CUB fixes (a rank's int32)
+    # (option, value) pairs: returned only where one holds (a discontinuity's tails); empty: always
+    returned_when: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,6 +130,7 @@ class Parameters:
     results: tuple  # fresh payloads the call returns (the front end allocates them), by name
     result_specs: tuple  # ResultSpec of each, in order: several are returned as a tuple
     kinds: dict  # option name -> its kind ("choice", "count", "operator", ...)
+    defaults: dict  # option name -> its default as the catalog spells it ("" for none)
     elements: dict  # payload-array option -> the dtype its items must have
     prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
     aliases: dict  # another name an option is accepted by (the seed's spellings) -> the option
@@ -156,8 +161,12 @@ def parameters(operation: str) -> Parameters:
         memory=next((name for name, role in roles if role in _MEMORY_ROLES), None),
         values=tuple(name for name, role in roles if role == "flag"),
         results=tuple(result["name"] for result in results),
-        result_specs=tuple(ResultSpec(result["name"], result["starts_as"], result.get("dtype")) for result in results),
+        result_specs=tuple(
+            ResultSpec(result["name"], result["starts_as"], result.get("dtype"), tuple(result.get("returned_when", ())))
+            for result in results
+        ),
         kinds={option["name"]: option["type"] for option in spec["options"]},
+        defaults={option["name"]: option["default"] for option in spec["options"]},
         elements={option["name"]: option["element"] for option in spec["options"] if option["element"]},
         prefix_states={
             option["name"]: option["state_parameter"] for option in spec["options"] if option["state_parameter"]
@@ -717,24 +726,43 @@ def result_payloads(state, sites, payloads, oracle) -> list:
         scalar = shape == "scalar"
         if scalar and not declared.scalar_as_one_item:
             continue
-        several = len(declared.result_specs) > 1
+        returned = [_is_returned(state, declared, arguments, spec) for spec in declared.result_specs]
+        several = returned.count(True) > 1
         scope = state.func_ir.blocks[site.label].scope
-        for position, spec in enumerate(declared.result_specs):
+        position = 0
+        for spec, is_returned in zip(declared.result_specs, returned):
             origin = source
             if spec.starts_as not in ("", declared.payload) and spec.starts_as in arguments:
                 origin, _ = _payload(state, arguments[spec.starts_as], known, oracle, where_text, spec.starts_as)
-            own = _ir.new_var(scope, spec.name, site.statement.loc) if several or scalar else None
+            # A result the call does not return is still the method's operand: it gets a variable of its own.
+            own = _ir.new_var(scope, spec.name, site.statement.loc) if several or scalar or not is_returned else None
             results.append(
                 _payloads.Result(
                     site,
                     origin,
                     fixed_dtype=spec.dtype,
-                    position=position if several else None,
+                    position=position if several and is_returned else None,
                     var=own,
                     scalar=scalar,
+                    returned=is_returned,
                 )
             )
+            position += is_returned
     return results
+
+
+def _is_returned(state, declared, arguments, spec) -> bool:
+    """Whether the call returns this result: always, or where one of the static option values
+    it is returned under holds (an omitted option reads as its default). A value that is not
+    one the option takes matches none; analysis refuses it with the choices."""
+    if not spec.returned_when:
+        return True
+    for option, value in spec.returned_when:
+        binding = _binding(state, arguments[option]) if option in arguments else None
+        chosen = binding.value if binding is not None and binding.binding != "omitted" else declared.defaults[option]
+        if isinstance(chosen, str) and chosen.strip().lower().replace("-", "_") == value:
+            return True
+    return False
 
 
 def needs_a_typed_payload(site: Site) -> bool:

@@ -50,13 +50,17 @@ class Result(Payload):
     A call returning several (a sort's keys and values) returns them as a tuple: `position`
     is this one's place in it, and `var` the variable the rewrite allocates it under (None:
     the call's own target, for a call returning one). `scalar`: the call takes one value per
-    thread as a one-item array, and returns this result's item."""
+    thread as a one-item array, and returns this result's item. `returned`: False for a result
+    the method writes but this call's options do not return (a discontinuity's tails in mode
+    "heads"): it has a variable of its own and no place in what the call returns."""
 
-    def __init__(self, site: Site, source: Payload, *, fixed_dtype=None, position=None, var=None, scalar=False):
+    def __init__(
+        self, site: Site, source: Payload, *, fixed_dtype=None, position=None, var=None, scalar=False, returned=True
+    ):
         super().__init__(site, 1 if scalar else source.extent, None if scalar else source.alignment)
         self.source = source
         self.fixed_dtype = fixed_dtype
-        self.position, self.var, self.scalar = position, var, scalar
+        self.position, self.var, self.scalar, self.returned = position, var, scalar, returned
 
     @property
     def dtype(self):
@@ -97,6 +101,7 @@ def returned_by(state, var, payloads, *, scalar=False):
     for payload in payloads:
         if (
             isinstance(payload, Result)
+            and payload.returned
             and payload.site.call is found
             and (payload.scalar, payload.position)
             == (

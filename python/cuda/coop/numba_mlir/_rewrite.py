@@ -94,7 +94,9 @@ def _returned(scope, made, target, loc):
     """target = what a call returning several payloads, or one value per thread, returns: a
     tuple of its results, or each result's item (a call returning one array writes it under
     its target itself)."""
-    owned = [payload for payload in made if isinstance(payload, Result) and payload.var is not None]
+    owned = [
+        payload for payload in made if isinstance(payload, Result) and payload.var is not None and payload.returned
+    ]
     if not owned:
         return []
     statements, values = [], []

@@ -1,156 +1,236 @@
-"""Histograms, adjacent differences, discontinuities and run-length decoding."""
+"""Neighbours and counting (CUB BlockAdjacentDifference, BlockDiscontinuity, BlockHistogram,
+BlockRunLengthDecode, WarpReduceBatched). Every call returns fresh payloads and leaves its
+inputs as they were."""
 
 from __future__ import annotations
 
 from ..markers import marker
 
 
-@marker("histogram", implemented=False)
-def histogram(group, samples, histogram, /, *, accumulate=False, algorithm="atomic"):
-    """Count the group's samples into the bins of `histogram` (cub::BlockHistogram::Histogram /
-    Composite).
-
-    Not available yet: the call is declared so that kernels can be written
-    against it, and compiling a kernel that calls it raises
-    `UnsupportedOperationError` until its family lands.
-
-    Args:
-        group: `this_block()`.
-        samples: a `ThreadData` of unsigned integer samples in ``[0, bins)``.
-        histogram: a shared array of ``bins`` counters.
-        accumulate: add to the counters (``Composite``) instead of setting them.
-        algorithm: ``"atomic"`` (default) or ``"sort"``.
-
-    Returns:
-        None.
-    """
-
-
-@marker("adjacent_difference", implemented=False)
-def subtract_left(group, items, /, op=None, *, output=None, tile_predecessor=None, valid_items=None):
-    """Each item minus its left neighbour in the tile (cub::BlockAdjacentDifference::SubtractLeft).
-
-    Not available yet: the call is declared so that kernels can be written
-    against it, and compiling a kernel that calls it raises
-    `UnsupportedOperationError` until its family lands.
-
-    Args:
-        group: `this_block()`.
-        items: a `ThreadData` (blocked).
-        op: the difference, ``op(item, neighbour)``; default subtraction.
-        output: a `ThreadData` that receives the differences instead of `items`.
-        tile_predecessor: the item before the tile's first, for a tile that is not the first
-            one; without it that item is copied.
-        valid_items: how many items of the tile take part.
-
-    Returns:
-        None.
-    """
-
-
-@marker("adjacent_difference", implemented=False)
-def subtract_right(group, items, /, op=None, *, output=None, tile_successor=None, valid_items=None):
-    """Each item minus its right neighbour in the tile (cub::BlockAdjacentDifference::SubtractRight).
-
-    Not available yet: the call is declared so that kernels can be written
-    against it, and compiling a kernel that calls it raises
-    `UnsupportedOperationError` until its family lands.
-
-    Args:
-        group: `this_block()`.
-        items: a `ThreadData` (blocked).
-        op: the difference, ``op(item, neighbour)``; default subtraction.
-        output: a `ThreadData` that receives the differences instead of `items`.
-        tile_successor: the item after the tile's last, for a tile that is not the first
-            (last) one; without it that item is copied.
-        valid_items: how many items of the tile take part.
-
-    Returns:
-        None.
-    """
-
-
-@marker("discontinuity", implemented=False)
-def flag_heads(group, flags, items, /, op=None, *, tile_predecessor=None):
-    """Flag the first item of each run of equal items (cub::BlockDiscontinuity::FlagHeads).
-
-    Not available yet: the call is declared so that kernels can be written
-    against it, and compiling a kernel that calls it raises
-    `UnsupportedOperationError` until its family lands.
-
-    Args:
-        group: `this_block()`.
-        flags: a `ThreadData` that receives the flags.
-        items: a `ThreadData` (blocked).
-        op: ``op(a, b)``, true where `a` and `b` differ; default ``!=``.
-        tile_predecessor: the item before the tile.
-
-    Returns:
-        None.
-    """
-
-
-@marker("discontinuity", implemented=False)
-def flag_tails(group, flags, items, /, op=None, *, tile_successor=None):
-    """Flag the last item of each run of equal items (cub::BlockDiscontinuity::FlagTails).
-
-    Not available yet: the call is declared so that kernels can be written
-    against it, and compiling a kernel that calls it raises
-    `UnsupportedOperationError` until its family lands.
-
-    Args:
-        group: `this_block()`.
-        flags: a `ThreadData` that receives the flags.
-        items: a `ThreadData` (blocked).
-        op: ``op(a, b)``, true where `a` and `b` differ; default ``!=``.
-        tile_successor: the item after the tile.
-
-    Returns:
-        None.
-    """
-
-
-@marker("discontinuity", implemented=False)
-def flag_heads_and_tails(
-    group, head_flags, tail_flags, items, /, op=None, *, tile_predecessor=None, tile_successor=None
+@marker("adjacent_difference", implemented=True)
+def adjacent_difference(
+    group,
+    values,
+    /,
+    *,
+    direction="left",
+    difference_op=None,
+    valid_items=None,
+    tile_predecessor_item=None,
+    tile_successor_item=None,
+    temp_storage=None,
 ):
-    """Flag both ends of each run of equal items (cub::BlockDiscontinuity::FlagHeadsAndTails).
+    """Combine each item of the block's tile with its neighbour (cub::BlockAdjacentDifference)
+    and return the differences as a fresh payload; `values` is left as it was.
 
-    Not available yet: the call is declared so that kernels can be written
-    against it, and compiling a kernel that calls it raises
-    `UnsupportedOperationError` until its family lands.
+    The tile is blocked: item ``i`` of thread ``t`` is tile position ``p = t x
+    items_per_thread + i``. With ``direction="left"`` the result at ``p`` is
+    ``difference_op(x[p], x[p - 1])``, with ``"right"`` it is ``difference_op(x[p], x[p + 1])``
+    (``x[p] - x[p ± 1]`` by default). The item without a neighbour in the tile (the first
+    on the left, the last on the right) is combined with `tile_predecessor_item` /
+    `tile_successor_item` where one is given, and is copied unchanged otherwise. Every thread
+    of the block must reach the call.
 
     Args:
-        group: `this_block()`.
-        head_flags: a `ThreadData` that receives the head flags.
-        tail_flags: a `ThreadData` that receives the tail flags.
-        items: a `ThreadData` (blocked).
-        op: ``op(a, b)``, true where `a` and `b` differ; default ``!=``.
-        tile_predecessor: the item before the tile.
-        tile_successor: the item after the tile.
+        group: `this_block()` (any 1-D, 2-D or 3-D block).
+        values: a `ThreadData` or local array (blocked) of any integer, float or complex
+            dtype; or one value per thread, which gives one difference per thread.
+        direction: compile-time; ``"left"`` (default) or ``"right"``.
+        difference_op: ``op(item, neighbour)`` returning the payload's dtype: ``operator.sub``
+            or ``np.subtract`` (the default), any built-in operator name or ufunc
+            (``"max"``, ``np.bitwise_xor``, ...), or a Python function of two values.
+        valid_items: compile-time or runtime, ``0 <= valid_items <=`` the tile's items: only
+            the first `valid_items` take part and the items from there on are copied. On the
+            right the last valid item has no neighbour and is copied too (CUB's partial-tile
+            form takes no successor, so `tile_successor_item` is refused with it).
+        tile_predecessor_item: with ``direction="left"``, the item before the tile (the last
+            item of the previous tile), a scalar of the payload's dtype the same in every thread.
+        tile_successor_item: with ``direction="right"``, the item after the tile.
+        temp_storage: a `TempStorage` the call's scratch comes from.
 
     Returns:
-        None.
+        A `ThreadData` of the input's extent and dtype (or one value, for one value per thread).
+
+    CUB: ``cub::BlockAdjacentDifference<T, BLOCK_DIM_X, BLOCK_DIM_Y,
+    BLOCK_DIM_Z>::SubtractLeft`` (``SubtractLeftPartialTile``, ``SubtractRight``,
+    ``SubtractRightPartialTile``).
+
+    Example:
+        The difference of each item to the one before it, across tiles (the first
+        tile takes its own first item as predecessor)::
+
+            @cuda.jit
+            def differences(x, out):
+                block = coop.this_block()
+                first = cuda.blockIdx.x * 512
+                items = coop.load(block, x, coop.ThreadData(4), offset=first)
+                previous = x[max(first - 1, 0)]
+                diff = coop.adjacent_difference(block, items, tile_predecessor_item=previous)
+                coop.store(block, out, diff, offset=first)
+
+            x = (np.arange(1024, dtype=np.int32) ** 2) % 1000
+            out = np.zeros_like(x)
+            differences[2, 128](x, out)  # out[1:] == np.diff(x), out[0] == 0
+    """
+
+
+@marker("discontinuity", implemented=True)
+def discontinuity(
+    group,
+    values,
+    /,
+    *,
+    mode="heads",
+    flag_op=None,
+    tile_predecessor_item=None,
+    tile_successor_item=None,
+    temp_storage=None,
+):
+    """Flag where runs of equal items begin or end in the block's tile
+    (cub::BlockDiscontinuity) and return the flags as fresh int32 payloads (1 or 0).
+
+    The tile is blocked (item ``i`` of thread ``t`` is position ``p = t x items_per_thread +
+    i``). An item's head flag is ``flag_op(x[p - 1], x[p])`` and its tail flag
+    ``flag_op(x[p], x[p + 1])``, ``a != b`` by default. The tile's first item has no
+    predecessor: its head flag compares with `tile_predecessor_item` where one is given,
+    and is 1 otherwise; likewise the last tail flag with `tile_successor_item`. Every thread
+    of the block must reach the call.
+
+    Args:
+        group: `this_block()` (any 1-D, 2-D or 3-D block).
+        values: a `ThreadData` or local array (blocked) of any dtype; or one value per
+            thread, which gives one flag per thread.
+        mode: compile-time; ``"heads"`` (default), ``"tails"`` or ``"heads_and_tails"``.
+        flag_op: ``op(a, b)`` returning a bool, true where a run boundary lies between
+            ``a`` and ``b``: ``operator.ne`` (the default), another comparison
+            (``operator.lt``, ``np.greater``, ...), or a Python function of two values.
+        tile_predecessor_item: the item before the tile (heads and heads_and_tails), a
+            scalar of the payload's dtype the same in every thread.
+        tile_successor_item: the item after the tile (tails and heads_and_tails).
+        temp_storage: a `TempStorage` the call's scratch comes from.
+
+    Returns:
+        A `ThreadData` of int32 flags of the input's extent; ``(heads, tails)`` for
+        ``mode="heads_and_tails"`` (one flag, or two, for one value per thread).
+
+    CUB: ``cub::BlockDiscontinuity<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>::FlagHeads``
+    (``FlagTails``, ``FlagHeadsAndTails``).
+
+    Example:
+        Mark the first item of each run of equal keys::
+
+            @cuda.jit
+            def run_heads(keys, flags):
+                block = coop.this_block()
+                items = coop.load(block, keys, coop.ThreadData(4))
+                heads = coop.discontinuity(block, items)
+                coop.store(block, flags, heads)
+
+            keys = np.repeat(np.arange(64, dtype=np.int32), 8)
+            flags = np.zeros(512, dtype=np.int32)
+            run_heads[1, 128](keys, flags)  # flags[0] == 1, flags[1:] == (keys[1:] != keys[:-1])
+    """
+
+
+@marker("histogram", implemented=False)
+def histogram(group, samples, /, *, bins, bins_per_thread=1, counter_dtype=None, algorithm="atomic", temp_storage=None):
+    """Count the block's samples into bins (cub::BlockHistogram) and return the counters
+    as a fresh striped payload.
+
+    Not available yet: the call is declared so that kernels can be written against it,
+    and compiling a kernel that calls it raises `UnsupportedOperationError` until its
+    family lands.
+
+    Args:
+        group: `this_block()` (1-D).
+        samples: a `ThreadData` of unsigned integer samples in ``[0, bins)``.
+        bins: compile-time; the number of bins.
+        bins_per_thread: compile-time; counters each thread holds (``bins <= threads x
+            bins_per_thread``).
+        counter_dtype: the counters' dtype (default int32).
+        algorithm: ``"atomic"`` (default) or ``"sort"``.
+        temp_storage: a `TempStorage` the call's scratch comes from.
+
+    Returns:
+        A `ThreadData` of ``bins_per_thread`` counters: slot ``i`` of thread ``t`` counts
+        bin ``t + i x threads``.
     """
 
 
 @marker("run_length_decode", implemented=False)
-def run_length_decode(group, run_values, run_lengths, items, /, *, window_offset=0, relative_offsets=None):
-    """Decode one window of a run-length encoded tile into `items`
+def run_length_decode(
+    group,
+    run_values,
+    run_lengths,
+    /,
+    *,
+    decoded_items_per_thread,
+    decoded_window_offset=0,
+    total_decoded_size=None,
+    relative_offsets=None,
+    temp_storage=None,
+):
+    """Decode one window of the block's run-length encoded tile
     (cub::BlockRunLengthDecode::RunLengthDecode).
 
-    Not available yet: the call is declared so that kernels can be written
-    against it, and compiling a kernel that calls it raises
-    `UnsupportedOperationError` until its family lands.
+    Not available yet: the call is declared so that kernels can be written against it,
+    and compiling a kernel that calls it raises `UnsupportedOperationError` until its
+    family lands.
 
     Args:
-        group: `this_block()`.
+        group: `this_block()` (1-D).
         run_values: a `ThreadData` of the runs' values (blocked).
-        run_lengths: a `ThreadData` of the runs' lengths.
-        items: a `ThreadData` that receives the decoded window.
-        window_offset: where the window starts in the decoded sequence.
+        run_lengths: a `ThreadData` of the runs' lengths (unsigned integers).
+        decoded_items_per_thread: compile-time; the window's items per thread.
+        decoded_window_offset: where the window starts in the decoded sequence.
+        total_decoded_size: a one-item array that receives the tile's decoded size.
         relative_offsets: a `ThreadData` that receives each item's offset within its run.
+        temp_storage: a `TempStorage` the call's scratch comes from.
 
     Returns:
-        The total decoded size of the tile.
+        A `ThreadData` of the window's decoded items.
+    """
+
+
+@marker("run_length_decode", implemented=False)
+def run_length_decode_into(
+    group, run_values, run_lengths, destination, /, *, decoded_items_per_thread, destination_offset=0, temp_storage=None
+):
+    """Decode every window of the block's run-length encoded tile into `destination`.
+
+    Not available yet: the call is declared so that kernels can be written against it,
+    and compiling a kernel that calls it raises `UnsupportedOperationError` until its
+    family lands.
+
+    Args:
+        group: `this_block()` (1-D).
+        run_values: a `ThreadData` of the runs' values (blocked).
+        run_lengths: a `ThreadData` of the runs' lengths (unsigned integers).
+        destination: a global array the decoded sequence is written to.
+        decoded_items_per_thread: compile-time; items per thread of each window.
+        destination_offset: where in `destination` the sequence starts.
+        temp_storage: a `TempStorage` the call's scratch comes from.
+
+    Returns:
+        The tile's decoded size (uint32), in every thread.
+    """
+
+
+@marker("reduce_batched", implemented=False)
+def reduce_batched(group, value, /, *, binary_op=None, output_layout="striped"):
+    """Reduce several batches across the warp at once (cub::WarpReduceBatched): item ``b``
+    of every lane belongs to batch ``b``.
+
+    Not available yet: CUB's batched warp reduce comes with a later CCCL than the one
+    this build uses, and compiling a kernel that calls it raises
+    `UnsupportedOperationError`.
+
+    Args:
+        group: `this_warp()` or a logical warp.
+        value: a `ThreadData` of the batches' items.
+        binary_op: the reduction operator (default sum).
+        output_layout: ``"striped"`` (default).
+
+    Returns:
+        A `ThreadData` of the batches' reductions.
     """
