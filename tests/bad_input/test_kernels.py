@@ -1701,6 +1701,25 @@ def flags_with_an_operator_that_returns_a_number(source, destination):
     coop.store(block, destination, coop.discontinuity(block, items, flag_op=halfway))  # <- error
 
 
+def complex_differ(a, b):
+    return a != b
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.discontinuity",
+    "'flag_op' = complex_differ cannot be compiled for complex64",
+    "failed to lower it",
+    ".real and .imag",
+    argtypes=(types.Array(types.complex64, 1, "C"), I32),
+)
+@cuda.jit
+def flags_complex_values_with_an_operator_the_compiler_cannot_lower(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.discontinuity(block, items, flag_op=complex_differ))  # <- error
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
 def test_error_names_the_call_and_the_users_line(case):
     with pytest.raises(case.error) as raised:

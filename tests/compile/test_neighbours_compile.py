@@ -87,3 +87,11 @@ def test_a_difference_operator_that_is_not_associative_is_refused_in_a_reduction
     source = np.zeros(256, np.int32)
     with pytest.raises(coop.CoopError, match="difference"):
         coop.explain(kernel, source, source, grid=1, block=128)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.complex64], ids=["bool", "complex64"])
+def test_runtime_neighbours_of_bool_and_complex_cross_the_abi(dtype):
+    source, flags = np.zeros(kernels.TILE, dtype), np.zeros(kernels.TILE, np.int32)
+    kernel = kernels.flags_kernel("heads_and_tails", True, None)
+    explanation = coop.explain(kernel, source, flags, flags, flags, source, source[:2], grid=1, block=kernels.THREADS)
+    assert any(call.endswith("::FlagHeadsAndTailsWithBoth") for call in cub_calls(explanation))

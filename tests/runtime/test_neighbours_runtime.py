@@ -242,6 +242,10 @@ def different(a, b):
     return a != b
 
 
+def different_parts(a, b):  # the kernel compiler cannot lower != on complex values
+    return a.real != b.real or a.imag != b.imag
+
+
 @pytest.mark.parametrize("mode", ["heads", "tails", "heads_and_tails"])
 @pytest.mark.parametrize("with_boundary", [False, True])
 @pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint64, np.float16, np.float64, np.complex64])
@@ -249,6 +253,8 @@ def different(a, b):
 def test_flags_match_neighbours_that_differ(mode, with_boundary, dtype, flag_op):
     source = (np.arange(TILE) // 5 % 3).astype(dtype)
     source[31:35] = source[30]
+    if flag_op is different and np.dtype(dtype).kind == "c":
+        flag_op = different_parts
     boundary = np.array([source[0], source[-1]], dtype=dtype)  # equal neighbours: no flag, unlike the default
     outputs = [np.full(TILE, -1, np.int32) for _ in range(3)]
     original = np.zeros_like(source)

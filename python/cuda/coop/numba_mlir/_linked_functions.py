@@ -13,7 +13,7 @@ from numba_cuda_mlir.numba_cuda.core import ir
 from numba_cuda_mlir.numba_cuda.cudadrv.linkable_code import LTOIR
 
 from .. import _engine
-from .._core.errors import InvalidArgumentError, UnsupportedOperationError
+from .._core.errors import CoopError, InvalidArgumentError, UnsupportedOperationError
 from ._ir import definition
 
 _compiled: dict = {}  # key -> (symbol, LTOIR)
@@ -112,6 +112,14 @@ def compile_device_function(function, signature, symbol, arch, where_text, argum
         raise UnsupportedOperationError(
             f"{where_text}: argument '{argument}' = {name} cannot be compiled for {dtype} values: {_summary(error)}"
         ) from None
+    except CoopError:
+        raise
+    except Exception as error:  # the kernel compiler failing to lower what it typed (`!=` on complex values)
+        raise UnsupportedOperationError(
+            f"{where_text}: argument '{argument}' = {name} cannot be compiled for {dtype} values: the kernel "
+            f"compiler failed to lower it ({type(error).__name__}: {_summary(error) or 'no message'}); rewrite the "
+            "operation it fails on, e.g. compare a complex value's .real and .imag parts"
+        ) from error
     finally:
         _compiling.user_function = None
     return ltoir

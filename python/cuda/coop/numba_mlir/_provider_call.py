@@ -59,7 +59,7 @@ def _mlir_scalar(name: str):
     from numba_cuda_mlir._mlir.extras import types as T
 
     if name == "bool":
-        return T.i1()
+        return T.bool()  # i1
     if name in _INTEGER_BITS:
         return {8: T.i8, 16: T.i16, 32: T.i32, 64: T.i64}[_INTEGER_BITS[name]]()
     if name in ("complex64", "complex128"):
