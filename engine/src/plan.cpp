@@ -415,6 +415,46 @@ void check_options(const CallFacts& facts, const OperationSpec& operation, long 
   check_required(facts, operation);
 }
 
+// The facts with the named dtype or extent each option with a fills_fact gives (a histogram's
+// counter_dtype is its counters' CounterT), checked as the option is, so that the named facts
+// the operands read are known before they are checked. A runtime value is check_options' to
+// refuse; a required option omitted, check_required's.
+CallFacts with_option_facts(const CallFacts& facts, const OperationSpec& operation, long long tile) {
+  CallFacts filled = facts;
+  for (const auto& option : operation.options) {
+    if (option.fills_fact.empty()) continue;
+    const OptionBinding bound = facts.option(option.name);
+    const std::string value = bound.binding == Binding::Static    ? bound.value
+                              : bound.binding == Binding::Omitted ? option.default_choice
+                                                                  : "";
+    if (value.empty()) continue;
+    check_static_value(facts, option, value, tile);
+    if (option.type == OptionType::Count) {
+      filled.extents[option.fills_fact] = static_cast<int>(*literal::parse_signed(value));
+    } else {
+      filled.dtypes[option.fills_fact] = *parse_dtype(value);
+    }
+  }
+  return filled;
+}
+
+// Each Count bounded by the group's threads times another (a histogram's bins by the striped
+// counters its threads hold), where both are known.
+void check_per_thread_capacities(const CallFacts& facts, const OperationSpec& operation) {
+  for (const auto& option : operation.options) {
+    if (option.at_most_threads_times.empty()) continue;
+    const OptionSpec& per_thread = *operation.option(option.at_most_threads_times);
+    const auto value = known_count(facts, option), each = known_count(facts, per_thread);
+    if (!value || !each) continue;
+    const long long capacity = 1LL * facts.group.threads() * *each;
+    if (*value <= capacity) continue;
+    reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, std::to_string(*value),
+           "at most " + std::to_string(capacity) + " (" + std::to_string(facts.group.threads()) + " threads x " +
+               per_thread.name + " " + std::to_string(*each) + "); raise " + per_thread.name + " to " +
+               std::to_string((*value + facts.group.threads() - 1) / facts.group.threads()));
+  }
+}
+
 // The facts with each option that is the sum of two others (a radix rank's end_bit =
 // begin_bit + radix_bits) and the width it spans made STATIC and consistent: one given
 // derives the other, neither given takes the width's default, both given must agree.
@@ -818,6 +858,8 @@ std::optional<CountBounds> count_bounds(CountRange range, long long tile, int th
       return CountBounds{1, 8, "1..8 (bits of one radix digit)"};
     case CountRange::Selection:
       return CountBounds{0, tile, "0.." + std::to_string(tile) + capacity};
+    case CountRange::Positive:
+      return CountBounds{1, 2147483647LL, "1..2147483647"};
   }
   return std::nullopt;
 }
@@ -856,12 +898,14 @@ CountRange Plan::range_of(const OptionSpec& option) const {
 
 Plan plan(const CallFacts& facts) { return plan(facts, require_operation(facts)); }
 
-Plan plan(const CallFacts& facts, const OperationSpec& operation) {
-  if (facts.operation != operation.name) {
-    reject(ErrorKind::UnsupportedOperation, facts.call_name(), "operation", quoted(facts.operation),
+Plan plan(const CallFacts& given, const OperationSpec& operation) {
+  const long long tile = 1LL * given.items_per_thread * given.group.threads();
+  if (given.operation != operation.name) {
+    reject(ErrorKind::UnsupportedOperation, given.call_name(), "operation", quoted(given.operation),
            quoted(operation.name) + ", the operation it is planned against");
   }
-  validate(facts.group, facts.call_name());
+  validate(given.group, given.call_name());
+  const CallFacts facts = with_option_facts(given, operation, tile);
   const GroupForm& form = require_form(operation, facts);
   check_group_shape(facts, form);
   require_dtype(operation, facts);
@@ -869,8 +913,8 @@ Plan plan(const CallFacts& facts, const OperationSpec& operation) {
   require_complex_by_pointer(operation, facts);
   check_views(operation, facts);
   check_named_facts(facts, operation, form);
-  const long long tile = 1LL * facts.items_per_thread * facts.group.threads();
   check_options(facts, operation, tile);
+  check_per_thread_capacities(facts, operation);
 
   Plan result;
   result.facts = with_operators_named(with_sums_derived(facts, operation, tile), operation);

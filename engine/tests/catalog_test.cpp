@@ -117,10 +117,12 @@ TEST(Catalog, AdaptersOnlyWhereCubLacksAnOverloadOrACheck) {
         // CUB has no class for a group of warps or a cluster: they are composed from
         // cub::WarpReduce and cub::BlockReduce.
         const bool warps_group = form.group == GroupKind::Warps || form.group == GroupKind::Cluster;
-        // BlockDiscontinuity's FlagHeadsAndTails overloads differ only in which neighbour a lone T is.
+        // BlockDiscontinuity's FlagHeadsAndTails overloads differ only in which neighbour a lone T is;
+        // BlockHistogram indexes its counters unchecked and leaves them in shared memory.
         EXPECT_EQ(adapted, warp_array || warp_partial_scan || warps_group || operation.family == "load_store" ||
                                operation.family == "exchange" || operation.family == "radix_rank" ||
-                               operation.family == "topk" || operation.family == "discontinuity")
+                               operation.family == "topk" || operation.family == "discontinuity" ||
+                               operation.family == "histogram")
             << operation.name << " " << to_string(form.group);
       }
     }
@@ -209,9 +211,9 @@ TEST(Catalog, MethodRulesAndTemplateSlotsNameTheOperationsOptions) {
         if (slot.from != TemplateArg::Option) continue;
         const OptionSpec* option = operation.option(slot.fact);
         ASSERT_NE(option, nullptr) << operation.name << " slot " << slot.name;
-        // A Count slot (a digit width) takes its default when omitted.
+        // A Count slot (a digit width) takes its default when omitted, or must be given (bins).
         EXPECT_TRUE(option->type == OptionType::Bool || option->type == OptionType::Choice ||
-                    (option->type == OptionType::Count && !option->default_choice.empty()))
+                    (option->type == OptionType::Count && (!option->default_choice.empty() || option->required)))
             << slot.name;
         EXPECT_FALSE(option->allow_runtime) << slot.name;
       }

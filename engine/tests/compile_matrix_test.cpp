@@ -12,6 +12,7 @@
 #include <set>
 
 #include "coop/engine.hpp"
+#include "counting_matrix.hpp"
 #include "exchange_shuffle_matrix.hpp"
 #include "load_store_matrix.hpp"
 #include "neighbour_matrix.hpp"
@@ -49,10 +50,10 @@ bool expects_scratch(const CallFacts& facts) {
   return true;
 }
 
-// Sorts, ranks, selections and neighbours: every payload, one value per thread included, is an array.
+// Sorts, ranks, selections, neighbours and histograms: every payload, one value per thread included, is an array.
 bool writes_arrays(const CallFacts& facts) {
   for (const char* prefix :
-       {"radix_sort", "radix_rank", "merge_sort", "topk", "adjacent_difference", "discontinuity"}) {
+       {"radix_sort", "radix_rank", "merge_sort", "topk", "adjacent_difference", "discontinuity", "histogram"}) {
     if (facts.operation.starts_with(prefix)) return true;
   }
   return false;
@@ -237,6 +238,17 @@ TEST(CompileMatrix, CoversTheRequiredNeighbourCombinationsOnce) {
 }
 
 TEST(CompileMatrix, EveryNeighbourCallCompilesToLtoIr) { compile_every_bundle(testing::neighbour_matrix()); }
+
+TEST(CompileMatrix, CoversTheRequiredCountingCombinationsOnce) {
+  std::size_t calls = 0;
+  const std::size_t keys = distinct_keys(testing::counting_matrix(), calls);
+  // Per histogram algorithm: 8 sample dtypes x 4 counter dtypes, and for 2 sample dtypes 3
+  // shapes x 3 items and 4 bin counts.
+  EXPECT_EQ(calls, 2u * (8 * 4 + 2 * (9 + 4)));
+  EXPECT_EQ(keys, calls);
+}
+
+TEST(CompileMatrix, EveryCountingCallCompilesToLtoIr) { compile_every_bundle(testing::counting_matrix()); }
 
 TEST(CompileMatrix, EverySortCallCompilesToLtoIr) { compile_every_bundle(testing::sort_matrix()); }
 

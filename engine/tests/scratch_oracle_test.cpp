@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "coop/engine.hpp"
+#include "counting_matrix.hpp"
 #include "exchange_shuffle_matrix.hpp"
 #include "load_store_matrix.hpp"
 #include "neighbour_matrix.hpp"
@@ -136,7 +137,10 @@ INSTANTIATE_TEST_SUITE_P(
         // Neither the direction, the mode, the items nor the neighbours shape a TempStorage:
         // BlockAdjacentDifference of 14 dtypes and BlockDiscontinuity of 15 at 128 threads, and
         // both of the 2 representative dtypes in 2 more shapes.
-        OracleCase{"neighbours", testing::neighbour_matrix, (14u + 2 * 2) + (15 + 2 * 2)}),
+        OracleCase{"neighbours", testing::neighbour_matrix, (14u + 2 * 2) + (15 + 2 * 2)},
+        // The histogram adapter's TempStorage (CUB's beside the counters) for every call: each
+        // axis is one of its template arguments.
+        OracleCase{"counting", testing::counting_matrix, 2u * (8 * 4 + 2 * (9 + 4))}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -112,6 +112,8 @@ nb::dict option_dict(const OptionSpec& option) {
                          ? nb::object(nb::str(std::string(info(option.element).name).c_str()))
                          : nb::none();
   add_named_facts(entry, option.array);
+  // The named dtype (a choice of dtype names) or extent (a count) the option's value is.
+  if (!option.fills_fact.empty()) entry["fills_fact"] = option.fills_fact;
   // A prefix callback's state crosses the ABI as its own pointer parameter; the
   // front end binds the kernel's state array to it by this name.
   entry["reversed_by"] = option.reversed_by;

@@ -347,13 +347,14 @@ def shuffle_down_by_two(source, destination):
     coop.shuffle(block, items, distance=2)  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.histogram", "not implemented")
+@expect(coop.UnsupportedOperationError, "coop.run_length_decode", "not implemented")
 @cuda.jit
-def uses_histogram(source, destination):
+def uses_run_length_decode(source, destination):
     block = coop.this_block()
     items = coop.ThreadData(4)
     coop.load(block, source, items)
-    coop.histogram(block, items, destination)  # <- error
+    decoded = coop.run_length_decode(block, items, items, decoded_items_per_thread=4)  # <- error
+    coop.store(block, destination, decoded)
 
 
 @expect(coop.InvalidArgumentError, "coop.reduce", "'binary_op' = 3 is not allowed", "a Python function op(a, b)")
@@ -1718,6 +1719,84 @@ def flags_complex_values_with_an_operator_the_compiler_cannot_lower(source, dest
     block = coop.this_block()
     items = coop.load(block, source, coop.ThreadData(4))
     coop.store(block, destination, coop.discontinuity(block, items, flag_op=complex_differ))  # <- error
+
+
+# -- histograms
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.histogram",
+    "argument 'counter_dtype' = 'float32' is not allowed",
+    "int32, uint32, int64, uint64",
+)
+@cuda.jit
+def counts_into_float_counters(source, destination):
+    block = coop.this_block()
+    samples = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.histogram(block, samples, bins=64, counter_dtype=np.float32))  # <- error
+
+
+@expect(coop.InvalidArgumentTypeError, "coop.histogram", "argument 'counter_dtype' = 'many' is not a dtype")
+@cuda.jit
+def counts_into_counters_of_no_dtype(source, destination):
+    block = coop.this_block()
+    samples = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.histogram(block, samples, bins=64, counter_dtype="many"))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.histogram", "argument 'bins' = a runtime value", "a compile-time constant")
+@cuda.jit
+def counts_into_a_runtime_number_of_bins(source, destination):
+    block = coop.this_block()
+    samples = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.histogram(block, samples, bins=destination.size))  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.histogram",
+    "argument 'bins' = 256",
+    "at most 128 (128 threads x bins_per_thread 1)",
+    "raise bins_per_thread to 2",
+)
+@cuda.jit
+def counts_more_bins_than_the_threads_hold(source, destination):
+    block = coop.this_block()
+    samples = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.histogram(block, samples, bins=256))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.histogram", "argument 'bins' = 0", "1..2147483647")
+@cuda.jit
+def counts_into_no_bins(source, destination):
+    block = coop.this_block()
+    samples = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.histogram(block, samples, bins=0))  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.histogram", "float32", argtypes=(F32, I32))
+@cuda.jit
+def counts_float_samples(source, destination):
+    block = coop.this_block()
+    samples = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.histogram(block, samples, bins=64))  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.histogram", "a group kind that histogram supports: block")
+@cuda.jit
+def counts_in_a_warp(source, destination):
+    warp = coop.this_warp()
+    samples = coop.load(warp, source, coop.ThreadData(4))
+    coop.store(warp, destination, coop.histogram(warp, samples, bins=32))  # <- error
+
+
+@expect(coop.UnsupportedOperationError, "coop.histogram", "argument 'algorithm' = 'radix'", "atomic, sort")
+@cuda.jit
+def counts_with_an_unknown_algorithm(source, destination):
+    block = coop.this_block()
+    samples = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.histogram(block, samples, bins=64, algorithm="radix"))  # <- error
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])

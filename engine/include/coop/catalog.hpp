@@ -125,6 +125,7 @@ enum class CountRange {
   // 0 .. tile capacity at run time (a top-k's k: 0 selects nothing); a constant selects at
   // least one, since a constant 0 is a mistake.
   Selection,
+  Positive,  // 1 .. 2^31 - 1 (a histogram's bins)
 };
 
 struct OptionSpec {
@@ -162,6 +163,13 @@ struct OptionSpec {
   // Operator: the call regroups its operands (a reduction, a scan), so a built-in that is not
   // associative (difference) is refused; an adjacent difference applies its operator once per pair.
   bool needs_associative = true;
+  // STATIC Choice of dtype names, or STATIC Count: its value (or default) is this named dtype or
+  // extent of the call (CallFacts::dtypes, ::extents), which plan() fills from it: a histogram's
+  // counter_dtype is its counters' CounterT, bins_per_thread their extent.
+  std::string fills_fact = {};
+  // Count: at most the group's threads times this other STATIC Count's value (a histogram's bins
+  // fit the striped counters its threads hold).
+  std::string at_most_threads_times = {};
 };
 
 // The ABI parameter carrying a PrefixCallback option's state pointer.

@@ -117,6 +117,10 @@ class ResultSpec:
     dtype: str | None  # a dtype CUB fixes (a rank's int32)
     # (option, value) pairs: returned only where one holds (a discontinuity's tails); empty: always
     returned_when: tuple = ()
+    # The options whose values are its items per thread and its dtype (a histogram's bins_per_thread
+    # and counter_dtype); None: the payload's extent, and its dtype or `dtype`.
+    extent_option: str | None = None
+    dtype_option: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,6 +135,8 @@ class Parameters:
     result_specs: tuple  # ResultSpec of each, in order: several are returned as a tuple
     kinds: dict  # option name -> its kind ("choice", "count", "operator", ...)
     defaults: dict  # option name -> its default as the catalog spells it ("" for none)
+    # Choices of a dtype (a histogram's counter_dtype) -> the dtypes each takes: any spelling of one is.
+    dtype_options: dict
     elements: dict  # payload-array option -> the dtype its items must have
     prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
     aliases: dict  # another name an option is accepted by (the seed's spellings) -> the option
@@ -155,6 +161,7 @@ def parameters(operation: str) -> Parameters:
     results = [operand for operand in spec["operands"] if operand["role"] == "payload_result"]
     arrays = (*(operand for operand in spec["operands"] if operand not in results), *spec["options"])
     named_dtypes, named_extents = _named(arrays, "named_dtype"), _named(arrays, "named_extent")
+    filled_by = {option["fills_fact"]: option["name"] for option in spec["options"] if "fills_fact" in option}
     return Parameters(
         payload=next(name for name, role in roles if role in _PAYLOAD_ROLES),
         fills=next((name for name, role in roles if role == "payload_out"), None),
@@ -162,11 +169,23 @@ def parameters(operation: str) -> Parameters:
         values=tuple(name for name, role in roles if role == "flag"),
         results=tuple(result["name"] for result in results),
         result_specs=tuple(
-            ResultSpec(result["name"], result["starts_as"], result.get("dtype"), tuple(result.get("returned_when", ())))
+            ResultSpec(
+                result["name"],
+                result["starts_as"],
+                result.get("dtype"),
+                tuple(result.get("returned_when", ())),
+                filled_by.get(result.get("named_extent")),
+                filled_by.get(result.get("named_dtype")),
+            )
             for result in results
         ),
         kinds={option["name"]: option["type"] for option in spec["options"]},
         defaults={option["name"]: option["default"] for option in spec["options"]},
+        dtype_options={
+            option["name"]: tuple(option["choices"])
+            for option in spec["options"]
+            if "fills_fact" in option and option["type"] == "choice"
+        },
         elements={option["name"]: option["element"] for option in spec["options"] if option["element"]},
         prefix_states={
             option["name"]: option["state_parameter"] for option in spec["options"] if option["state_parameter"]
@@ -206,6 +225,21 @@ def _binding(state, var, name: str = "", kind: str = "", where_text: str = ""):
         if isinstance(value, (int, float, str)):
             return _engine.OptionBinding.fixed(str(value) if not isinstance(value, float) else repr(value))
     return _engine.OptionBinding.runtime()
+
+
+def _dtype_binding(state, var, name: str, where_text: str):
+    """A dtype option (a histogram's counter_dtype) given as its name, a NumPy type or dtype, a
+    kernel compiler type, or Python's int (int32); the engine checks it is one it takes."""
+    value = _payloads.dtype_value(state, var)
+    if value is None:
+        return _engine.OptionBinding.omitted()
+    dtype = "int32" if value is int else _payloads.explicit_dtype(value)
+    if dtype is None:
+        raise InvalidArgumentTypeError(
+            f"{where_text}: argument '{name}' = {value!r} is not a dtype; expected a compile-time dtype: its name, "
+            "a NumPy type or np.dtype, or a kernel compiler type (types.int64)"
+        )
+    return _engine.OptionBinding.fixed(dtype)
 
 
 def _check_constant_kind(value, name: str, kind: str, where_text: str) -> None:
@@ -506,10 +540,7 @@ def _check_one_payload(state, var, payloads, where_text) -> None:
 def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     operation = site.marker.name
     where_text = context(operation, state, site.statement.loc)
-    if not site.marker.implemented:
-        raise UnsupportedOperationError(
-            f"{where_text}: coop.{operation} ({site.marker.family}) is not implemented by this cuda.coop yet"
-        )
+    refuse_unimplemented(state, site)
     signature = inspect.signature(python_value(state.func_ir, site.call.func))
     try:
         bound = signature.bind(*site.call.args, **dict(site.call.kws))
@@ -552,6 +583,8 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         if kind in ("operator", "predicate") and _given(state, arguments, name):
             options[name], request = _user_function(state, kind, name, var, dtype, oracle, where_text)
             link_requests.update(request)
+        elif name in declared.dtype_options:
+            options[name] = _dtype_binding(state, var, name, where_text)
         else:
             options[name] = _binding(state, var, name, kind, where_text)
             if options[name].binding == "runtime":
@@ -736,19 +769,46 @@ def result_payloads(state, sites, payloads, oracle) -> list:
                 origin, _ = _payload(state, arguments[spec.starts_as], known, oracle, where_text, spec.starts_as)
             # A result the call does not return is still the method's operand: it gets a variable of its own.
             own = _ir.new_var(scope, spec.name, site.statement.loc) if several or scalar or not is_returned else None
+            extent, dtype = _shaped_by_options(state, declared, arguments, spec, where_text)
             results.append(
                 _payloads.Result(
                     site,
                     origin,
-                    fixed_dtype=spec.dtype,
+                    fixed_dtype=dtype or spec.dtype,
                     position=position if several and is_returned else None,
                     var=own,
-                    scalar=scalar,
+                    scalar=scalar and extent is None,
                     returned=is_returned,
+                    extent=extent,
                 )
             )
             position += is_returned
     return results
+
+
+def _shaped_by_options(state, declared, arguments, spec, where_text):
+    """(items per thread, dtype) of a result its options shape (a histogram's bins_per_thread
+    counters of counter_dtype), each None where they do not. A count that is not a
+    compile-time one counts as the default here (analysis refuses it); a dtype the option
+    does not take is refused now, before a call reading the result could blame itself."""
+    extent = dtype = None
+    if spec.extent_option is not None:
+        binding = _binding(state, arguments[spec.extent_option]) if spec.extent_option in arguments else None
+        text = binding.value if binding is not None and binding.binding == "static" else None
+        extent = int(text) if text is not None and text.lstrip("-").isdigit() and int(text) > 0 else None
+        extent = extent or int(declared.defaults[spec.extent_option])
+    if spec.dtype_option is not None:
+        given = arguments.get(spec.dtype_option)
+        binding = _dtype_binding(state, given, spec.dtype_option, where_text) if given is not None else None
+        dtype = binding.value if binding is not None and binding.binding == "static" else None
+        dtype = dtype or declared.defaults[spec.dtype_option]
+        allowed = declared.dtype_options[spec.dtype_option]
+        if dtype not in allowed:
+            raise InvalidArgumentError(
+                f"{where_text}: argument '{spec.dtype_option}' = '{dtype}' is not allowed; expected one of: "
+                f"{', '.join(allowed)}"
+            )
+    return extent, dtype
 
 
 def _is_returned(state, declared, arguments, spec) -> bool:
@@ -780,6 +840,15 @@ def _storage_name(state, var, storages, where_text) -> str:
     raise UnsupportedOperationError(
         f"{where_text}: argument '{_TEMP_STORAGE}' is not a coop.TempStorage made in this kernel"
     )
+
+
+def refuse_unimplemented(state, site: Site) -> None:
+    """A call this cuda.coop declares but does not implement yet is refused, naming it."""
+    if not site.marker.implemented:
+        raise UnsupportedOperationError(
+            f"{context(site.marker.name, state, site.statement.loc)}: coop.{site.marker.name} ({site.marker.family}) "
+            "is not implemented by this cuda.coop yet"
+        )
 
 
 def is_primitive(site: Site) -> bool:

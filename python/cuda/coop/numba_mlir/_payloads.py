@@ -52,12 +52,25 @@ class Result(Payload):
     the call's own target, for a call returning one). `scalar`: the call takes one value per
     thread as a one-item array, and returns this result's item. `returned`: False for a result
     the method writes but this call's options do not return (a discontinuity's tails in mode
-    "heads"): it has a variable of its own and no place in what the call returns."""
+    "heads"): it has a variable of its own and no place in what the call returns. `extent`: its
+    items per thread where the call's options give them (a histogram's bins_per_thread)."""
 
     def __init__(
-        self, site: Site, source: Payload, *, fixed_dtype=None, position=None, var=None, scalar=False, returned=True
+        self,
+        site: Site,
+        source: Payload,
+        *,
+        fixed_dtype=None,
+        position=None,
+        var=None,
+        scalar=False,
+        returned=True,
+        extent=None,
     ):
-        super().__init__(site, 1 if scalar else source.extent, None if scalar else source.alignment)
+        if extent is not None:  # shaped by the call's options (a histogram's counters), not by its source
+            super().__init__(site, extent, None)
+        else:
+            super().__init__(site, 1 if scalar else source.extent, None if scalar else source.alignment)
         self.source = source
         self.fixed_dtype = fixed_dtype
         self.position, self.var, self.scalar, self.returned = position, var, scalar, returned

@@ -106,6 +106,9 @@ def _bound_the_launch(state, block_shape) -> None:
 def _analyze(state, sites, block_shape, payloads, storages, reserved) -> tuple[_facts.Call, ...]:
     """CallFacts for every primitive, in program order (barrier placement depends on it)."""
     oracle = TypeOracle(state, {id(each.statement): (each.count, each.dtype) for each in reserved})
+    for site in sites:  # first: a call reading what one returns would report a missing payload instead
+        if _facts.is_primitive(site):
+            _facts.refuse_unimplemented(state, site)
     payloads.extend(_facts.result_payloads(state, sites, payloads, oracle))
     primitives = [site for site in sites if _facts.is_primitive(site)]
     # Loads and stores type their payloads from memory; calls typed by their payload come after.

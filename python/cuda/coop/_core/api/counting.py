@@ -132,28 +132,62 @@ def discontinuity(
     """
 
 
-@marker("histogram", implemented=False)
+@marker("histogram", implemented=True)
 def histogram(group, samples, /, *, bins, bins_per_thread=1, counter_dtype=None, algorithm="atomic", temp_storage=None):
-    """Count the block's samples into bins (cub::BlockHistogram) and return the counters
-    as a fresh striped payload.
+    """Count the block's samples into `bins` bins (cub::BlockHistogram) and return the
+    counters as a fresh striped payload; `samples` is left as it was.
 
-    Not available yet: the call is declared so that kernels can be written against it,
-    and compiling a kernel that calls it raises `UnsupportedOperationError` until its
-    family lands.
+    Each thread holds `bins_per_thread` counters: slot ``i`` of the thread of linear rank
+    ``t`` (``threadIdx.x + blockDim.x x (threadIdx.y + blockDim.y x threadIdx.z)``) counts
+    bin ``t + i x threads``, and a slot past the last bin holds 0. Store them with
+    ``coop.store(block, out, counts, algorithm="striped")`` to get the bins in order. The
+    counters are zeroed on every call; to accumulate over tiles, add each call's counters
+    to a `ThreadData` of your own. Every thread of the block must reach the call.
+
+    A sample counts in bin ``sample``. Samples are read as their unsigned bits, and a
+    sample that is not below `bins` (a negative signed one included) is **not counted**:
+    CUB would write past its counters, and here it goes to an overflow bin that is never
+    returned. Every sample of the tile counts: a partial tile must give its missing items
+    a value of its choice (``bins`` itself is one that is not counted).
 
     Args:
-        group: `this_block()` (1-D).
-        samples: a `ThreadData` of unsigned integer samples in ``[0, bins)``.
-        bins: compile-time; the number of bins.
-        bins_per_thread: compile-time; counters each thread holds (``bins <= threads x
-            bins_per_thread``).
-        counter_dtype: the counters' dtype (default int32).
-        algorithm: ``"atomic"`` (default) or ``"sort"``.
-        temp_storage: a `TempStorage` the call's scratch comes from.
+        group: `this_block()` (any 1-D, 2-D or 3-D block).
+        samples: a `ThreadData` or local array of integer samples (int8 to int64, uint8 to
+            uint64); or one sample per thread.
+        bins: compile-time, at least 1 and at most the block's threads x `bins_per_thread`.
+        bins_per_thread: compile-time, at least 1 (default 1): the counters each thread
+            holds.
+        counter_dtype: compile-time: ``"int32"`` (the default; Python's ``int`` is int32
+            too), ``"uint32"``, ``"int64"`` or ``"uint64"``, given as its name, a NumPy type,
+            ``np.dtype`` or a kernel compiler type (``types.int64``).
+        algorithm: compile-time; ``"atomic"`` (default: shared-memory atomics, best when
+            samples spread over many bins) or ``"sort"`` (a block radix sort of the samples,
+            then run lengths: no contention on a few hot bins).
+        temp_storage: a `TempStorage` the call's scratch comes from (CUB's and the counters).
 
     Returns:
-        A `ThreadData` of ``bins_per_thread`` counters: slot ``i`` of thread ``t`` counts
-        bin ``t + i x threads``.
+        A `ThreadData` of `bins_per_thread` counters of `counter_dtype`, striped.
+
+    CUB: ``cub::BlockHistogram<T, BLOCK_DIM_X, ITEMS_PER_THREAD, BINS, ALGORITHM,
+    BLOCK_DIM_Y, BLOCK_DIM_Z>::Histogram`` over the samples as unsigned integers, in an
+    adapter holding the counters.
+
+    Example:
+        A 256-bin histogram of bytes, one tile per block, merged into a global one::
+
+            @cuda.jit
+            def byte_histogram(data, total):
+                block = coop.this_block()
+                samples = coop.load(block, data, coop.ThreadData(16), offset=cuda.blockIdx.x * 2048)
+                counts = coop.histogram(block, samples, bins=256, bins_per_thread=2)
+                for i in range(2):
+                    index = cuda.threadIdx.x + i * 128
+                    if index < 256 and counts[i] != 0:
+                        cuda.atomic.add(total, index, counts[i])
+
+            data = np.random.default_rng(0).integers(0, 256, 2048 * 64, dtype=np.uint8)
+            total = np.zeros(256, dtype=np.int32)
+            byte_histogram[64, 128](data, total)  # total == np.bincount(data, minlength=256)
     """
 
 

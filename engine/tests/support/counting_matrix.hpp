@@ -1,0 +1,65 @@
+// The counting coverage matrix: every CallFacts the compile-matrix and scratch-oracle tests plan
+// for cub::BlockHistogram (through its counters adapter), grouped the way they are compiled
+// (one NVRTC call per bundle). The axes are written out here rather than read from the catalog,
+// so a catalog that loses an algorithm, a sample or a counter dtype fails the tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "matrix_bundle.hpp"
+
+namespace coop::testing {
+
+inline const std::vector<DType> kSampleDtypes = {DType::Int8,  DType::Int16,  DType::Int32,  DType::Int64,
+                                                 DType::UInt8, DType::UInt16, DType::UInt32, DType::UInt64};
+inline const std::vector<DType> kCounterDtypes = {DType::Int32, DType::UInt32, DType::Int64, DType::UInt64};
+inline const std::vector<Dim3> kHistogramBlocks = {{128, 1, 1}, {32, 4, 1}, {8, 4, 2}};
+inline const std::vector<int> kHistogramItems = {1, 4, 7};
+// (bins, bins_per_thread) at 128 threads: one bin, a prime, a byte's 256 and 4096 (16-bit samples' range).
+inline const std::vector<std::pair<int, int>> kBinCounts = {{1, 1}, {13, 1}, {256, 2}, {4096, 32}};
+
+inline CallFacts histogram_call(Dim3 block, DType samples, int items, int bins, int per_thread, Bindings options) {
+  CallFacts facts;
+  facts.operation = "histogram";
+  facts.group = Group::this_block(block);
+  facts.dtype = samples;
+  facts.items_per_thread = items;
+  facts.options = std::move(options);
+  facts.options["bins"] = OptionBinding::fixed(std::to_string(bins));
+  facts.options["bins_per_thread"] = OptionBinding::fixed(std::to_string(per_thread));
+  facts.where = "counting_matrix";
+  return facts;
+}
+
+// Per algorithm: every sample dtype with every counter dtype (256 bins, 4 items, 128 threads);
+// uint8 and int32 samples in every shape and item count and with every bin count.
+inline MatrixBundle histogram_bundle() {
+  MatrixBundle bundle{"histogram", {}};
+  for (const char* algorithm : {"atomic", "sort"}) {
+    const auto chosen = OptionBinding::fixed(algorithm);
+    for (const DType samples : kSampleDtypes) {
+      for (const DType counters : kCounterDtypes) {
+        bundle.calls.push_back(histogram_call(
+            kHistogramBlocks[0], samples, 4, 256, 2,
+            {{"algorithm", chosen}, {"counter_dtype", OptionBinding::fixed(std::string(info(counters).name))}}));
+      }
+    }
+    for (const DType samples : {DType::UInt8, DType::Int32}) {
+      for (const Dim3 block : kHistogramBlocks) {
+        for (const int items : kHistogramItems) {
+          bundle.calls.push_back(histogram_call(block, samples, items, 97, 2, {{"algorithm", chosen}}));
+        }
+      }
+      for (const auto& [bins, per_thread] : kBinCounts) {
+        bundle.calls.push_back(
+            histogram_call(kHistogramBlocks[0], samples, 3, bins, per_thread, {{"algorithm", chosen}}));
+      }
+    }
+  }
+  return bundle;
+}
+
+inline std::vector<MatrixBundle> counting_matrix() { return {histogram_bundle()}; }
+
+}  // namespace coop::testing
