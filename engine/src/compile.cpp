@@ -177,7 +177,8 @@ CompileResult Compiler::compile(const CompileRequest& request) {
   for (const std::string& probe : request.layout_probes) {
     if (!probe.empty()) program.add_name_expression(probe);
   }
-  const std::vector<std::string> options = this->options(request.arch, result.used_pch);
+  std::vector<std::string> options = this->options(request.arch, result.used_pch);
+  options.insert(options.end(), request.extra_options.begin(), request.extra_options.end());
   const nvrtc::Result status = program.compile(options);
   result.log = program.log();
   if (status != nvrtc::kSuccess) throw compile_failure(api, status, request, options, result.log);

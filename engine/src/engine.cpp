@@ -167,7 +167,7 @@ struct Engine::Impl {
     const bool dumped = !bundle.dump_path.empty();
     const std::string path = dumped ? bundle.dump_path : failure_path(config.backend, key, config.cache.directory);
     try {
-      return compiler->compile({source.text, arch, source.layout_probes, path});
+      return compiler->compile({source.text, arch, source.layout_probes, path, source.nvrtc_options});
     } catch (const Error& error) {
       if (error.kind() == ErrorKind::ProviderCompile && !dumped && !path.empty()) keep_failed_source(path, source);
       throw;
@@ -265,10 +265,27 @@ EmittedSource Engine::emit(const std::vector<Plan>& plans, const std::string& ar
   return coop::emit(plans, {impl_->require_toolkit().identity, arch});
 }
 
+namespace {
+
+// A class a later CCCL brought (cub::WarpReduceBatched) is refused, naming the release that has
+// it, where the CCCL in use lacks its header: NVRTC would only say the header is missing.
+void require_class_in_cccl(const Plan& plan, const Toolkit& toolkit) {
+  if (plan.form->since_cccl.empty() || std::filesystem::exists(fs::path(toolkit.cccl_include) / plan.form->header))
+    return;
+  reject(ErrorKind::UnsupportedOperation, plan.facts.call_name(), "operation", "'" + plan.facts.operation + "'",
+         "a CCCL that has " + plan.form->cub_class + " (" + plan.form->header + ": CCCL " + plan.form->since_cccl +
+             " or newer); this one is CCCL " + toolkit.cccl_version + " at " + toolkit.cccl_include +
+             ". Point CUDA_COOP_CCCL_ROOT at a newer CCCL's headers (the directory holding cub/), e.g. those of "
+             "the cuda-cccl wheel");
+}
+
+}  // namespace
+
 Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) {
   if (plans.empty()) reject(ErrorKind::InvalidArgument, "compile", "plans", "an empty list", "at least one plan");
   parse_arch(arch, "compile");
   const Toolkit& toolkit = impl_->require_toolkit();
+  for (const Plan& plan : plans) require_class_in_cccl(plan, toolkit);
   EmittedSource source = coop::emit(plans, {toolkit.identity, arch});
   Bundle bundle;
   try {

@@ -438,6 +438,18 @@ CallFacts with_option_facts(const CallFacts& facts, const OperationSpec& operati
   return filled;
 }
 
+// The facts with the extent of each result CUB derives from the call's shape (a batched warp
+// reduction's results per lane), which the front end allocates as the catalog says.
+CallFacts with_result_extents(const CallFacts& facts, const OperationSpec& operation) {
+  CallFacts derived = facts;
+  for (const auto& operand : operation.operands) {
+    if (operand.array.rule != ExtentRule::BatchesPerLane) continue;
+    const int lanes = std::max(1, facts.group.width);  // a warp form's: require_form refuses others
+    derived.extents[operand.array.extent] = (facts.items_per_thread + lanes - 1) / lanes;
+  }
+  return derived;
+}
+
 // Each Count bounded by the group's threads times another (a histogram's bins by the striped
 // counters its threads hold), where both are known.
 void check_per_thread_capacities(const CallFacts& facts, const OperationSpec& operation) {
@@ -905,7 +917,7 @@ Plan plan(const CallFacts& given, const OperationSpec& operation) {
            quoted(operation.name) + ", the operation it is planned against");
   }
   validate(given.group, given.call_name());
-  const CallFacts facts = with_option_facts(given, operation, tile);
+  const CallFacts facts = with_result_extents(with_option_facts(given, operation, tile), operation);
   const GroupForm& form = require_form(operation, facts);
   check_group_shape(facts, form);
   require_dtype(operation, facts);

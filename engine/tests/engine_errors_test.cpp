@@ -63,5 +63,26 @@ TEST(EngineErrors, FailedCompileNamesTheDumpedSource) {
   EXPECT_TRUE(fs::exists(path));
 }
 
+// cub::WarpReduceBatched came with CCCL 3.5: an older CCCL is refused before NVRTC runs, naming
+// the release that has it and the one in use.
+TEST(EngineErrors, AClassOfALaterCcclNamesTheReleaseThatHasIt) {
+  const testing::TempDir dir;
+  Engine engine(testing::isolated_engine_config(dir.path() / "cache"));
+  const Toolkit& toolkit = engine.toolkit();
+  if (fs::exists(fs::path(toolkit.cccl_include) / "cub/warp/warp_reduce_batched.cuh")) GTEST_SKIP() << "it has it";
+  CallFacts facts{"reduce_batched", Group::this_warp({64, 1, 1}, 8), DType::Int32, 4, {}, "sums (kernel.py:9)"};
+  try {
+    engine.compile({engine.plan(facts)}, "sm_90");
+    ADD_FAILURE() << "compiled without cub::WarpReduceBatched";
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(error.kind(), ErrorKind::UnsupportedOperation) << message;
+    for (const std::string& fragment : {std::string("::cub::WarpReduceBatched"), std::string("CCCL 3.5 or newer"),
+                                        "this one is CCCL " + toolkit.cccl_version, std::string("CUDA_COOP_CCCL_ROOT")}) {
+      EXPECT_NE(message.find(fragment), std::string::npos) << fragment << "\n" << message;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace coop

@@ -701,5 +701,18 @@ TEST(Plan, SixtyFourBitIntegerLiteralsUseTheirWholeRange) {
   expect_rejected(facts, ErrorKind::InvalidArgument, "oob_default", "'+5'");
 }
 
+// A batched warp reduction returns ceil(batches / lanes) items per lane, which the plan derives.
+TEST(Plan, BatchedWarpReductionDerivesItsResultsPerLane) {
+  CallFacts facts = reduce_call("reduce_batched", kWarp8, DType::Float32, PayloadKind::Array, 33);
+  const Plan striped = plan(facts);
+  EXPECT_EQ(striped.facts.extents.at("BATCHES_PER_LANE"), 5);
+  EXPECT_EQ(striped.cub_type, "::cub::WarpReduceBatched<float, 33, 8, false>");
+  EXPECT_EQ(striped.method, "ReduceToStriped");
+  facts.options["output_layout"] = OptionBinding::fixed("blocked");
+  EXPECT_EQ(plan(facts).method, "ReduceToBlocked");
+  facts.items_per_thread = 8;
+  EXPECT_EQ(plan(facts).facts.extents.at("BATCHES_PER_LANE"), 1);
+}
+
 }  // namespace
 }  // namespace coop

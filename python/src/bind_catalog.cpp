@@ -76,6 +76,8 @@ void add_named_facts(nb::dict& entry, const ArrayType& array) {
     entry["named_dtype"] = array.element;
   }
   if (!array.extent.empty()) entry["named_extent"] = array.extent;
+  // An extent the engine derives from the call's shape, which the front end allocates alike.
+  if (array.rule == ExtentRule::BatchesPerLane) entry["extent_rule"] = "batches_per_lane";
 }
 
 nb::list operand_list(const OperationSpec& operation) {

@@ -1799,6 +1799,37 @@ def counts_with_an_unknown_algorithm(source, destination):
     coop.store(block, destination, coop.histogram(block, samples, bins=64, algorithm="radix"))  # <- error
 
 
+# -- batched warp reductions (this build's CCCL 3.0.1 lacks cub::WarpReduceBatched)
+
+
+@expect(coop.UnsupportedOperationError, "coop.reduce_batched", "cub::WarpReduceBatched", "CCCL 3.5 or newer",
+        "CUDA_COOP_CCCL_ROOT")
+@cuda.jit
+def reduces_batches_with_an_older_cccl(source, destination):
+    warp = coop.this_warp()
+    values = coop.load(warp, source, coop.ThreadData(4))
+    sums = coop.reduce_batched(warp, values)  # <- error
+    destination[0] = sums[0]
+
+
+@expect(coop.UnsupportedOperationError, "coop.reduce_batched", "a group kind that reduce_batched supports: warp")
+@cuda.jit
+def reduces_batches_in_a_block(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(4))
+    sums = coop.reduce_batched(block, values)  # <- error
+    destination[0] = sums[0]
+
+
+@expect(coop.InvalidArgumentError, "coop.reduce_batched", "argument 'output_layout' = 'rows'", "striped, blocked")
+@cuda.jit
+def reduces_batches_into_an_unknown_layout(source, destination):
+    warp = coop.this_warp()
+    values = coop.load(warp, source, coop.ThreadData(4))
+    sums = coop.reduce_batched(warp, values, output_layout="rows")  # <- error
+    destination[0] = sums[0]
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
 def test_error_names_the_call_and_the_users_line(case):
     with pytest.raises(case.error) as raised:

@@ -88,7 +88,7 @@ IMPLEMENTED = {
     *("broadcast", "exchange", "shuffle"),
     *("radix_sort_keys", "radix_sort_pairs", "radix_rank_keys", "merge_sort_keys", "merge_sort_pairs"),
     *("topk_min_keys", "topk_max_keys", "topk_min_pairs", "topk_max_pairs"),
-    *("adjacent_difference", "discontinuity", "histogram"),
+    *("adjacent_difference", "discontinuity", "histogram", "reduce_batched"),
 }
 ALIASES = {"radix_rank": "radix_rank_keys"}  # the seed's earlier name: the same marker
 

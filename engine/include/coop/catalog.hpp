@@ -46,6 +46,9 @@ inline bool is_payload(OperandRole role) {
 enum class ExtentRule {
   Given,            // any length the named extent gives (1..kMaxNamedExtent)
   DigitsPerThread,  // a radix rank's digit counters per thread: max(1, ceil(2^radix_bits / threads))
+  // A result's items per lane, which plan() derives: ceil(items per thread / the group's threads)
+  // (a batched warp reduction's one result per batch, spread over the lanes).
+  BatchesPerLane,
 };
 
 // An array parameter's type expression where it is not the call's own
@@ -264,6 +267,12 @@ struct GroupForm {
   bool needs_power_of_two_threads = false;   // CUB static_asserts a power-of-two group (BlockMergeSort)
   bool needs_one_dimensional_block = false;  // CUB's class has BLOCK_DIM_X only (a block top-k)
   long long max_tile_items = 0;              // CUB's bound on items x threads (radix ranks count in 16 bits); 0: none
+  // The first CCCL release whose headers have `header` (cub::WarpReduceBatched: "3.5"); "" for
+  // every release. A CCCL without the header is refused at compile time, naming this.
+  std::string since_cccl = {};
+  // What CUB's header needs of NVRTC beyond the engine's own options, for the bundles holding
+  // this form only (CCCL 3.5's WarpReduceBatched: -default-device, for its unannotated lambdas).
+  std::vector<std::string> nvrtc_options = {};
 
   const PayloadShape* payload(PayloadKind kind) const;
 };

@@ -34,6 +34,7 @@ struct CompileRequest {
   std::string arch;                        // "sm_90"
   std::vector<std::string> layout_probes;  // "" entries are skipped
   std::string dump_path;                   // where the source was written, for error messages
+  std::vector<std::string> extra_options = {};  // beyond options(): what the source's CUB classes need
 };
 
 struct CompileResult {

@@ -18,6 +18,7 @@ struct EmittedSource {
   std::vector<std::string> layout_probes;
   std::vector<int> probe_of_plan;  // per input plan: its index in layout_probes, -1 without scratch
   std::string identity;            // digest of (engine version, toolkit identity, arch, plans)
+  std::vector<std::string> nvrtc_options;  // what the plans' CUB classes need of NVRTC (GroupForm)
 };
 
 // Context that makes symbols unique to a compilation identity, so providers from

@@ -121,6 +121,8 @@ class ResultSpec:
     # and counter_dtype); None: the payload's extent, and its dtype or `dtype`.
     extent_option: str | None = None
     dtype_option: str | None = None
+    # "batches_per_lane": ceil(the payload's items / the group's lanes) items (a batched warp reduction's)
+    extent_rule: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -176,6 +178,7 @@ def parameters(operation: str) -> Parameters:
                 tuple(result.get("returned_when", ())),
                 filled_by.get(result.get("named_extent")),
                 filled_by.get(result.get("named_dtype")),
+                result.get("extent_rule"),
             )
             for result in results
         ),
@@ -733,7 +736,7 @@ def _given(state, arguments, name: str) -> bool:
     return name in arguments and _binding(state, arguments[name]).binding != "omitted"
 
 
-def result_payloads(state, sites, payloads, oracle) -> list:
+def result_payloads(state, sites, payloads, oracle, block_shape) -> list:
     """The fresh payloads primitives return (exchange, shuffle, sorts), in program order,
     each shaped like the operand it starts as (the payload, or a sort's values): later
     calls take them as payloads, and the rewrite allocates each where its call was. A call
@@ -770,6 +773,11 @@ def result_payloads(state, sites, payloads, oracle) -> list:
             # A result the call does not return is still the method's operand: it gets a variable of its own.
             own = _ir.new_var(scope, spec.name, site.statement.loc) if several or scalar or not is_returned else None
             extent, dtype = _shaped_by_options(state, declared, arguments, spec, where_text)
+            if spec.extent_rule == "batches_per_lane" and not scalar:
+                group = next(iter(signature.parameters))
+                found = _groups.describe(state, arguments[group], block_shape, where_text)
+                lanes = found.size if found.kind in ("warp", "threads_within_warp") else 1  # others: refused later
+                extent = -(-origin.extent // lanes)
             results.append(
                 _payloads.Result(
                     site,

@@ -109,7 +109,7 @@ def _analyze(state, sites, block_shape, payloads, storages, reserved) -> tuple[_
     for site in sites:  # first: a call reading what one returns would report a missing payload instead
         if _facts.is_primitive(site):
             _facts.refuse_unimplemented(state, site)
-    payloads.extend(_facts.result_payloads(state, sites, payloads, oracle))
+    payloads.extend(_facts.result_payloads(state, sites, payloads, oracle, block_shape))
     primitives = [site for site in sites if _facts.is_primitive(site)]
     # Loads and stores type their payloads from memory; calls typed by their payload come after.
     calls = [

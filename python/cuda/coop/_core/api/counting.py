@@ -250,21 +250,45 @@ def run_length_decode_into(
     """
 
 
-@marker("reduce_batched", implemented=False)
+@marker("reduce_batched", implemented=True)
 def reduce_batched(group, value, /, *, binary_op=None, output_layout="striped"):
-    """Reduce several batches across the warp at once (cub::WarpReduceBatched): item ``b``
-    of every lane belongs to batch ``b``.
+    """Reduce many batches across a warp at once (cub::WarpReduceBatched): item ``b`` of
+    every lane of the group belongs to batch ``b``, and each batch's reduction comes back
+    as a fresh payload; `value` is left as it was.
 
-    Not available yet: CUB's batched warp reduce comes with a later CCCL than the one
-    this build uses, and compiling a kernel that calls it raises
-    `UnsupportedOperationError`.
+    With ``B`` items per lane (batches) and ``W`` lanes, the result has ``ceil(B / W)``
+    items per lane: ``"striped"`` puts batch ``r + i x W`` in slot ``i`` of lane ``r``,
+    ``"blocked"`` puts batch ``r x ceil(B / W) + i`` there. Slots without a batch are
+    unspecified. Every lane of the group must reach the call.
+
+    Needs a CCCL that has ``cub::WarpReduceBatched`` (CCCL 3.5 or newer): with an older
+    one a kernel calling it is refused at compile time, naming the CCCL in use; point
+    ``CUDA_COOP_CCCL_ROOT`` at a newer CCCL's headers.
 
     Args:
-        group: `this_warp()` or a logical warp.
-        value: a `ThreadData` of the batches' items.
-        binary_op: the reduction operator (default sum).
-        output_layout: ``"striped"`` (default).
+        group: `this_warp()` or a logical warp (``this_warp().group_by(n)``, n a power
+            of two); the block must be whole warps.
+        value: a `ThreadData` or local array of the batches' items (any integer or float
+            dtype), one item per batch.
+        binary_op: the reduction operator (default the sum): a built-in name or ufunc
+            (``"max"``, ``np.minimum``, ``operator.xor``, ...) or a Python function of two
+            values; it must be associative.
+        output_layout: compile-time; ``"striped"`` (default) or ``"blocked"``.
 
     Returns:
-        A `ThreadData` of the batches' reductions.
+        A `ThreadData` of ``ceil(B / W)`` items of the input's dtype.
+
+    CUB: ``cub::WarpReduceBatched<T, Batches, LogicalWarpThreads>::ReduceToStriped``
+    (``ReduceToBlocked``).
+
+    Example:
+        Sums of 4 features over each warp's 32 rows::
+
+            @cuda.jit
+            def feature_sums(samples, totals):
+                warp = coop.this_warp()
+                features = coop.load(warp, samples, coop.ThreadData(4), offset=(cuda.threadIdx.x // 32) * 128)
+                sums = coop.reduce_batched(warp, features)
+                if warp.rank() < 4:
+                    totals[(cuda.threadIdx.x // 32) * 4 + warp.rank()] = sums[0]
     """
