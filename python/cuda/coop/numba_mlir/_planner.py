@@ -13,10 +13,10 @@ from numba_cuda_mlir.extending import WholeFunctionPlanner
 from .._core.errors import CoopWarning, UnsupportedOperationError
 from . import (
     _bundle,
-    _dispatch,
     _facts,
     _groups,
     _ir,
+    _launch,
     _payloads,
     _plan,
     _prefix_callbacks,
@@ -67,7 +67,7 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         _storage.fold_attributes(state, storages)
         reserved = _storage.reservations(state, storages)
         # The declared block (coop.this_block(128)), else the launch's: only then is the kernel launch-specialized.
-        block_shape = _dispatch.block_shape(state, sites, context(sites[0].marker.name, state, sites[0].statement.loc))
+        block_shape = _launch.block_shape(state, sites, context(sites[0].marker.name, state, sites[0].statement.loc))
         _groups.lower_members(state, sites, block_shape)
         sites = _groups.lower_thread_reductions(state, sites, block_shape)
         _groups.check_no_escape(state, sites)
