@@ -154,6 +154,7 @@ class PlannerClock:
         from cuda.coop.numba_mlir import _bundle, _plan, _planner
 
         self.seconds, self.runs, self.bundles, self.engine_s, self.engine_calls_s = 0.0, 0, [], 0.0, 0.0
+        self.planner_stages = {}
         planner = _planner.CoopWholeFunctionPlanner
         original = planner.run
 
@@ -187,8 +188,31 @@ class PlannerClock:
 
         _plan.engine_call = _bundle.engine_call = timed_engine_call
         _planner._explain_recorders.append(lambda state, calls, bundle: self.bundles.append(bundle))
+        _planner._stage_recorders.append(self._add_stages)
+
+    def _add_stages(self, state, seconds: dict) -> None:
+        for stage, value in seconds.items():
+            self.planner_stages[stage] = self.planner_stages.get(stage, 0.0) + value
+
+    def stages(self) -> dict:
+        """cuda.coop's share, stage by stage (seconds): the planner's own stages, with its
+        bundle stage split into the engine's (Bundle.stages: toolkit, emit, cache_read,
+        nvrtc_load, nvrtc_wait -- NVRTC busy creating the background PCH --, nvrtc,
+        cache_write) and the Python around them (operators compiled, providers
+        registered). No link stage: the kernel compiler links. No probe stage: scratch
+        layouts come out of the bundle's NVRTC compile."""
+        stages = {stage: value for stage, value in self.planner_stages.items() if stage != "bundle"}
+        engine = {}
+        for bundle in self.bundles:
+            for stage, value in bundle.stages.items():
+                engine[stage] = engine.get(stage, 0.0) + value
+        stages.update(engine)
+        stages["bundle_python"] = self.planner_stages.get("bundle", 0.0) - sum(engine.values())
+        return stages
 
     def reading(self) -> dict:
+        stages = self.stages()
+        accounted = sum(stages.values())
         return {
             "coop_s": self.seconds,
             "engine_s": self.engine_s,  # creating the engine (first use in the process)
@@ -196,10 +220,16 @@ class PlannerClock:
             "planner_runs": self.runs,
             "nvrtc_s": sum(bundle.compile_seconds for bundle in self.bundles),
             "bundles": [{"cache": bundle.cache, "pch": bundle.used_pch} for bundle in self.bundles],
+            "stages": stages,
+            "stages_sum_s": accounted,
+            "unaccounted_s": self.seconds - accounted,
+            # the stages are the share within 5% (or 1 ms, for a share too small to split)
+            "stages_account_for_share": abs(self.seconds - accounted) <= max(0.05 * self.seconds, 1e-3),
         }
 
     def reset(self) -> None:
         self.seconds, self.runs, self.bundles, self.engine_s, self.engine_calls_s = 0.0, 0, [], 0.0, 0.0
+        self.planner_stages = {}
 
 
 class KernelCompilerClock:
@@ -371,9 +401,29 @@ def median_of(runs: list[dict]) -> dict:
     """Key by key, the median of the numbers in `runs` (the first run's other values)."""
     merged = dict(runs[0])
     for key, value in runs[0].items():
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, bool):
+            merged[key] = all(run[key] for run in runs)  # a check holds only if it held every time
+        elif isinstance(value, (int, float)):
             merged[key] = statistics.median(run[key] for run in runs)
+        elif isinstance(value, dict):
+            merged[key] = median_of([run[key] for run in runs])
     return merged
+
+
+def stage_check(summary: dict) -> list[str]:
+    """Each compiling scenario's share split into its stages, one line each; a line starting
+    with "!" where the stages do not account for the share within 5% in every repetition."""
+    lines = []
+    for name, scenario in summary.items():
+        if not isinstance(scenario, dict) or "stages" not in scenario:
+            continue
+        parts = ", ".join(f"{stage} {seconds * 1e3:.1f}" for stage, seconds in scenario["stages"].items() if seconds)
+        mark = " " if scenario["stages_account_for_share"] else "!"
+        lines.append(
+            f"{mark} {name}: coop {scenario['coop_s'] * 1e3:.1f} ms = {parts} ms "
+            f"(unaccounted {scenario['unaccounted_s'] * 1e3:+.1f} ms)"
+        )
+    return lines
 
 
 def scenarios(repetition: dict) -> dict:
@@ -498,6 +548,10 @@ def main() -> None:
         f"(7) plain cache hit {summary['7_plain_kernel_cache_with_coop_imported']['cache_hit']}, "
         f"import cuda.coop {summary['import_coop_only_s'] * 1e3:.0f} ms -> {args.json}"
     )
+    lines = stage_check(summary)
+    print("\n".join(lines))
+    if any(line.startswith("!") for line in lines):
+        raise SystemExit("cuda.coop's share is not accounted for by its stages within 5% (lines marked !)")
 
 
 if __name__ == "__main__":
