@@ -13,7 +13,10 @@ without coop primitives (shared memory and barriers by hand):
      whether anything was planned or compiled again; also of the kernel without
      coop specialized on its launch configuration (what the kernel compiler's
      dispatch of such a kernel costs by itself), and of the coop kernel written
-     with coop.this_block() (no declared block: launch-specialized)
+     with coop.this_block() (no declared block: launch-specialized); the coop and plain
+     kernels through a launcher configured once (launch = kernel[grid, block], then
+     launch(*arrays)), torch.softmax beside them when torch is there, and a profile of
+     each kind of launch (where its host time goes)
   5. the same kernel launched with a second grid size (the declared block: nothing
      compiles; the undeclared kernel's numbers beside it)
   6. a fresh process with warm provider and kernel disk caches (cache=True): the
@@ -284,23 +287,81 @@ def per_launch(kernels: dict, arrays, launches: int = 1000, batches: int = 10) -
     """Median host seconds per launch of each compiled kernel over `batches` x `launches`
     back-to-back launches (10,000 by default), the kernels taking turns batch by batch
     in an order that reverses every round, so that drift of the machine (clocks, other
-    load) falls on every kernel alike instead of on whichever runs first."""
+    load) falls on every kernel alike instead of on whichever runs first. A kernel is
+    launched as users write it, kernel[grid, block](*arrays)."""
+    return per_call({name: _launch_of(kernel, arrays) for name, kernel in kernels.items()}, launches, batches)
+
+
+def _launch_of(kernel, arrays):
+    return lambda: kernel[BLOCKS, THREADS](*arrays)
+
+
+def per_call(calls: dict, launches: int = 1000, batches: int = 10) -> dict:
+    """per_launch's method for any calls that each launch once (a launcher configured once,
+    torch's softmax)."""
     from numba_cuda_mlir import cuda
 
-    times = {name: [] for name in kernels}
-    for kernel in kernels.values():
+    times = {name: [] for name in calls}
+    for call in calls.values():
         for _ in range(100):
-            kernel[BLOCKS, THREADS](*arrays)
+            call()
     cuda.synchronize()
     for round_ in range(batches):
-        order = list(kernels.items()) if round_ % 2 == 0 else list(kernels.items())[::-1]
-        for name, kernel in order:
+        order = list(calls.items()) if round_ % 2 == 0 else list(calls.items())[::-1]
+        for name, call in order:
             start = time.perf_counter()
             for _ in range(launches):
-                kernel[BLOCKS, THREADS](*arrays)
+                call()
             times[name].append((time.perf_counter() - start) / launches)
             cuda.synchronize()
     return {name: statistics.median(values) for name, values in times.items()}
+
+
+def configured_once(kernels: dict, arrays) -> dict:
+    """Each kernel's launcher configured once (launch = kernel[grid, block]) and then called
+    (launch(*arrays)): what a launch costs without the dispatcher's configure step."""
+    launchers = {name: kernel[BLOCKS, THREADS] for name, kernel in kernels.items()}
+    return {
+        f"{name}_configured_once": (lambda launcher=launcher: launcher(*arrays)) for name, launcher in launchers.items()
+    }
+
+
+def torch_softmax():
+    """torch.softmax of a small tensor on the device (host time per launch, what a user
+    compares a launch with), or None without torch."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    if not torch.cuda.is_available():
+        return None
+    tensor = torch.ones(BLOCKS, TILE, device="cuda")
+    return lambda: torch.softmax(tensor, dim=1)
+
+
+def launch_profile(launch, launches: int = 2000, top: int = 15) -> list:
+    """Where a launch's host time goes: cProfile over `launches` launches, the functions with
+    the most own time, in microseconds per launch (cProfile's overhead inflates Python
+    frames, not native ones: read the ranks and the shares, not the absolute sum)."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(launches):
+        launch()
+    profile.disable()
+    rows = []
+    for (file, line, function), (_, calls, own, cumulative, _) in pstats.Stats(profile).stats.items():
+        rows.append(
+            {
+                "function": f"{os.path.basename(file)}:{line}({function})",
+                "calls_per_launch": calls / launches,
+                "own_us": own / launches * 1e6,
+                "cumulative_us": cumulative / launches * 1e6,
+            }
+        )
+    return sorted(rows, key=lambda row: row["own_us"], reverse=True)[:top]
 
 
 def child(mode: str) -> dict:
@@ -380,7 +441,16 @@ def child(mode: str) -> dict:
             "plain_specialized_on_launch": specialized,
             "coop_undeclared": undeclared,
         }
-        result["per_launch_s"] = per_launch(kernels, problems["int32"][0])
+        arrays = problems["int32"][0]
+        calls = {name: _launch_of(kernel, arrays) for name, kernel in kernels.items()}
+        calls.update(configured_once({"coop": first, "plain": plain}, arrays))
+        softmax = torch_softmax()
+        if softmax is not None:
+            calls["torch_softmax"] = softmax
+        result["per_launch_s"] = per_call(calls)
+        result["launch_profile"] = {
+            name: launch_profile(calls[name]) for name in ("coop", "plain", "coop_undeclared", "coop_configured_once")
+        }
         result["repeat_planner"] = clock.reading()
     return result
 
@@ -456,7 +526,13 @@ def scenarios(repetition: dict) -> dict:
             "plain_without_coop_imported_us": plain["per_launch_s"]["plain"] * 1e6,
             "planner_runs": cold["repeat_planner"]["planner_runs"],
             "nvrtc_s": cold["repeat_planner"]["nvrtc_s"],
+            # issue 23: a launcher configured once and called (launch = kernel[grid, block]; launch(*arrays)),
+            # torch.softmax's launch beside them (target: <= 15 us), and where a launch's time goes
+            "configured_once_coop_us": per_launch_s["coop_configured_once"] * 1e6,
+            "configured_once_plain_us": per_launch_s["plain_configured_once"] * 1e6,
+            "torch_softmax_us": per_launch_s["torch_softmax"] * 1e6 if "torch_softmax" in per_launch_s else None,
         },
+        "4_launch_profile": cold["launch_profile"],
         "5_new_grid_size": {
             **{key: cold["new_grid"][key] for key in ("wall_s", "planner_runs", "kernel_compiler_s", "nvrtc_s")},
             "kernel_compiles": cold["new_grid"]["kernel_compiles"],
