@@ -464,3 +464,20 @@ def install() -> bool:
     _planner._explain_recorders.append(_record_bundle)
     _installed = True
     return True
+
+
+def compile_result_for(kernel, argtypes, launch: dict):
+    """The compile result a launch of `kernel` with `argtypes` on `launch` ({"grid", "block",
+    "sharedmem", "cluster"}) runs, compiled now if no launch has compiled it: the generic
+    overload of a kernel that is not launch-specialized (a declared block, no coop at all),
+    else the overload filed under the launch (an undeclared block)."""
+    from numba_cuda_mlir._launch_config import _launch_config_key
+
+    argtypes = tuple(argtypes)
+    if not kernel._requires_launch_config:
+        try:
+            return kernel.compile(argtypes)
+        except RuntimeError as error:  # the planner asked for the launch: compile for it below
+            if not kernel._requires_launch_config and "launch" not in str(error):
+                raise
+    return kernel._compile_launch_config_signature(argtypes, _launch_config_key(launch))
