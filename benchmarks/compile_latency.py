@@ -15,8 +15,9 @@ without coop primitives (shared memory and barriers by hand):
      dispatch of such a kernel costs by itself), and of the coop kernel written
      with coop.this_block() (no declared block: launch-specialized); the coop and plain
      kernels through a launcher configured once (launch = kernel[grid, block], then
-     launch(*arrays)), torch.softmax beside them when torch is there, and a profile of
-     each kind of launch (where its host time goes)
+     launch(*arrays)) and bound once (coop.bind_launch, cuLaunchKernel), torch.softmax
+     beside them when torch is there, and a profile of each kind of launch (where its
+     host time goes)
   5. the same kernel launched with a second grid size (the declared block: nothing
      compiles; the undeclared kernel's numbers beside it)
   6. a fresh process with warm provider and kernel disk caches (cache=True): the
@@ -326,6 +327,15 @@ def configured_once(kernels: dict, arrays) -> dict:
     }
 
 
+def bound_launches(kernels: dict, arrays) -> dict:
+    """Each kernel bound once (coop.bind_launch: its grid, block and argument types) and
+    launched through cuLaunchKernel: the documented fast path for repeated launches."""
+    from cuda.coop.numba_mlir import bind_launch
+
+    bound = {name: bind_launch(kernel, BLOCKS, THREADS, *arrays) for name, kernel in kernels.items()}
+    return {f"{name}_bound_launch": (lambda launch=launch: launch(*arrays)) for name, launch in bound.items()}
+
+
 def torch_softmax():
     """torch.softmax of a small tensor on the device (host time per launch, what a user
     compares a launch with), or None without torch."""
@@ -444,12 +454,14 @@ def child(mode: str) -> dict:
         arrays = problems["int32"][0]
         calls = {name: _launch_of(kernel, arrays) for name, kernel in kernels.items()}
         calls.update(configured_once({"coop": first, "plain": plain}, arrays))
+        calls.update(bound_launches({"coop": first, "plain": plain, "coop_undeclared": undeclared}, arrays))
         softmax = torch_softmax()
         if softmax is not None:
             calls["torch_softmax"] = softmax
         result["per_launch_s"] = per_call(calls)
         result["launch_profile"] = {
-            name: launch_profile(calls[name]) for name in ("coop", "plain", "coop_undeclared", "coop_configured_once")
+            name: launch_profile(calls[name])
+            for name in ("coop", "plain", "coop_undeclared", "coop_configured_once", "coop_bound_launch")
         }
         result["repeat_planner"] = clock.reading()
     return result
@@ -530,6 +542,9 @@ def scenarios(repetition: dict) -> dict:
             # torch.softmax's launch beside them (target: <= 15 us), and where a launch's time goes
             "configured_once_coop_us": per_launch_s["coop_configured_once"] * 1e6,
             "configured_once_plain_us": per_launch_s["plain_configured_once"] * 1e6,
+            "bound_launch_coop_us": per_launch_s["coop_bound_launch"] * 1e6,
+            "bound_launch_plain_us": per_launch_s["plain_bound_launch"] * 1e6,
+            "bound_launch_undeclared_us": per_launch_s["coop_undeclared_bound_launch"] * 1e6,
             "torch_softmax_us": per_launch_s["torch_softmax"] * 1e6 if "torch_softmax" in per_launch_s else None,
         },
         "4_launch_profile": cold["launch_profile"],
