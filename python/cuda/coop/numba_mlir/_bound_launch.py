@@ -84,6 +84,9 @@ class BoundLaunch:
         self._pointers = (ctypes.c_void_p * len(flat))(*(ctypes.addressof(value) for value in self._values))
         self._address = ctypes.addressof(self._pointers)
         self._expected = [_array_signature(argtype) for argtype in self.argtypes]
+        from cuda.bindings import driver
+
+        self._launch, self._success = driver.cuLaunchKernel, driver.CUresult.CUDA_SUCCESS
 
     def __call__(self, *args) -> None:
         if len(args) != len(self.argtypes):
@@ -95,22 +98,19 @@ class BoundLaunch:
                 index += 1
             else:
                 index = self._write_array(position, value, expected, index)
-        from cuda.bindings import driver
-
-        (status,) = driver.cuLaunchKernel(self._function, *self._dims, self._sharedmem, self._stream, self._address, 0)
-        if status != driver.CUresult.CUDA_SUCCESS:
+        (status,) = self._launch(self._function, *self._dims, self._sharedmem, self._stream, self._address, 0)
+        if status != self._success:
             raise RuntimeError(f"coop.bind_launch: cuLaunchKernel failed: {status}")
 
     def _write_array(self, position: int, value, expected, index: int) -> int:
         interface = value.__cuda_array_interface__
-        typestr, ndim, contiguous = expected
+        typestr, ndim, contiguous, itemsize = expected
         shape, strides = interface["shape"], interface.get("strides")
         if interface["typestr"] != typestr or len(shape) != ndim:
             raise InvalidArgumentError(
                 f"coop.bind_launch: argument {position} is an array of {interface['typestr']} with {len(shape)} "
                 f"dimension(s); bound to {typestr} with {ndim}"
             )
-        itemsize = np.dtype(typestr).itemsize
         if strides is None:
             strides = _c_strides(shape, itemsize)
         elif contiguous and tuple(strides) != _c_strides(shape, itemsize):
@@ -126,10 +126,11 @@ class BoundLaunch:
 
 
 def _array_signature(argtype):
-    """(typestr, ndim, C-contiguous) an array argument must match; None for a scalar."""
+    """(typestr, ndim, C-contiguous, itemsize) an array argument must match; None for a scalar."""
     if not isinstance(argtype, types.Array):
         return None
-    return np.dtype(str(argtype.dtype)).str, argtype.ndim, argtype.layout == "C"
+    dtype = np.dtype(str(argtype.dtype))
+    return dtype.str, argtype.ndim, argtype.layout == "C", dtype.itemsize
 
 
 def _c_strides(shape, itemsize: int) -> tuple:
