@@ -81,6 +81,12 @@ def test_a_declared_block_binds_its_generic_overload():
     assert len(entry_parameters(result)) == 10
 
 
+def test_a_declared_kernel_is_not_bound_to_another_block():
+    kernel = declared((32, 4))
+    with pytest.raises(coop.InvalidGroupError, match=r"declares coop.this_block\(\(32, 4\)\).*\(128, 1, 1\)"):
+        _dispatch.compile_result_for(kernel, (ROW, ROW), LAUNCH)
+
+
 def test_an_undeclared_block_binds_the_overload_of_the_launch():
     kernel = undeclared()
     result = _dispatch.compile_result_for(kernel, (ROW, ROW), LAUNCH)

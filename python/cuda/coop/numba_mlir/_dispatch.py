@@ -476,8 +476,13 @@ def compile_result_for(kernel, argtypes, launch: dict):
     argtypes = tuple(argtypes)
     if not kernel._requires_launch_config:
         try:
-            return kernel.compile(argtypes)
+            result = kernel.compile(argtypes)
         except RuntimeError as error:  # the planner asked for the launch: compile for it below
             if not kernel._requires_launch_config and "launch" not in str(error):
                 raise
+        else:
+            declared = (result.metadata.get(METADATA_KEY) or {}).get("declared_block")
+            if declared is not None:  # the generic overload serves its declared block only
+                check_launch(kernel.py_func.__qualname__, declared, launch["block"])
+            return result
     return kernel._compile_launch_config_signature(argtypes, _launch_config_key(launch))
