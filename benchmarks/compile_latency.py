@@ -13,7 +13,11 @@ without coop primitives (shared memory and barriers by hand):
      whether anything was planned or compiled again; also of the kernel without
      coop specialized on its launch configuration (what the kernel compiler's
      dispatch of such a kernel costs by itself), and of the coop kernel written
-     with coop.this_block() (no declared block: launch-specialized)
+     with coop.this_block() (no declared block: launch-specialized); the coop and plain
+     kernels through a launcher configured once (launch = kernel[grid, block], then
+     launch(*arrays)) and bound once (coop.bind_launch, cuLaunchKernel), torch.softmax
+     beside them when torch is there, and a profile of each kind of launch (where its
+     host time goes)
   5. the same kernel launched with a second grid size (the declared block: nothing
      compiles; the undeclared kernel's numbers beside it)
   6. a fresh process with warm provider and kernel disk caches (cache=True): the
@@ -154,6 +158,7 @@ class PlannerClock:
         from cuda.coop.numba_mlir import _bundle, _plan, _planner
 
         self.seconds, self.runs, self.bundles, self.engine_s, self.engine_calls_s = 0.0, 0, [], 0.0, 0.0
+        self.planner_stages = {}
         planner = _planner.CoopWholeFunctionPlanner
         original = planner.run
 
@@ -187,8 +192,31 @@ class PlannerClock:
 
         _plan.engine_call = _bundle.engine_call = timed_engine_call
         _planner._explain_recorders.append(lambda state, calls, bundle: self.bundles.append(bundle))
+        _planner._stage_recorders.append(self._add_stages)
+
+    def _add_stages(self, state, seconds: dict) -> None:
+        for stage, value in seconds.items():
+            self.planner_stages[stage] = self.planner_stages.get(stage, 0.0) + value
+
+    def stages(self) -> dict:
+        """cuda.coop's share, stage by stage (seconds): the planner's own stages, with its
+        bundle stage split into the engine's (Bundle.stages: toolkit, emit, cache_read,
+        nvrtc_load, nvrtc_wait -- NVRTC busy creating the background PCH --, nvrtc,
+        cache_write) and the Python around them (operators compiled, providers
+        registered). No link stage: the kernel compiler links. No probe stage: scratch
+        layouts come out of the bundle's NVRTC compile."""
+        stages = {stage: value for stage, value in self.planner_stages.items() if stage != "bundle"}
+        engine = {}
+        for bundle in self.bundles:
+            for stage, value in bundle.stages.items():
+                engine[stage] = engine.get(stage, 0.0) + value
+        stages.update(engine)
+        stages["bundle_python"] = self.planner_stages.get("bundle", 0.0) - sum(engine.values())
+        return stages
 
     def reading(self) -> dict:
+        stages = self.stages()
+        accounted = sum(stages.values())
         return {
             "coop_s": self.seconds,
             "engine_s": self.engine_s,  # creating the engine (first use in the process)
@@ -196,10 +224,16 @@ class PlannerClock:
             "planner_runs": self.runs,
             "nvrtc_s": sum(bundle.compile_seconds for bundle in self.bundles),
             "bundles": [{"cache": bundle.cache, "pch": bundle.used_pch} for bundle in self.bundles],
+            "stages": stages,
+            "stages_sum_s": accounted,
+            "unaccounted_s": self.seconds - accounted,
+            # the stages are the share within 5% (or 1 ms, for a share too small to split)
+            "stages_account_for_share": abs(self.seconds - accounted) <= max(0.05 * self.seconds, 1e-3),
         }
 
     def reset(self) -> None:
         self.seconds, self.runs, self.bundles, self.engine_s, self.engine_calls_s = 0.0, 0, [], 0.0, 0.0
+        self.planner_stages = {}
 
 
 class KernelCompilerClock:
@@ -254,23 +288,90 @@ def per_launch(kernels: dict, arrays, launches: int = 1000, batches: int = 10) -
     """Median host seconds per launch of each compiled kernel over `batches` x `launches`
     back-to-back launches (10,000 by default), the kernels taking turns batch by batch
     in an order that reverses every round, so that drift of the machine (clocks, other
-    load) falls on every kernel alike instead of on whichever runs first."""
+    load) falls on every kernel alike instead of on whichever runs first. A kernel is
+    launched as users write it, kernel[grid, block](*arrays)."""
+    return per_call({name: _launch_of(kernel, arrays) for name, kernel in kernels.items()}, launches, batches)
+
+
+def _launch_of(kernel, arrays):
+    return lambda: kernel[BLOCKS, THREADS](*arrays)
+
+
+def per_call(calls: dict, launches: int = 1000, batches: int = 10) -> dict:
+    """per_launch's method for any calls that each launch once (a launcher configured once,
+    torch's softmax)."""
     from numba_cuda_mlir import cuda
 
-    times = {name: [] for name in kernels}
-    for kernel in kernels.values():
+    times = {name: [] for name in calls}
+    for call in calls.values():
         for _ in range(100):
-            kernel[BLOCKS, THREADS](*arrays)
+            call()
     cuda.synchronize()
     for round_ in range(batches):
-        order = list(kernels.items()) if round_ % 2 == 0 else list(kernels.items())[::-1]
-        for name, kernel in order:
+        order = list(calls.items()) if round_ % 2 == 0 else list(calls.items())[::-1]
+        for name, call in order:
             start = time.perf_counter()
             for _ in range(launches):
-                kernel[BLOCKS, THREADS](*arrays)
+                call()
             times[name].append((time.perf_counter() - start) / launches)
             cuda.synchronize()
     return {name: statistics.median(values) for name, values in times.items()}
+
+
+def configured_once(kernels: dict, arrays) -> dict:
+    """Each kernel's launcher configured once (launch = kernel[grid, block]) and then called
+    (launch(*arrays)): what a launch costs without the dispatcher's configure step."""
+    launchers = {name: kernel[BLOCKS, THREADS] for name, kernel in kernels.items()}
+    return {
+        f"{name}_configured_once": (lambda launcher=launcher: launcher(*arrays)) for name, launcher in launchers.items()
+    }
+
+
+def bound_launches(kernels: dict, arrays) -> dict:
+    """Each kernel bound once (coop.bind_launch: its grid, block and argument types) and
+    launched through cuLaunchKernel: the documented fast path for repeated launches."""
+    from cuda.coop.numba_mlir import bind_launch
+
+    bound = {name: bind_launch(kernel, BLOCKS, THREADS, *arrays) for name, kernel in kernels.items()}
+    return {f"{name}_bound_launch": (lambda launch=launch: launch(*arrays)) for name, launch in bound.items()}
+
+
+def torch_softmax():
+    """torch.softmax of a small tensor on the device (host time per launch, what a user
+    compares a launch with), or None without torch."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    if not torch.cuda.is_available():
+        return None
+    tensor = torch.ones(BLOCKS, TILE, device="cuda")
+    return lambda: torch.softmax(tensor, dim=1)
+
+
+def launch_profile(launch, launches: int = 2000, top: int = 15) -> list:
+    """Where a launch's host time goes: cProfile over `launches` launches, the functions with
+    the most own time, in microseconds per launch (cProfile's overhead inflates Python
+    frames, not native ones: read the ranks and the shares, not the absolute sum)."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(launches):
+        launch()
+    profile.disable()
+    rows = []
+    for (file, line, function), (_, calls, own, cumulative, _) in pstats.Stats(profile).stats.items():
+        rows.append(
+            {
+                "function": f"{os.path.basename(file)}:{line}({function})",
+                "calls_per_launch": calls / launches,
+                "own_us": own / launches * 1e6,
+                "cumulative_us": cumulative / launches * 1e6,
+            }
+        )
+    return sorted(rows, key=lambda row: row["own_us"], reverse=True)[:top]
 
 
 def child(mode: str) -> dict:
@@ -350,7 +451,18 @@ def child(mode: str) -> dict:
             "plain_specialized_on_launch": specialized,
             "coop_undeclared": undeclared,
         }
-        result["per_launch_s"] = per_launch(kernels, problems["int32"][0])
+        arrays = problems["int32"][0]
+        calls = {name: _launch_of(kernel, arrays) for name, kernel in kernels.items()}
+        calls.update(configured_once({"coop": first, "plain": plain}, arrays))
+        calls.update(bound_launches({"coop": first, "plain": plain, "coop_undeclared": undeclared}, arrays))
+        softmax = torch_softmax()
+        if softmax is not None:
+            calls["torch_softmax"] = softmax
+        result["per_launch_s"] = per_call(calls)
+        result["launch_profile"] = {
+            name: launch_profile(calls[name])
+            for name in ("coop", "plain", "coop_undeclared", "coop_configured_once", "coop_bound_launch")
+        }
         result["repeat_planner"] = clock.reading()
     return result
 
@@ -371,9 +483,29 @@ def median_of(runs: list[dict]) -> dict:
     """Key by key, the median of the numbers in `runs` (the first run's other values)."""
     merged = dict(runs[0])
     for key, value in runs[0].items():
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, bool):
+            merged[key] = all(run[key] for run in runs)  # a check holds only if it held every time
+        elif isinstance(value, (int, float)):
             merged[key] = statistics.median(run[key] for run in runs)
+        elif isinstance(value, dict):
+            merged[key] = median_of([run[key] for run in runs])
     return merged
+
+
+def stage_check(summary: dict) -> list[str]:
+    """Each compiling scenario's share split into its stages, one line each; a line starting
+    with "!" where the stages do not account for the share within 5% in every repetition."""
+    lines = []
+    for name, scenario in summary.items():
+        if not isinstance(scenario, dict) or "stages" not in scenario:
+            continue
+        parts = ", ".join(f"{stage} {seconds * 1e3:.1f}" for stage, seconds in scenario["stages"].items() if seconds)
+        mark = " " if scenario["stages_account_for_share"] else "!"
+        lines.append(
+            f"{mark} {name}: coop {scenario['coop_s'] * 1e3:.1f} ms = {parts} ms "
+            f"(unaccounted {scenario['unaccounted_s'] * 1e3:+.1f} ms)"
+        )
+    return lines
 
 
 def scenarios(repetition: dict) -> dict:
@@ -406,7 +538,16 @@ def scenarios(repetition: dict) -> dict:
             "plain_without_coop_imported_us": plain["per_launch_s"]["plain"] * 1e6,
             "planner_runs": cold["repeat_planner"]["planner_runs"],
             "nvrtc_s": cold["repeat_planner"]["nvrtc_s"],
+            # issue 23: a launcher configured once and called (launch = kernel[grid, block]; launch(*arrays)),
+            # torch.softmax's launch beside them (target: <= 15 us), and where a launch's time goes
+            "configured_once_coop_us": per_launch_s["coop_configured_once"] * 1e6,
+            "configured_once_plain_us": per_launch_s["plain_configured_once"] * 1e6,
+            "bound_launch_coop_us": per_launch_s["coop_bound_launch"] * 1e6,
+            "bound_launch_plain_us": per_launch_s["plain_bound_launch"] * 1e6,
+            "bound_launch_undeclared_us": per_launch_s["coop_undeclared_bound_launch"] * 1e6,
+            "torch_softmax_us": per_launch_s["torch_softmax"] * 1e6 if "torch_softmax" in per_launch_s else None,
         },
+        "4_launch_profile": cold["launch_profile"],
         "5_new_grid_size": {
             **{key: cold["new_grid"][key] for key in ("wall_s", "planner_runs", "kernel_compiler_s", "nvrtc_s")},
             "kernel_compiles": cold["new_grid"]["kernel_compiles"],
@@ -498,6 +639,10 @@ def main() -> None:
         f"(7) plain cache hit {summary['7_plain_kernel_cache_with_coop_imported']['cache_hit']}, "
         f"import cuda.coop {summary['import_coop_only_s'] * 1e3:.0f} ms -> {args.json}"
     )
+    lines = stage_check(summary)
+    print("\n".join(lines))
+    if any(line.startswith("!") for line in lines):
+        raise SystemExit("cuda.coop's share is not accounted for by its stages within 5% (lines marked !)")
 
 
 if __name__ == "__main__":

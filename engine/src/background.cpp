@@ -2,9 +2,6 @@
 
 #include <pthread.h>
 #include <signal.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <mutex>
@@ -27,10 +24,6 @@ Threads& threads() {
 
 void wait_at_exit() { wait_for_background(); }
 
-// The lowest priority of the process's threads: background work takes the CPU the caller's own
-// work (the kernel compiler, right after a provider compile) leaves idle, instead of slowing it.
-void yield_to_the_caller() { setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19); }
-
 // SIGINT and SIGTERM are for the caller's threads, whose handlers (Python's, the coop command's)
 // expect them: this thread may be the one the kernel picks while the caller holds them back.
 void leave_signals_to_the_caller() {
@@ -43,6 +36,10 @@ void leave_signals_to_the_caller() {
 
 }  // namespace
 
+// At the caller's priority: at the lowest (nice 19) the work starved while the kernel compiler's
+// threads ran, and the next kernel's compile waited for it (0.7 s on the H200, issue 23): NVRTC
+// compiles one program at a time in a process, so a PCH still being created holds up every
+// compile behind it.
 void run_in_background(std::function<void()> work) {
   static std::once_flag hooks;
   std::call_once(hooks, [] {
@@ -52,7 +49,6 @@ void run_in_background(std::function<void()> work) {
   Threads& all = threads();
   const std::lock_guard lock(all.mutex);
   all.running.emplace_back([work = std::move(work)] {
-    yield_to_the_caller();
     leave_signals_to_the_caller();
     work();
   });

@@ -164,11 +164,15 @@ std::vector<std::string> Compiler::options(const std::string& arch, bool pch) co
 }
 
 CompileResult Compiler::compile(const CompileRequest& request) {
+  const auto loading = std::chrono::steady_clock::now();
   require_supported_arch(impl_->toolkit, request.arch, "compile");
   nvrtc::Api& api = impl_->nvrtc();
+  const auto waiting = std::chrono::steady_clock::now();
   const std::lock_guard lock(api.compile_mutex);
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
+  result.load_seconds = std::chrono::duration<double>(waiting - loading).count();
+  result.wait_seconds = std::chrono::duration<double>(start - waiting).count();
   result.used_pch = impl_->wants_pch();
   ++impl_->compiles;
 

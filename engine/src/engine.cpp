@@ -1,6 +1,7 @@
 #include "coop/engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
@@ -14,6 +15,18 @@ namespace coop {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Adds the seconds `work` takes to `stage`, and returns what it returns.
+template <typename Work>
+decltype(auto) timed(double& stage, Work&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  struct Add {
+    double& stage;
+    std::chrono::steady_clock::time_point start;
+    ~Add() { stage += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  } add{stage, start};
+  return work();
+}
 
 bool log_enabled(const std::string& stage) {
   const std::vector<std::string> stages = log_stages();
@@ -197,33 +210,43 @@ struct Engine::Impl {
   // The bundle of `plans` from a memory hit, a disk hit that fits them, or a compile. A
   // compile is remembered and stored only once the providers are built from it, so a call
   // that is refused (too much scratch) leaves nothing a later run would mistake for a hit.
-  Bundle bundle_of(const std::vector<Plan>& plans, const EmittedSource& source, const std::string& arch) {
+  // `stages` gathers its time (a retry with the full headers adds to the first attempt's).
+  Bundle bundle_of(const std::vector<Plan>& plans, const EmittedSource& source, const std::string& arch,
+                   StageSeconds& stages) {
     Bundle bundle;
     bundle.arch = arch;
     bundle.source = source.text;
-    bundle.cache_key = cache_key(source.text, compiler->options(arch, false), arch, require_toolkit().identity);
+    bundle.cache_key = timed(stages.cache_read, [&] {
+      return cache_key(source.text, compiler->options(arch, false), arch, require_toolkit().identity);
+    });
     const std::string& key = bundle.cache_key;
-    if (!config.source_dump_dir.empty())
-      bundle.dump_path = dump_source(config.source_dump_dir, config.backend, key, source.text);
-    if (auto hit = memory.load(key)) {
+    if (!config.source_dump_dir.empty()) {
+      bundle.dump_path =
+          timed(stages.emit, [&] { return dump_source(config.source_dump_dir, config.backend, key, source.text); });
+    }
+    if (auto hit = timed(stages.cache_read, [&] { return memory.load(key); })) {
       bundle.cache = CacheOutcome::MemoryHit;
       attach(bundle, plans, source, *hit);
       return bundle;
     }
-    if (auto hit = disk_hit(key, plans, source, arch)) {
+    if (auto hit = timed(stages.cache_read, [&] { return disk_hit(key, plans, source, arch); })) {
       bundle.cache = CacheOutcome::DiskHit;
       attach(bundle, plans, source, *hit);
       memory.store(key, *hit);
       return bundle;
     }
     const CompileResult result = compile_keeping_failures(source, key, arch, bundle);
+    stages.nvrtc_load += result.load_seconds;
+    stages.nvrtc_wait += result.wait_seconds;
+    stages.nvrtc += result.seconds;
     bundle.cache = disk.config().enabled ? CacheOutcome::Miss : CacheOutcome::Disabled;
     bundle.compile_seconds = result.seconds;
     bundle.used_pch = result.used_pch;
     const CachedCompile compiled{result.ltoir, result.layouts};
     attach(bundle, plans, source, compiled);
     memory.store(key, compiled);
-    disk.store(key, compiled);  // warns, never throws: a cache that cannot store costs the next process a compile
+    // warns, never throws: a cache that cannot store costs the next process a compile
+    timed(stages.cache_write, [&] { disk.store(key, compiled); });
     return bundle;
   }
 
@@ -284,18 +307,19 @@ void require_class_in_cccl(const Plan& plan, const Toolkit& toolkit) {
 Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) {
   if (plans.empty()) reject(ErrorKind::InvalidArgument, "compile", "plans", "an empty list", "at least one plan");
   parse_arch(arch, "compile");
-  const Toolkit& toolkit = impl_->require_toolkit();
+  StageSeconds stages;
+  const Toolkit& toolkit = timed(stages.toolkit, [&]() -> const Toolkit& { return impl_->require_toolkit(); });
   for (const Plan& plan : plans) require_class_in_cccl(plan, toolkit);
-  EmittedSource source = coop::emit(plans, {toolkit.identity, arch});
+  EmittedSource source = timed(stages.emit, [&] { return coop::emit(plans, {toolkit.identity, arch}); });
   Bundle bundle;
   try {
-    bundle = impl_->bundle_of(plans, source, arch);
+    bundle = impl_->bundle_of(plans, source, arch, stages);
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::ProviderCompile) throw;
     // A CCCL whose headers need what the trimmed source left out: the full headers cost a
     // slower compile, not a failure. A real error fails again, and is the one reported.
-    source = coop::emit(plans, {toolkit.identity, arch, /*trim_headers=*/false});
-    bundle = impl_->bundle_of(plans, source, arch);
+    source = timed(stages.emit, [&] { return coop::emit(plans, {toolkit.identity, arch, /*trim_headers=*/false}); });
+    bundle = impl_->bundle_of(plans, source, arch, stages);
     warn_once("untrimmed headers " + toolkit.identity,
               "the provider source with its unused CCCL headers left out did not compile with these headers (" +
                   toolkit.cccl_include + "); it compiled with every header, which is slower");
@@ -303,8 +327,11 @@ Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) 
   if (log_enabled("compile") || log_enabled("cache")) {
     std::cerr << "[cuda.coop compile] " << plans.size() << " plan(s), key " << bundle.cache_key.substr(0, 16) << ", "
               << to_string(bundle.cache) << ", " << bundle.compile_seconds << " s" << (bundle.used_pch ? " (pch)" : "")
+              << (stages.nvrtc_wait > 0.001 ? ", after " + std::to_string(stages.nvrtc_wait) + " s waiting for NVRTC"
+                                            : "")
               << "\n";
   }
+  bundle.stages = stages;
   return bundle;
 }
 

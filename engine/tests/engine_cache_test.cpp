@@ -2,6 +2,7 @@
 // what a cache key must (and must not) depend on. Every compile here is real NVRTC.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
@@ -55,6 +56,28 @@ TEST(EngineCache, MissThenMemoryHitThenDiskHitInAFreshEngine) {
     EXPECT_EQ(loaded.providers[i].scratch, compiled.providers[i].scratch);
     EXPECT_GT(loaded.providers[i].scratch.bytes, 0u);
   }
+}
+
+// The stages of a call add up to its time: a miss spends it compiling and storing, a hit reading.
+TEST(EngineCache, StagesAccountForTheCall) {
+  testing::TempDir dir;
+  Engine first(config_in(dir.path()));
+  const std::vector<Plan> plans = tile_copy(first);
+  const auto start = std::chrono::steady_clock::now();
+  const Bundle compiled = first.compile(plans, "sm_90");
+  const double call = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const StageSeconds& s = compiled.stages;
+  EXPECT_EQ(s.nvrtc, compiled.compile_seconds);
+  EXPECT_GT(s.emit, 0.0);
+  EXPECT_GT(s.cache_write, 0.0);
+  const double sum = s.toolkit + s.emit + s.cache_read + s.nvrtc_load + s.nvrtc_wait + s.nvrtc + s.cache_write;
+  EXPECT_LE(sum, call);
+  EXPECT_GE(sum, 0.95 * call);
+
+  Engine second(config_in(dir.path()));
+  const Bundle loaded = second.compile(tile_copy(second), "sm_90");
+  EXPECT_GT(loaded.stages.cache_read, 0.0);
+  EXPECT_EQ(loaded.stages.nvrtc + loaded.stages.nvrtc_load + loaded.stages.cache_write, 0.0);
 }
 
 TEST(EngineCache, DisabledCacheCompilesEveryNewEngine) {

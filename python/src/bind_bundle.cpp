@@ -59,6 +59,22 @@ void bind_bundle(nb::module_& module) {
           "\"miss\", \"memory_hit\", \"disk_hit\" or \"disabled\" (the disk cache is off; compiled).")
       .def_ro("compile_seconds", &Bundle::compile_seconds, "NVRTC time; 0 on a hit.")
       .def_ro("used_pch", &Bundle::used_pch)
+      .def_prop_ro(
+          "stages",
+          [](const Bundle& bundle) {
+            const StageSeconds& s = bundle.stages;
+            nb::dict stages;
+            stages["toolkit"] = s.toolkit;
+            stages["emit"] = s.emit;
+            stages["cache_read"] = s.cache_read;
+            stages["nvrtc_load"] = s.nvrtc_load;
+            stages["nvrtc_wait"] = s.nvrtc_wait;
+            stages["nvrtc"] = s.nvrtc;
+            stages["cache_write"] = s.cache_write;
+            return stages;
+          },
+          "Seconds per stage of the compile call that made this bundle (toolkit, emit, cache_read, nvrtc_load, "
+          "nvrtc_wait: NVRTC busy with the background PCH, nvrtc, cache_write); 0 for a stage it did not run.")
       .def_ro("dump_path", &Bundle::dump_path, "Where the source was dumped (CUDA_COOP_SOURCE_DUMP_DIR); \"\" if not.")
       .def("__repr__", [](const Bundle& bundle) {
         return "<Bundle " + bundle.arch + ", " + std::to_string(bundle.providers.size()) + " provider(s), " +

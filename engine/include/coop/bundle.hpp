@@ -28,6 +28,19 @@ struct Provider {
 std::string declaration(const Provider& provider);
 
 enum class CacheOutcome { Miss, MemoryHit, DiskHit, Disabled };
+
+// Where one Engine::compile call spent its time, stage by stage, in seconds: a stage the call
+// did not run is 0. Together they are the call's time but for a few bookkeeping microseconds,
+// so that no stage (a wait above all) can hide in a total.
+struct StageSeconds {
+  double toolkit = 0;      // locating the toolkit: the first call of a process
+  double emit = 0;         // the bundle's source (and its dump)
+  double cache_read = 0;   // the key, the memory and disk lookups
+  double nvrtc_load = 0;   // loading NVRTC: the first compile of a process
+  double nvrtc_wait = 0;   // NVRTC busy elsewhere: the background PCH (NVRTC compiles one at a time)
+  double nvrtc = 0;        // the compile itself (= compile_seconds)
+  double cache_write = 0;  // storing the entry on disk
+};
 const char* to_string(CacheOutcome outcome);
 
 struct Bundle {
@@ -38,6 +51,7 @@ struct Bundle {
   std::vector<Provider> providers;  // one per input plan, same order
   CacheOutcome cache = CacheOutcome::Miss;
   double compile_seconds = 0;  // NVRTC time; 0 on a hit
+  StageSeconds stages;
   bool used_pch = false;
   std::string dump_path;  // set when CUDA_COOP_SOURCE_DUMP_DIR is in force
 };

@@ -41,7 +41,9 @@ struct CompileResult {
   std::vector<char> ltoir;
   std::vector<Layout> layouts;  // per probe; zero where the probe was ""
   std::string log;
-  double seconds = 0;
+  double seconds = 0;        // the compile, from the moment NVRTC was ours
+  double load_seconds = 0;   // loading NVRTC (the first compile of a process)
+  double wait_seconds = 0;   // waiting for NVRTC while it worked for another caller (the background PCH)
   bool used_pch = false;     // asked NVRTC for the precompiled header
   bool created_pch = false;  // and NVRTC had to create it (no earlier compile or background work had)
 };

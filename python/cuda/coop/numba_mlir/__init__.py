@@ -15,6 +15,7 @@ from numba_cuda_mlir.cuda import local, shared  # isort: skip
 
 from .. import *
 from .. import __all__ as _root_names
+from ._bound_launch import BoundLaunch, bind_launch
 from ._enums import (
     BlockHistogramAlgorithm,
     BlockLoadAlgorithm,
@@ -38,10 +39,12 @@ __all__ = [  # noqa: PLE0604
     "BlockReduceAlgorithm",
     "BlockScanAlgorithm",
     "BlockStoreAlgorithm",
+    "BoundLaunch",
     "StatefulFunction",
     "WarpLoadAlgorithm",
     "WarpStoreAlgorithm",
     "activate",
+    "bind_launch",
     "local",
     "owns",
     "shared",

@@ -1,5 +1,5 @@
 # Typed stubs of the qualified namespace: the root's kernel names (cuda.coop's stub),
-# the compiler's memory namespaces, StatefulFunction and the algorithm IntEnums.
+# the compiler's memory namespaces, StatefulFunction, the algorithm IntEnums and bind_launch.
 from enum import IntEnum
 from types import ModuleType
 from typing import Any
@@ -62,3 +62,10 @@ class StatefulFunction:
 
 def activate() -> None: ...
 def owns(kernel: Any) -> bool: ...
+
+class BoundLaunch:
+    argtypes: tuple[Any, ...]
+    def __init__(self, kernel: Any, grid: Any, block: Any, *args: Any, sharedmem: int = 0, stream: int = 0) -> None: ...
+    def __call__(self, *args: Any) -> None: ...
+
+def bind_launch(kernel: Any, grid: Any, block: Any, *args: Any, sharedmem: int = 0, stream: int = 0) -> BoundLaunch: ...

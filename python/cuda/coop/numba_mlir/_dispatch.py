@@ -48,11 +48,11 @@ import re
 import threading
 import warnings
 
-from .._core.errors import CoopWarning, InvalidGroupError
+from .._core.errors import CoopWarning
 from .._core.version import package_version
+from ._launch import METADATA_KEY, check_launch
 
 INTERNALS = ((0, 5), (0, 7))  # [low, high): 0.5.4 and 0.6.0 read and tested
-METADATA_KEY = "cuda_coop"  # the planner's record in a compile result's metadata
 
 _gate = threading.local()  # .open: the compiling dispatcher's cache is CoopCache
 _installed = False
@@ -71,71 +71,7 @@ def compiler_version() -> str:
         return "0+unknown"
 
 
-# -- the planner's side: which block, and what the result depends on ---------------------------
-
-
-def declared_block(state, sites):
-    """The block `coop.this_block(shape)` declares in this kernel, or None (the
-    first declaring call's; _groups checks the others against it)."""
-    from . import _groups
-    from ._ir import python_value
-
-    for site in sites:
-        if site.marker.name == "this_block" and len(site.call.args) == 1 and not site.call.kws:
-            shape = _groups.dim3(python_value(state.func_ir, site.call.args[0]))
-            if shape is not None:
-                return shape
-    return None
-
-
-def _available_launch(state):
-    """The launch this compile serves, without asking to be specialized on it: None
-    for a compile that is not a launch (kernel.compile, coop.explain without one)."""
-    options = state.metadata.get("targetoptions", {})
-    if options.get("__launch_config__") is not None:
-        return options["__launch_config__"]
-    tracker = state.metadata.get("launch_config_tracker")
-    return getattr(tracker, "_available_launch_config", None)
-
-
-def block_shape(state, sites, context: str) -> tuple:
-    """The block the planner plans for: the declared one (the kernel is then not
-    specialized on its launch), or the launch's."""
-    from numba_cuda_mlir.extending import require_launch_config
-
-    from . import _groups
-
-    declared = declared_block(state, sites)
-    if declared is None:
-        return _groups.launch_block(require_launch_config(state)["block"], context)
-    state.metadata.setdefault(METADATA_KEY, {})["declared_block"] = declared
-    launch = _available_launch(state)
-    launched = _groups.dim3(launch["block"]) if launch is not None else None
-    if launched is not None and launched != declared:
-        return launched  # _groups refuses the declaration at its call, naming both blocks
-    return declared
-
-
-def cluster_shape(state) -> tuple:
-    """The launch's thread block cluster as (x, y, z); (1, 1, 1) for a launch without one,
-    which runs each block as a cluster of one. Asking specializes the kernel on its launch."""
-    from numba_cuda_mlir.extending import require_launch_config
-
-    cluster = require_launch_config(state).get("cluster")
-    return (1, 1, 1) if cluster is None else tuple(cluster) + (1,) * (3 - len(cluster))
-
-
-def check_launch(kernel: str, declared: tuple, block) -> None:
-    from . import _groups
-
-    launched = _groups.dim3(block)
-    if launched is not None and launched != tuple(declared):
-        shape = declared[: max(i + 1 for i, d in enumerate(declared) if d != 1 or i == 0)]
-        raise InvalidGroupError(
-            f"kernel {kernel} declares coop.this_block({shape[0] if len(shape) == 1 else shape}), a block of "
-            f"{tuple(declared)}, but is launched with a block of {launched}; launch it with the block it declares, "
-            "or write coop.this_block() to compile it for each launch's block"
-        )
+# -- the planner's side: what the result depends on ----------------------------------------
 
 
 def _record_bundle(state, calls, bundle) -> None:
@@ -528,3 +464,25 @@ def install() -> bool:
     _planner._explain_recorders.append(_record_bundle)
     _installed = True
     return True
+
+
+def compile_result_for(kernel, argtypes, launch: dict):
+    """The compile result a launch of `kernel` with `argtypes` on `launch` ({"grid", "block",
+    "sharedmem", "cluster"}) runs, compiled now if no launch has compiled it: the generic
+    overload of a kernel that is not launch-specialized (a declared block, no coop at all),
+    else the overload filed under the launch (an undeclared block)."""
+    from numba_cuda_mlir._launch_config import _launch_config_key
+
+    argtypes = tuple(argtypes)
+    if not kernel._requires_launch_config:
+        try:
+            result = kernel.compile(argtypes)
+        except RuntimeError as error:  # the planner asked for the launch: compile for it below
+            if not kernel._requires_launch_config and "launch" not in str(error):
+                raise
+        else:
+            declared = (result.metadata.get(METADATA_KEY) or {}).get("declared_block")
+            if declared is not None:  # the generic overload serves its declared block only
+                check_launch(kernel.py_func.__qualname__, declared, launch["block"])
+            return result
+    return kernel._compile_launch_config_signature(argtypes, _launch_config_key(launch))

@@ -11,8 +11,9 @@ from numba_cuda_mlir.numba_cuda.cudadrv.error import CudaSupportError
 from numba_cuda_mlir.numba_cuda.types.misc import literal
 
 from .._core.errors import InvalidArgumentError
-from . import _groups, _planner
+from . import _planner
 from ._fork import check_and_note_compile
+from ._launch import dim3
 
 # Without a device, compiles target this compute capability.
 DEFAULT_CAPABILITY = (9, 0)
@@ -43,7 +44,7 @@ def owns(kernel) -> bool:
 
 def _triple(value, argument: str = "block") -> tuple:
     """(x, y, z) of a launch dimension given as an int or 1 to 3 ints, each >= 1."""
-    shape = _groups.dim3(value)
+    shape = dim3(value)
     if shape is None:
         raise InvalidArgumentError(
             f"coop.explain: argument '{argument}' = {value!r} is not allowed; expected a positive integer or a tuple "

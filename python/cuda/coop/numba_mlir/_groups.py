@@ -27,28 +27,8 @@ from . import (
 )
 from ._find import GROUP_BY, HOST_DESCRIPTOR, Site
 from ._ir import close_over_aliases, definition, definitions, from_literal_unroll, literal_unroll_message, python_value
+from ._launch import cluster_shape, dim3
 from ._location import context, where
-
-
-def dim3(value) -> tuple | None:
-    """(x, y, z) of a shape given as a positive integer or 1 to 3 of them (the rest 1); None otherwise."""
-    shape = (value,) if isinstance(value, int) else value
-    if not isinstance(shape, (tuple, list)) or not 1 <= len(shape) <= 3:
-        return None
-    if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
-        return None
-    return tuple(shape) + (1,) * (3 - len(shape))
-
-
-def launch_block(block, context: str) -> tuple:
-    """The launch's block as (x, y, z): 1 to 3 positive integers."""
-    shape = dim3(block)
-    if shape is None:
-        raise InvalidGroupError(
-            f"{context}: the launch's block {block!r} is not allowed; expected 1 to 3 positive integers (x[, y[, z]])"
-        )
-    return shape
-
 
 WARP = 32  # threads of a physical warp
 
@@ -167,9 +147,7 @@ def require_clusters(state, found: Descriptor, context: str) -> None:
 
 
 def _cluster_descriptor(state, block_shape: tuple, text: str) -> Descriptor:
-    from . import _dispatch
-
-    cluster = _dispatch.cluster_shape(state)
+    cluster = cluster_shape(state)
     threads = block_shape[0] * block_shape[1] * block_shape[2] * cluster[0] * cluster[1] * cluster[2]
     return Descriptor("cluster", block_shape, threads, True, text, cluster)
 
@@ -479,9 +457,7 @@ def _member_call(state, scope, statement, found: Descriptor, name: str, where_te
     cast = _dtype_argument(state, call, where_text) if name.endswith("_as") else None
     level = _level(state, call, 1 if name.endswith("_as") else 0, found, name, where_text)
     if level == "cluster" and found.kind != "cluster":
-        from . import _dispatch
-
-        found = dataclasses.replace(found, cluster=_dispatch.cluster_shape(state))
+        found = dataclasses.replace(found, cluster=cluster_shape(state))
     query = _rank if name.startswith("rank") else _count
     statements, result = query(scope, found, level, loc)
     if cast is not None:

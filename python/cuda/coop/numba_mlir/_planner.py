@@ -13,10 +13,10 @@ from numba_cuda_mlir.extending import WholeFunctionPlanner
 from .._core.errors import CoopWarning, UnsupportedOperationError
 from . import (
     _bundle,
-    _dispatch,
     _facts,
     _groups,
     _ir,
+    _launch,
     _payloads,
     _plan,
     _prefix_callbacks,
@@ -29,6 +29,7 @@ from ._find import find_sites
 from ._fork import check_and_note_compile
 from ._linked_functions import user_function_being_compiled
 from ._location import context, where
+from ._stage_clock import StageClock
 from ._types import TypeOracle
 
 
@@ -38,59 +39,80 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
     the calls into provider calls. Returns True when it changed the IR."""
 
     def run(self) -> bool:
-        state = self.state
+        clock = StageClock()
+        try:
+            return self._pipeline(self.state, clock)
+        finally:  # a run that ends early (a literal retry, an error) counts too
+            for recorder in _stage_recorders:
+                recorder(self.state, dict(clock.seconds))
+
+    def _pipeline(self, state, clock) -> bool:
         check_and_note_compile(f"kernel '{state.func_id.func_qualname}'")
-        sites = find_sites(state.func_ir)
+        with clock("find"):
+            sites = find_sites(state.func_ir)
         if not sites:
             return False
         if self.is_device_function:
-            user_function = user_function_being_compiled()
-            if user_function is not None:
-                where_text, argument, name = user_function
-                site = next((site for site in sites if _facts.is_primitive(site)), sites[0])
-                raise UnsupportedOperationError(
-                    f"{where_text}: argument '{argument}' = {name} calls coop.{site.marker.name} "
-                    f"({where(state, site.statement.loc)}); a cooperative primitive cannot run inside an operator "
-                    "or a prefix_op: CUB calls those per item or per lane, inside its own collective. Compute the "
-                    "collective in the kernel and pass its result in"
-                )
-            raise UnsupportedOperationError(
-                f"{context(sites[0].marker.name, state, sites[0].statement.loc)}: cooperative primitives need the "
-                "launching kernel's group shape; this device function was compiled on its own (inline='never', "
-                "recursion or an overload). Let it inline into the kernel (the default)"
-            )
-        # A kernel argument used as an extent restarts the compile with its value
-        # (ForceLiteralArg): find that out before anything expensive runs.
-        payloads = [_payloads.thread_data(state, site) for site in sites if site.marker.name == "ThreadData"]
-        storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
-        _payloads.fold_attributes(state, payloads)
-        _storage.fold_attributes(state, storages)
-        reserved = _storage.reservations(state, storages)
-        # The declared block (coop.this_block(128)), else the launch's: only then is the kernel launch-specialized.
-        block_shape = _dispatch.block_shape(state, sites, context(sites[0].marker.name, state, sites[0].statement.loc))
-        _groups.lower_members(state, sites, block_shape)
-        sites = _groups.lower_thread_reductions(state, sites, block_shape)
-        _groups.check_no_escape(state, sites)
-        _selectors.normalize(state, sites)
-        _bound_the_launch(state, block_shape)
-        calls = _analyze(state, sites, block_shape, payloads, storages, reserved)
-        _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
-        planned = _plan.plan(calls)
-        bundle, linked = _bundle.bundle(state, planned)
-        _explain_hook(state, linked, bundle)
-        warn_divergent_calls(state, planned, block_shape)
-        _warn_unused_results(state, calls)
-        layout = _storage.plan_layout(state, linked, storages, reserved)
-        _storage.check_fits(state, linked, layout)
-        _storage.insert_trailing_barriers(state, linked, layout)
-        removed = [
-            site.statement
-            for site in sites
-            if site.marker.family in ("groups", "storage") and site.marker.name != "ThreadData"
-        ]
-        removed += _prefix_callback_constructors(state, calls)
-        _rewrite.rewrite(state, linked, payloads, removed, layout)
+            _refuse_device_function(state, sites)
+        with clock("groups"):
+            # A kernel argument used as an extent restarts the compile with its value
+            # (ForceLiteralArg): find that out before anything expensive runs.
+            payloads = [_payloads.thread_data(state, site) for site in sites if site.marker.name == "ThreadData"]
+            storages = [_storage.temp_storage(state, site) for site in sites if site.marker.name == "TempStorage"]
+            _payloads.fold_attributes(state, payloads)
+            _storage.fold_attributes(state, storages)
+            reserved = _storage.reservations(state, storages)
+            # The declared block (coop.this_block(128)), else the launch's: only then is the kernel launch-specialized.
+            where_text = context(sites[0].marker.name, state, sites[0].statement.loc)
+            block_shape = _launch.block_shape(state, sites, where_text)
+            _groups.lower_members(state, sites, block_shape)
+            sites = _groups.lower_thread_reductions(state, sites, block_shape)
+            _groups.check_no_escape(state, sites)
+            _selectors.normalize(state, sites)
+            _bound_the_launch(state, block_shape)
+        with clock("facts"):
+            calls = _analyze(state, sites, block_shape, payloads, storages, reserved)
+            _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
+        with clock("plan"):
+            planned = _plan.plan(calls)
+        with clock("bundle"):
+            bundle, linked = _bundle.bundle(state, planned)
+        with clock("record"):
+            _explain_hook(state, linked, bundle)
+        with clock("storage"):
+            warn_divergent_calls(state, planned, block_shape)
+            _warn_unused_results(state, calls)
+            layout = _storage.plan_layout(state, linked, storages, reserved)
+            _storage.check_fits(state, linked, layout)
+            _storage.insert_trailing_barriers(state, linked, layout)
+        with clock("rewrite"):
+            removed = [
+                site.statement
+                for site in sites
+                if site.marker.family in ("groups", "storage") and site.marker.name != "ThreadData"
+            ]
+            removed += _prefix_callback_constructors(state, calls)
+            _rewrite.rewrite(state, linked, payloads, removed, layout)
         return True
+
+
+def _refuse_device_function(state, sites) -> None:
+    """Cooperative calls in a function compiled on its own: an operator's, or a helper that did not inline."""
+    user_function = user_function_being_compiled()
+    if user_function is not None:
+        where_text, argument, name = user_function
+        site = next((site for site in sites if _facts.is_primitive(site)), sites[0])
+        raise UnsupportedOperationError(
+            f"{where_text}: argument '{argument}' = {name} calls coop.{site.marker.name} "
+            f"({where(state, site.statement.loc)}); a cooperative primitive cannot run inside an operator "
+            "or a prefix_op: CUB calls those per item or per lane, inside its own collective. Compute the "
+            "collective in the kernel and pass its result in"
+        )
+    raise UnsupportedOperationError(
+        f"{context(sites[0].marker.name, state, sites[0].statement.loc)}: cooperative primitives need the "
+        "launching kernel's group shape; this device function was compiled on its own (inline='never', "
+        "recursion or an overload). Let it inline into the kernel (the default)"
+    )
 
 
 def _bound_the_launch(state, block_shape) -> None:
@@ -161,6 +183,8 @@ def _prefix_callback_constructors(state, calls) -> list:
 
 
 _explain_recorders: list = []
+# Each called as recorder(state, {stage: seconds}) after every run (the benchmark's breakdown of cuda.coop's share).
+_stage_recorders: list = []
 
 
 def _explain_hook(state, linked, bundle) -> None:
