@@ -80,8 +80,8 @@ def byte_histogram(data, histogram, tiles):
         cuda.atomic.add(histogram, cuda.threadIdx.x, total[0])
 
 
-def timed(launch, runs: int, budget_s: float | None = None) -> float:
-    """Median milliseconds of `launch()` over `runs` runs, after two warm-ups; with a budget,
+def timed(launch, runs: int, budget_s: float | None = None) -> list[float]:
+    """Milliseconds of `launch()` in each of `runs` runs, after two warm-ups; with a budget,
     fewer runs (at least 3) where they would take longer than it."""
     for _ in range(2):
         launch()
@@ -96,7 +96,7 @@ def timed(launch, runs: int, budget_s: float | None = None) -> float:
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    return times
 
 
 def row_sort(rows: int, runs: int) -> dict:
@@ -148,11 +148,17 @@ def report(name: str, rows: int, launches: dict, correct: dict, runs: int) -> di
 
 
 def timed_row(launches: dict, correct: dict, runs: int, budget_s: float | None = None) -> dict:
-    """{"correct", "ms", "ratio"}: the launches whose results are right timed, and each
-    library's time over coop's."""
-    times = {library: timed(launch, runs, budget_s) for library, launch in launches.items() if correct[library]}
+    """{"correct", "ms", "ratio", "runs"}: the launches whose results are right timed (the
+    median), each library's time over coop's, and the runs each was timed on."""
+    samples = {library: timed(launch, runs, budget_s) for library, launch in launches.items() if correct[library]}
+    times = {library: statistics.median(each) for library, each in samples.items()}
     ratios = {library: ms / times["coop"] for library, ms in times.items() if library != "coop" and "coop" in times}
-    return {"correct": correct, "ms": times, "ratio": ratios}
+    return {
+        "correct": correct,
+        "ms": times,
+        "ratio": ratios,
+        "runs": {library: len(each) for library, each in samples.items()},
+    }
 
 
 def shown(row: dict) -> str:
