@@ -25,11 +25,22 @@ dtype, block size and items per thread. The families:
                              store of the int32 ranks
   block_topk                 a direct load, coop.topk_max_keys with k = 16, a direct store
                              (the first 16 keys of each tile are checked)
+  block_adjacent_difference  a direct load, coop.adjacent_difference to the left with the
+                             item before the tile (or to the right with the item after it),
+                             a direct store; the grid's tiles form a cycle, so the first
+                             tile's predecessor is the last item of the buffer
+  block_discontinuity        a direct load, coop.discontinuity heads with the item before the
+                             tile, or heads_and_tails with both neighbours (stored as one
+                             int32 per item: head | tail << 1), a direct store
+  block_histogram            a direct load of uint8 samples into 256 bins or int32 samples
+                             into 64, coop.histogram (atomic or sort), a striped store of the
+                             tile's bins (int32 counters, `bins` per tile)
 
 The matrix is pruned to fit one device call: every algorithm at 256 threads; the
 block sizes 128 and 512 only for block direct and transpose copies (the two ends:
-no scratch, and scratch with a barrier) and for the default block reduce and
-scan algorithm; exclusive scans at 256 threads only. Both the Python kernels and
+no scratch, and scratch with a barrier), for the default block reduce and scan
+algorithm, for the neighbour families' first operation (left differences, heads) and
+for atomic histograms; exclusive scans at 256 threads only. Both the Python kernels and
 the CUDA C++ twins are built from this one list."""
 
 from __future__ import annotations
@@ -37,7 +48,8 @@ from __future__ import annotations
 import dataclasses
 
 DTYPES = {"int32": "int", "float32": "float"}  # numpy name -> C++ type
-CPP_TYPES = {**DTYPES, "uint32": "unsigned int"}  # every dtype a row reads or writes
+CPP_TYPES = {**DTYPES, "uint32": "unsigned int", "uint8": "unsigned char"}  # every dtype a row reads or writes
+ITEMSIZE = {"int32": 4, "float32": 4, "uint32": 4, "uint8": 1}
 SORT_DTYPES = ("uint32", "float32")  # the sorting families' keys
 SORT_ITEMS = (4, 8, 16)
 SORT_THREADS = (128, 256, 512)  # radix sorts
@@ -64,6 +76,19 @@ SCANS = {"inclusive_sum": "inclusive", "exclusive_sum": "exclusive"}
 EXCHANGE_ALGORITHMS = ("", "timesliced")  # BlockExchange's WARP_TIME_SLICING off, on
 WARPS_PER_GROUP = 2  # warps_reduce: this_block().group_by(2)
 CLUSTER_BLOCKS = 2  # cluster_reduce: clusters of (2, 1, 1) blocks
+# The neighbour families' operations (the first is the default, also at OTHER_THREADS).
+DIRECTIONS = ("left", "right")  # block_adjacent_difference
+FLAG_MODES = ("heads", "heads_and_tails")  # block_discontinuity
+# block_histogram: the samples' dtype -> its bins. Bytes fill all 256; int32 samples are drawn
+# below SMALL_VALUES (reference.py), which is also the discontinuity rows' value range, so that
+# equal neighbours occur.
+SMALL_VALUES = 64
+HISTOGRAM_BINS = {"uint8": 256, "int32": SMALL_VALUES}
+HISTOGRAM_ALGORITHMS = ("atomic", "sort")
+# Items per thread by sample dtype: a byte tile holds at least 1024 samples, so its 256 int32
+# counters fit in the output buffer (as many bytes as the input's).
+HISTOGRAM_ITEMS = {"uint8": (8, 16, 32), "int32": (4, 8, 16)}
+OPERATION_NAMES = {**SCANS, "pairs": "pairs", **{op: op for op in (*DIRECTIONS, *FLAG_MODES)}}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,7 +107,7 @@ class Config:
         parts = (
             self.family,
             self.algorithm,
-            SCANS.get(self.operation) or ("pairs" if self.operation == "pairs" else ""),
+            f"{self.bins}bins" if self.bins else OPERATION_NAMES.get(self.operation, ""),
             "broadcast" if self.broadcast else "",
             self.dtype,
             f"{self.threads}x{self.items}",
@@ -111,8 +136,26 @@ class Config:
 
     @property
     def output_dtype(self) -> str:
-        """The output's dtype: int32 ranks, else the input's."""
-        return "int32" if self.operation == "rank" else self.dtype
+        """The output's dtype: int32 ranks, flags and counters, else the input's."""
+        return "int32" if self.operation == "rank" or self.primitive in ("discontinuity", "histogram") else self.dtype
+
+    @property
+    def bins(self) -> int:
+        """A histogram's bins (0 for other families)."""
+        return HISTOGRAM_BINS[self.dtype] if self.primitive == "histogram" else 0
+
+    @property
+    def bins_per_thread(self) -> int:
+        """The counters each thread of a histogram holds: enough for every bin."""
+        return -(-self.bins // self.threads)
+
+    def elements(self, buffer_bytes: int) -> int:
+        """The row's input elements in a buffer of `buffer_bytes`."""
+        return buffer_bytes // ITEMSIZE[self.dtype]
+
+    def grid(self, buffer_bytes: int) -> int:
+        """Blocks of the launch over a buffer of `buffer_bytes`: one per tile."""
+        return self.elements(buffer_bytes) // self.block_tile
 
     @property
     def block_tile(self) -> int:
@@ -155,12 +198,17 @@ class Config:
         return f"cub::BLOCK_{self.primitive.upper()}_{self.algorithm.upper()}"
 
     def outputs(self, elements: int) -> int:
-        """Elements written for `elements` read: one per tile for a reduction."""
-        return elements // self.group_tile if self.primitive == "reduce" else elements
+        """Elements written for `elements` read: one per tile for a reduction, `bins` per tile for
+        a histogram."""
+        if self.primitive == "reduce":
+            return elements // self.group_tile
+        if self.primitive == "histogram":
+            return elements // self.block_tile * self.bins
+        return elements
 
     def bytes_moved(self, elements: int) -> int:
-        """Bytes read plus bytes written (4-byte dtypes, ranks and positions too)."""
-        return 4 * (elements + self.outputs(elements))
+        """Bytes read plus bytes written for `elements` of the row's dtype read."""
+        return ITEMSIZE[self.dtype] * elements + ITEMSIZE[self.output_dtype] * self.outputs(elements)
 
 
 def _block_rows(family: str, algorithms: tuple, operations: tuple) -> list[Config]:
@@ -203,7 +251,7 @@ def all_configs() -> list[Config]:
         rows += [Config("block_exchange", algorithm, d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]
     rows += [Config("warp_exchange", "", d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]
     rows += [Config("block_shuffle", "", d, DEFAULT_THREADS, i, "shuffle") for d in DTYPES for i in ITEMS]
-    return rows + sorting_configs()
+    return rows + sorting_configs() + neighbour_configs()
 
 
 def sorting_configs() -> list[Config]:
@@ -224,6 +272,25 @@ def sorting_configs() -> list[Config]:
     ]
     rows += [Config("block_radix_rank", "", "uint32", DEFAULT_THREADS, i, "rank") for i in SORT_ITEMS]
     rows += [Config("block_topk", "", d, DEFAULT_THREADS, i, "topk") for d in SORT_DTYPES for i in SORT_ITEMS]
+    return rows
+
+
+def neighbour_configs() -> list[Config]:
+    """The neighbour and counting families: adjacent differences (left, right) and
+    discontinuities (heads, heads_and_tails) of int32 and float32 at every item count, the
+    first operation also at OTHER_THREADS; histograms of uint8 samples into 256 bins and int32
+    samples into 64, atomic and sort, the atomic ones also at OTHER_THREADS."""
+    rows = _block_rows("block_adjacent_difference", ("",), DIRECTIONS)
+    rows += _block_rows("block_discontinuity", ("",), FLAG_MODES)
+    for algorithm in HISTOGRAM_ALGORITHMS:
+        default = algorithm == HISTOGRAM_ALGORITHMS[0]
+        threads = sorted((DEFAULT_THREADS, *OTHER_THREADS)) if default else (DEFAULT_THREADS,)
+        rows += [
+            Config("block_histogram", algorithm, d, t, i, "histogram")
+            for t in threads
+            for d in HISTOGRAM_BINS
+            for i in HISTOGRAM_ITEMS[d]
+        ]
     return rows
 
 

@@ -5,9 +5,12 @@ in the twin; a warp's own tile within the block is the provider's to add), then
 stores it back with the same algorithm (copies), sums it (reductions: the
 group's first thread writes the sum), scans it into the fresh payload the scan
 returns and stores that direct (scans), exchanges it blocked-to-striped and stores it striped (exchanges),
-shifts it up by one item and stores it direct (shuffles), or sorts, ranks or selects from it and
-stores the fresh result direct (the sorting families). The shape constants are closure constants, so the tile offset is a
-compile-time multiple, as in the twin.
+shifts it up by one item and stores it direct (shuffles), sorts, ranks or selects from it and
+stores the fresh result direct (the sorting families), takes each item's difference to its
+neighbour or flags where runs of equal items begin or end and stores the result direct, with the
+item before or after the tile read from the source (the neighbour families), or counts its
+samples and stores the bins striped (histograms). The shape constants are closure constants, so
+the tile offset is a compile-time multiple, as in the twin.
 
 A warp's index is computed as the twin's C++ computes it, in unsigned 32-bit
 arithmetic with a shift, and its first lane found with `cuda.laneid`: Python's
@@ -19,6 +22,7 @@ one-item warp rows of the first run (0.88 of the twin)."""
 from __future__ import annotations
 
 import configs
+import numpy as np
 from numba_cuda_mlir import cuda, types
 
 from cuda import coop
@@ -257,6 +261,103 @@ def block_topk(items_per_thread: int, tile: int):
     return select_tile
 
 
+@cuda.jit(device=True)
+def before_tile(tile):
+    """The index of the item before the block's tile; the grid's tiles form a cycle, so the
+    first block's is the last item of the grid's."""
+    return cuda.blockIdx.x * tile - 1 if cuda.blockIdx.x > 0 else cuda.gridDim.x * tile - 1
+
+
+@cuda.jit(device=True)
+def after_tile(tile):
+    """The index of the item after the block's tile; the first item for the last block."""
+    return (cuda.blockIdx.x + 1) * tile if cuda.blockIdx.x + 1 < cuda.gridDim.x else 0
+
+
+def adjacent_difference_left(items_per_thread: int, tile: int):
+    @cuda.jit
+    def difference_tile(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, items, algorithm="direct", offset=start)
+        differences = coop.adjacent_difference(block, items, tile_predecessor_item=source[before_tile(tile)])
+        coop.store(block, destination, differences, algorithm="direct", offset=start)
+
+    return difference_tile
+
+
+def adjacent_difference_right(items_per_thread: int, tile: int):
+    @cuda.jit
+    def difference_tile(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, items, algorithm="direct", offset=start)
+        differences = coop.adjacent_difference(
+            block, items, direction="right", tile_successor_item=source[after_tile(tile)]
+        )
+        coop.store(block, destination, differences, algorithm="direct", offset=start)
+
+    return difference_tile
+
+
+def discontinuity_heads(items_per_thread: int, tile: int):
+    @cuda.jit
+    def flag_tile(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, items, algorithm="direct", offset=start)
+        heads = coop.discontinuity(block, items, tile_predecessor_item=source[before_tile(tile)])
+        coop.store(block, destination, heads, algorithm="direct", offset=start)
+
+    return flag_tile
+
+
+def discontinuity_heads_and_tails(items_per_thread: int, tile: int):
+    @cuda.jit
+    def flag_tile(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        start = cuda.blockIdx.x * tile
+        coop.load(block, source, items, algorithm="direct", offset=start)
+        heads, tails = coop.discontinuity(
+            block,
+            items,
+            mode="heads_and_tails",
+            tile_predecessor_item=source[before_tile(tile)],
+            tile_successor_item=source[after_tile(tile)],
+        )
+        flags = coop.ThreadData(items_per_thread, dtype=np.int32)
+        for i in range(items_per_thread):
+            flags[i] = heads[i] | (tails[i] << 1)
+        coop.store(block, destination, flags, algorithm="direct", offset=start)
+
+    return flag_tile
+
+
+def block_histogram(algorithm: str, bins: int, bins_per_thread: int, items_per_thread: int, tile: int):
+    @cuda.jit
+    def count_tile(source, destination):
+        block = coop.this_block()
+        samples = coop.ThreadData(items_per_thread)
+        coop.load(block, source, samples, algorithm="direct", offset=cuda.blockIdx.x * tile)
+        counts = coop.histogram(block, samples, bins=bins, bins_per_thread=bins_per_thread, algorithm=algorithm)
+        # the tile's bins in order; slots past the last bin (threads x bins_per_thread > bins) stay unwritten
+        coop.store(block, destination, counts, algorithm="striped", offset=cuda.blockIdx.x * bins, valid_items=bins)
+
+    return count_tile
+
+
+NEIGHBOURS = {
+    "left": adjacent_difference_left,
+    "right": adjacent_difference_right,
+    "heads": discontinuity_heads,
+    "heads_and_tails": discontinuity_heads_and_tails,
+}
+
+
 def kernel_for(config: configs.Config):
     """A new dispatcher for one row; it compiles on its first launch (or explain)."""
     if config.family == "block":
@@ -287,4 +388,8 @@ def kernel_for(config: configs.Config):
         return block_radix_rank(config.items, config.block_tile)
     if config.family == "block_topk":
         return block_topk(config.items, config.block_tile)
+    if config.family in ("block_adjacent_difference", "block_discontinuity"):
+        return NEIGHBOURS[config.operation](config.items, config.block_tile)
+    if config.family == "block_histogram":
+        return block_histogram(config.algorithm, config.bins, config.bins_per_thread, config.items, config.block_tile)
     return warp_scan(config.operation, config.items, config.threads)

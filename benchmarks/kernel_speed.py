@@ -108,7 +108,7 @@ class Bench:
         """(the coop kernel, the row's results)."""
         kernel = coop_kernels.kernel_for(config)
         twin = self.module.get_function(config.name)
-        grid = self.sources[0].size // config.block_tile
+        grid = config.grid(self.sources[0].nbytes)
         src = [s.view(config.dtype) for s in self.sources]
         dst = [d.view(config.output_dtype) for d in self.outputs]
 
@@ -168,7 +168,7 @@ class Bench:
     def rates(self, config: configs.Config, samples: dict) -> dict:
         """Medians, twin/coop, bandwidths and spreads of the timed runs."""
         coop_ms, twin_ms = timing.median(samples["coop"]), timing.median(samples["twin"])
-        moved = config.bytes_moved(self.sources[0].size)
+        moved = config.bytes_moved(config.elements(self.sources[0].nbytes))
         twin_samples = samples["twin"]
         return {
             "coop_ms": coop_ms,
@@ -193,13 +193,17 @@ def main() -> None:
     parser.add_argument("--sass-dir", type=pathlib.Path)
     parser.add_argument("--filter")
     parser.add_argument("--runs", type=int, default=25)
-    parser.add_argument("--elements", type=int, default=1 << 27, help="per buffer; 4-byte elements")
+    parser.add_argument("--elements", type=int, default=1 << 27, help="4-byte words per buffer")
     parser.add_argument("--buffers", type=int, default=3, help="input/output pairs the runs rotate among")
     args = parser.parse_args()
 
     rows = configs.select(configs.all_configs(), args.filter)
     elements = args.elements
-    assert all(elements % config.block_tile == 0 for config in rows), "elements must be a multiple of every tile"
+    for config in rows:  # whole tiles, and the outputs fit the output buffers
+        read = config.elements(4 * elements)
+        assert read % config.block_tile == 0, f"{config.name}: {read} elements are not whole tiles"
+        written = config.outputs(read) * configs.ITEMSIZE[config.output_dtype]
+        assert written <= 4 * elements, f"{config.name}: {written} bytes of output do not fit"
     module = cp.RawModule(path=str(args.cubin))
 
     sources = [reference.random_bits(elements) for _ in range(args.buffers)]

@@ -70,10 +70,11 @@ def main() -> None:
     report, failed = [], 0
     for config in rows:
         kernel = coop_kernels.kernel_for(config)
-        array = kernel.typeof_pyval(np.zeros(1, dtype=config.dtype))
+        source = kernel.typeof_pyval(np.zeros(1, dtype=config.dtype))
+        destination = kernel.typeof_pyval(np.zeros(1, dtype=config.output_dtype))
         try:
-            grid = (1 << 27) // config.block_tile
-            result = compile_for_launch(kernel, [array, array], grid, config.threads, cluster=config.cluster)
+            grid = config.grid(prewarm.BUFFER_BYTES)
+            result = compile_for_launch(kernel, [source, destination], grid, config.threads, cluster=config.cluster)
         except Exception as error:  # noqa: BLE001 -- reported per row
             failed += 1
             print(f"{config.name:{width}s} FAILED: {error}")

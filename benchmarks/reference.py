@@ -9,7 +9,13 @@ must be within 2^-16 times the tile's sum of |x| of a float64 reference (room fo
 each other. They should be bitwise equal, being the same CUB code adding in the
 same order; whether they are is recorded, not required. A sorting row's output must equal
 each tile sorted as CUB sorts it (radix order, stable), its stable argsort, its ranks, or
-(top-k) the tile's largest keys as a set."""
+(top-k) the tile's largest keys as a set. A neighbour row's must equal, bitwise, each item's
+difference to its neighbour or its flags, the grid's tiles forming a cycle (so the whole buffer
+rolled by one item gives every neighbour, the tiles' own included): int32 on random bits (the
+differences wrap), float32 uniform in [-1, 1) (one rounding, the same on both sides), and for
+flags integers below configs.SMALL_VALUES, so that runs of equal items occur. A histogram
+row's must equal each tile's bincount: uint8 samples are random bits, int32 ones are drawn
+below their 64 bins."""
 
 from __future__ import annotations
 
@@ -26,7 +32,10 @@ def random_bits(elements: int):
 
 
 def input_kind(config: configs.Config) -> str:
-    """What the row's input buffers hold: "bits" or "uniform"."""
+    """What the row's input buffers hold: "bits", "uniform", or "small int32" / "small float32"
+    (integers below configs.SMALL_VALUES, as that dtype)."""
+    if config.primitive == "discontinuity" or (config.primitive == "histogram" and config.dtype != "uint8"):
+        return f"small {config.dtype}"
     return "uniform" if not config.moves_bits and config.dtype == "float32" else "bits"
 
 
@@ -34,6 +43,9 @@ def fill(kind: str, buffer) -> None:
     """Fills a uint32 buffer with new input of `kind`."""
     if kind == "uniform":
         buffer.view(cp.float32)[...] = cp.random.uniform(-1, 1, size=buffer.size, dtype=cp.float32)
+    elif kind.startswith("small "):
+        small = cp.random.randint(0, configs.SMALL_VALUES, size=buffer.size, dtype=cp.int32)
+        buffer.view(kind.split()[1])[...] = small.astype(kind.split()[1])
     else:
         buffer[...] = random_bits(buffer.size)
 
@@ -116,15 +128,45 @@ def _check_sort(config: configs.Config, source, outputs: dict) -> list:
     return wrong
 
 
+def neighbours(config: configs.Config, source):
+    """What a neighbour or histogram row writes, as uint32 words: each item's difference to its
+    left or right neighbour, its head flag, head | tail << 1, or each tile's bins in order."""
+    items = source.view(config.dtype)
+    if config.primitive == "histogram":
+        return tile_bincounts(config, items).view(cp.uint32)
+    before, after = cp.roll(items, 1), cp.roll(items, -1)
+    if config.primitive == "adjacent_difference":
+        if config.dtype == "int32":  # wrapping, as the device's
+            items, before, after = (each.view(cp.uint32) for each in (items, before, after))
+        return (items - (before if config.operation == "left" else after)).view(cp.uint32)
+    heads = (before != items).astype(cp.int32)
+    if config.operation == "heads_and_tails":
+        heads |= (items != after).astype(cp.int32) << 1
+    return heads.view(cp.uint32)
+
+
+def tile_bincounts(config: configs.Config, samples):
+    """Each block tile's histogram, int32, the tiles one after another; samples read as their
+    unsigned bits and those not below the bins not counted."""
+    tiles, bins = samples.size // config.block_tile, config.bins
+    unsigned = samples.view(f"uint{8 * samples.dtype.itemsize}").astype(cp.int64)
+    keys = cp.arange(samples.size, dtype=cp.int64) // config.block_tile * bins + unsigned
+    keys = cp.where(unsigned < bins, keys, tiles * bins)  # past the last tile's bins: dropped below
+    return cp.bincount(keys, minlength=tiles * bins + 1)[:-1].astype(cp.int32)
+
+
 def check(config: configs.Config, source, coop, twin) -> dict:
     """{"correct": bool, "why": when not, "bitwise_equal" and, for float32, "max_difference"
     (coop against twin, over the tile's sum of |x|)}. `source`, `coop` and `twin` are
     uint32 arrays; the outputs' first config.outputs(n) elements count."""
-    count = config.outputs(source.size)
+    count = config.outputs(config.elements(source.nbytes))
     outputs = {"coop": coop[:count], "twin": twin[:count]}
     result = {"bitwise_equal": bool(cp.array_equal(outputs["coop"], outputs["twin"]))}
     if config.sorts:
         wrong = _check_sort(config, source, outputs)
+    elif config.primitive in ("adjacent_difference", "discontinuity", "histogram"):
+        expected = neighbours(config, source)
+        wrong = [side for side, out in outputs.items() if not cp.array_equal(out, expected)]
     elif config.moves_bits:
         moved = shifted_up(config, source) if config.primitive == "shuffle" else source
         wrong = [side for side, out in outputs.items() if not cp.array_equal(out, moved)]

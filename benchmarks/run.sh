@@ -12,7 +12,8 @@
 # Environment: COOP_BENCH_FILTER (rows whose name contains every comma-separated
 # part of one of its |-separated alternatives, e.g. "block_transpose,int32|topk"), COOP_BENCH_RUNS (timed runs per kernel,
 # default 25), COOP_BENCH_PARTS (default "speed workloads latency"; workloads: benchmarks/workloads.py,
-# whose results.json goes to $OUT/workloads.json).
+# whose results.json goes to $OUT/workloads.json), COOP_BENCH_WORKLOADS (comma-separated workloads,
+# e.g. "byte_histogram"; default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/gpu-results/benchmarks}"
@@ -57,8 +58,10 @@ if [[ "$parts" == *" speed "* ]]; then
 fi
 if [[ "$parts" == *" workloads "* ]]; then
   step "workloads against torch and CuPy"
-  timeout 240 python3 benchmarks/workloads.py --json "$RESULTS/workloads.json" 2>&1 | tee "$OUT/workloads.log" ||
-    status=1
+  workloads=()
+  [[ -z "${COOP_BENCH_WORKLOADS:-}" ]] || workloads=(--only "$COOP_BENCH_WORKLOADS")
+  timeout 240 python3 benchmarks/workloads.py --json "$RESULTS/workloads.json" "${workloads[@]}" 2>&1 |
+    tee "$OUT/workloads.log" || status=1
 fi
 if [[ "$parts" == *" latency "* ]]; then
   step "compile latency"

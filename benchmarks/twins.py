@@ -1,6 +1,7 @@
 """Generates the CUDA C++ twins (one extern "C" kernel per row of configs.py, each
 an instantiation of its family's template in twins/: load_store.cuh, reduce.cuh,
-scan.cuh, exchange_shuffle.cuh, sort.cuh) and compiles them with nvcc for sm_90 into one cubin, with the timer's
+scan.cuh, exchange_shuffle.cuh, sort.cuh, neighbours.cuh, histogram.cuh; the histogram's
+includes the adapter the engine embeds, from engine/src/adapters) and compiles them with nvcc for sm_90 into one cubin, with the timer's
 spin kernel (twins/spin.cuh).
 
     python3 benchmarks/twins.py OUT.cubin [--source OUT.cu] [--filter PATTERN] [--cccl-include DIR]
@@ -19,6 +20,7 @@ import time
 import configs
 
 HERE = pathlib.Path(__file__).resolve().parent
+ADAPTERS = HERE.parent / "engine" / "src" / "adapters"  # the engine's adapters, which some twins include
 ARCH = "sm_90"
 
 
@@ -46,6 +48,12 @@ def instantiation(config: configs.Config) -> str:
         arguments.append(str(configs.RANK_BITS))
     if config.family == "block_topk":
         arguments.append(str(configs.TOPK_K))
+    if config.family == "block_adjacent_difference":
+        arguments.append(str(config.operation == "left").lower())
+    if config.family == "block_discontinuity":
+        arguments.append(str(config.operation == "heads_and_tails").lower())
+    if config.family == "block_histogram":
+        arguments += [str(config.bins), f"cub::BLOCK_HISTO_{config.algorithm.upper()}"]
     template = f"{config.group}_copy" if config.primitive == "copy" else config.family
     return f"{template}<{', '.join(arguments)}>"
 
@@ -71,6 +79,8 @@ def translation_unit(rows: list[configs.Config]) -> str:
         '#include "scan.cuh"',
         '#include "exchange_shuffle.cuh"',
         '#include "sort.cuh"',
+        '#include "neighbours.cuh"',
+        '#include "histogram.cuh"',
         '#include "spin.cuh"',
         "",
     ]
@@ -89,6 +99,7 @@ def build(rows: list[configs.Config], cubin: pathlib.Path, source: pathlib.Path,
     """Writes the source and compiles it; returns the nvcc command and its seconds."""
     source.write_text(translation_unit(rows))
     command = [nvcc(), f"-arch={ARCH}", "-cubin", "-O3", "-std=c++17", "-Xptxas", "-v", "-I", str(HERE / "twins")]
+    command += ["-I", str(ADAPTERS)]
     if cccl_include:  # the CUB the engine compiles against, ahead of nvcc's own
         command[1:1] = ["-I", cccl_include]
     command += ["-o", str(cubin), str(source)]

@@ -1,11 +1,15 @@
 """Real workloads against what users pick instead, on the same device and inputs: a per-row
 sort of a [rows, 2048] float32 matrix and a per-row top-16 (values and their columns), each
 one cuda.coop kernel with a block per row, against torch.sort(dim=-1) / torch.topk and
-cupy.sort(axis=-1). Every library's result is checked equal to coop's before it is timed
-(CUDA events, the median of the runs after a warm-up). A ratio is the library's time over
-coop's: above 1, coop is faster.
+cupy.sort(axis=-1); and a 256-bin histogram of 1 GiB of bytes (uniform, and clustered as an
+image's are), one cuda.coop kernel whose blocks loop over tiles, add up their block histograms
+in a ThreadData and merge them with one atomic per bin, against torch.bincount, torch.histc and
+cupy.bincount. Every library's result is checked equal to coop's (the histograms: to a count
+of each byte value made without a histogram) before it is timed (CUDA events, the median of the
+runs after a warm-up). A ratio is the library's time over coop's: above 1, coop is faster.
 
     python3 benchmarks/workloads.py --json OUT.json [--rows 32768] [--runs 25]
+        [--only row_sort,row_topk,byte_histogram]
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import json
 import os
 import pathlib
 import statistics
+import time
 
 os.environ.setdefault("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0")  # one legacy default stream for everyone
 
@@ -28,6 +33,12 @@ from cuda import coop
 THREADS, ITEMS = 256, 8
 COLUMNS = THREADS * ITEMS
 K = 16
+BINS = 256
+HISTOGRAM_THREADS, HISTOGRAM_ITEMS = BINS, 16  # a 16-byte vector load per thread and tile
+HISTOGRAM_TILE = HISTOGRAM_THREADS * HISTOGRAM_ITEMS
+HISTOGRAM_BYTES = 1 << 30
+BLOCKS_PER_SM = 8  # 2048 threads: a full H200 SM
+SLOW_BUDGET_S = 10.0  # a library slower than this over its runs is timed on fewer (cupy.bincount's global atomics)
 
 
 @cuda.jit
@@ -54,19 +65,38 @@ def topk_rows(matrix, best, where):
     coop.store(block, where, found, offset=row * K, valid_items=K)
 
 
-def timed(launch, runs: int) -> float:
-    """Median milliseconds of `launch()` over `runs` runs, after two warm-ups."""
+@cuda.jit
+def byte_histogram(data, histogram, tiles):
+    block = coop.this_block()
+    total = coop.ThreadData(1, dtype=np.int32)  # thread t's bin: t (HISTOGRAM_THREADS == BINS)
+    total[0] = 0
+    for tile in range(cuda.blockIdx.x, tiles, cuda.gridDim.x):
+        samples = coop.load(
+            block, data, coop.ThreadData(HISTOGRAM_ITEMS), offset=tile * HISTOGRAM_TILE, algorithm="vectorize"
+        )
+        counts = coop.histogram(block, samples, bins=BINS)
+        total[0] += counts[0]
+    if total[0] != 0:
+        cuda.atomic.add(histogram, cuda.threadIdx.x, total[0])
+
+
+def timed(launch, runs: int, budget_s: float | None = None) -> list[float]:
+    """Milliseconds of `launch()` in each of `runs` runs, after two warm-ups; with a budget,
+    fewer runs (at least 3) where they would take longer than it."""
     for _ in range(2):
         launch()
     times = []
+    started = time.perf_counter()
     for _ in range(runs):
+        if budget_s is not None and len(times) >= 3 and time.perf_counter() - started > budget_s:
+            break
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         launch()
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    return times
 
 
 def row_sort(rows: int, runs: int) -> dict:
@@ -112,12 +142,92 @@ def row_topk(rows: int, runs: int) -> dict:
 
 def report(name: str, rows: int, launches: dict, correct: dict, runs: int) -> dict:
     """Times the launches whose results are right; ratios are each library's time over coop's."""
-    times = {library: timed(launch, runs) for library, launch in launches.items() if correct[library]}
-    ratios = {library: ms / times["coop"] for library, ms in times.items() if library != "coop" and "coop" in times}
-    row = {"workload": name, "rows": rows, "columns": COLUMNS, "correct": correct, "ms": times, "ratio": ratios}
-    shown = ", ".join(f"{library} {ratio:.2f}x" for library, ratio in ratios.items())
-    print(f"{name} [{rows}, {COLUMNS}] float32: coop {times.get('coop', float('nan')):.3f} ms; {shown}; {correct}")
+    row = {"workload": name, "rows": rows, "columns": COLUMNS, **timed_row(launches, correct, runs)}
+    print(f"{name} [{rows}, {COLUMNS}] float32: {shown(row)}")
     return row
+
+
+def timed_row(launches: dict, correct: dict, runs: int, budget_s: float | None = None) -> dict:
+    """{"correct", "ms", "ratio", "runs"}: the launches whose results are right timed (the
+    median), each library's time over coop's, and the runs each was timed on."""
+    samples = {library: timed(launch, runs, budget_s) for library, launch in launches.items() if correct[library]}
+    times = {library: statistics.median(each) for library, each in samples.items()}
+    ratios = {library: ms / times["coop"] for library, ms in times.items() if library != "coop" and "coop" in times}
+    return {
+        "correct": correct,
+        "ms": times,
+        "ratio": ratios,
+        "runs": {library: len(each) for library, each in samples.items()},
+    }
+
+
+def shown(row: dict) -> str:
+    ratios = ", ".join(f"{library} {ratio:.2f}x" for library, ratio in row["ratio"].items())
+    return f"coop {row['ms'].get('coop', float('nan')):.3f} ms; {ratios}; {row['correct']}"
+
+
+def bytes_of(distribution: str, count: int):
+    """`count` random bytes: "uniform" over 0-255, or "clustered" as an image's are (a normal
+    around 96 with a standard deviation of 32, clipped: hot bins in the middle, the top ones
+    nearly empty). The hottest bin holds 1.25% of the samples, 13.4 M of 1 GiB: below 2^24, so
+    torch.histc's float32 counters still count it exactly."""
+    if distribution == "uniform":
+        return cp.random.randint(0, BINS, size=count, dtype=cp.int32).astype(cp.uint8)
+    values = cp.random.standard_normal(count, dtype=cp.float32) * 32 + 96
+    return cp.clip(cp.rint(values), 0, BINS - 1).astype(cp.uint8)
+
+
+def histogram_launches(data, histogram, grid: int, tiles: int) -> dict:
+    """{library: launch()}, each returning its 256 counters; coop's zeroes its counters first,
+    as torch's and CuPy's calls allocate zeroed ones."""
+    as_torch = torch.as_tensor(data, device="cuda")
+
+    def coop_launch():
+        histogram.fill(0)
+        byte_histogram[grid, HISTOGRAM_THREADS](data, histogram, tiles)
+        return histogram
+
+    return {
+        "coop": coop_launch,
+        "torch_bincount": lambda: torch.bincount(as_torch, minlength=BINS),
+        # histc counts in its input's dtype (bytes would wrap at 256): the float32 copy is part of the call
+        "torch_histc": lambda: torch.histc(as_torch.float(), bins=BINS, min=0, max=BINS),
+        "cupy_bincount": lambda: cp.bincount(data, minlength=BINS),
+    }
+
+
+def histogram_rows(runs: int) -> list[dict]:
+    """The 256-bin histogram of HISTOGRAM_BYTES bytes, uniform and clustered."""
+    sms = cp.cuda.runtime.getDeviceProperties(0)["multiProcessorCount"]
+    tiles = HISTOGRAM_BYTES // HISTOGRAM_TILE
+    grid = min(tiles, sms * BLOCKS_PER_SM)
+    histogram = cp.zeros(BINS, cp.int32)
+    rows = []
+    for distribution in ("uniform", "clustered"):
+        data = bytes_of(distribution, HISTOGRAM_BYTES)
+        expected = cp.stack([cp.count_nonzero(data == value) for value in range(BINS)]).astype(cp.int64)
+        launches = histogram_launches(data, histogram, grid, tiles)
+        correct, errors = {}, {}
+        for library, launch in launches.items():
+            try:
+                correct[library] = bool(cp.array_equal(cp.asarray(launch()).astype(cp.int64), expected))
+            except Exception as error:  # noqa: BLE001 -- a library that refuses the call is recorded, not timed
+                correct[library], errors[library] = False, repr(error)[:500]
+        row = {
+            "workload": "byte_histogram",
+            "distribution": distribution,
+            "bytes": HISTOGRAM_BYTES,
+            "bins": BINS,
+            "grid": grid,
+            "threads": HISTOGRAM_THREADS,
+            "items_per_thread": HISTOGRAM_ITEMS,
+            **timed_row(launches, correct, runs, SLOW_BUDGET_S),
+            "errors": errors,
+        }
+        print(f"byte_histogram {HISTOGRAM_BYTES >> 20} MiB {distribution}, {BINS} bins: {shown(row)}")
+        rows.append(row)
+        del data
+    return rows
 
 
 def main() -> None:
@@ -125,8 +235,18 @@ def main() -> None:
     parser.add_argument("--json", type=pathlib.Path, required=True)
     parser.add_argument("--rows", type=int, default=32768)
     parser.add_argument("--runs", type=int, default=25)
+    parser.add_argument("--only", help="comma-separated workloads: row_sort, row_topk, byte_histogram (default: all)")
     args = parser.parse_args()
-    rows = [row_sort(args.rows, args.runs), row_topk(args.rows, args.runs)]
+    workloads = {
+        "row_sort": lambda: [row_sort(args.rows, args.runs)],
+        "row_topk": lambda: [row_topk(args.rows, args.runs)],
+        "byte_histogram": lambda: histogram_rows(args.runs),
+    }
+    chosen = args.only.split(",") if args.only else list(workloads)
+    unknown = [name for name in chosen if name not in workloads]
+    if unknown:
+        parser.error(f"unknown workloads {unknown}: choose from {', '.join(workloads)}")
+    rows = [row for name in chosen for row in workloads[name]()]
     args.json.write_text(json.dumps({"device": torch.cuda.get_device_name(), "workloads": rows}, indent=1))
 
 
