@@ -646,28 +646,40 @@ def thread_with_an_argument(source, destination):
     destination[0] = coop.sum(me, source[0])  # <- error
 
 
-@expect(coop.InvalidGroupError, "coop.eight.rank", "'block'", "threads_within_warp", "'thread', 'warp'")
+@expect(
+    coop.InvalidGroupError,
+    "eight.rank of a threads_within_warp group",
+    "'block'",
+    "threads_within_warp",
+    "'thread', 'warp'",
+)
 @cuda.jit
 def logical_warp_rank_in_the_block(source, destination):
     eight = coop.this_warp().group_by(8)
     destination[cuda.threadIdx.x] = eight.rank("block")  # <- error
 
 
-@expect(coop.InvalidGroupError, "coop.block.count", "'galaxy'")
+@expect(coop.InvalidGroupError, "block.count of a block group", "'galaxy'")
 @cuda.jit
 def count_at_an_unknown_level(source, destination):
     block = coop.this_block()
     destination[0] = block.count("galaxy")  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.warp.rank_as", "'dtype'", "integer dtype")
+@expect(coop.InvalidArgumentError, "warp.rank_as of a warp group", "'dtype'", "integer dtype")
 @cuda.jit
 def rank_as_a_float(source, destination):
     warp = coop.this_warp()
     destination[cuda.threadIdx.x] = warp.rank_as(np.float32)  # <- error
 
 
-@expect(coop.InvalidGroupError, "coop.pairs.sync", "16 groups of 2 warps", "named barrier", block=1024)
+@expect(
+    coop.InvalidGroupError,
+    "pairs.sync of a warps_within_block group",
+    "16 groups of 2 warps",
+    "named barrier",
+    block=1024,
+)
 @cuda.jit
 def sync_sixteen_pairs_of_warps(source, destination):
     pairs = coop.this_block().group_by(2)
@@ -681,7 +693,13 @@ def sum_over_a_cluster_of_sixteen_blocks(source, destination):
     destination[0] = coop.sum(cluster, source[cluster.rank()])  # <- error
 
 
-@expect(coop.InvalidGroupError, "coop.cluster.sync", "clusters of 12 blocks", "1 to 8 blocks", cluster=(4, 3, 1))
+@expect(
+    coop.InvalidGroupError,
+    "cluster.sync of a cluster group",
+    "clusters of 12 blocks",
+    "1 to 8 blocks",
+    cluster=(4, 3, 1),
+)
 @cuda.jit
 def sync_a_cluster_of_twelve_blocks(source, destination):
     cluster = coop.this_cluster()
@@ -695,7 +713,7 @@ def load_on_a_cluster(source, destination):
     coop.load(coop.this_cluster(), source, items)  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.block.parent", "no member 'parent'", "properties")
+@expect(coop.UnsupportedOperationError, "block.parent of a block group", "no member 'parent'", "properties")
 @cuda.jit
 def reads_a_groups_parent(source, destination):
     block = coop.this_block()
@@ -785,7 +803,7 @@ def reduces_over_the_grid(source, destination):
     destination[0] = coop.sum(coop.this_grid(), source[0])  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.this_grid().sync", "has no barrier", "cooperative launch")
+@expect(coop.UnsupportedOperationError, "coop.this_grid().sync of a grid group", "has no barrier", "cooperative launch")
 @cuda.jit
 def synchronizes_the_grid(source, destination):
     coop.this_grid().sync()  # <- error
@@ -1711,22 +1729,49 @@ def reduce_given_op_by_its_old_name(source, destination):
     destination[0] = coop.reduce(block, items, op="max")  # <- error
 
 
+@cuda.jit
+def load_without_its_group(source, destination):
+    items = coop.ThreadData(4)
+    coop.load(source, items)  # <- error
+
+
+OPERATOR_BY_KEYWORD = "every option by keyword: pass the operator as"
+BINDING = [
+    (algorithm_given_positionally, "coop.load", "too many positional arguments", "(group, source, items)"),
+    (group_given_by_keyword, "coop.load", "'group' parameter is positional only", ""),
+    (reduce_operator_given_positionally, "coop.reduce", "too many positional arguments", "binary_op='max'"),
+    (
+        segmented_reduce_operator_given_positionally,
+        "coop.segmented_reduce",
+        "too many positional arguments",
+        f"{OPERATOR_BY_KEYWORD} binary_op='max'",
+    ),
+    (scan_given_an_output, "coop.inclusive_sum", "got an unexpected keyword argument 'output'", ""),
+    (
+        scan_given_a_block_aggregate,
+        "coop.exclusive_sum",
+        "got an unexpected keyword argument 'block_aggregate'",
+        "",
+    ),
+    (reduce_given_op_by_its_old_name, "coop.reduce", "got an unexpected keyword argument 'op'", ""),
+    (
+        inclusive_scan_given_an_initial_value,
+        "coop.inclusive_scan",
+        "got an unexpected keyword argument 'initial_value'",
+        "",
+    ),
+    (
+        load_without_its_group,
+        "coop.load",
+        "missing a required argument: 'items'",
+        "the first argument must be a group ('source' is not one)",
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("kernel", "call", "reason"),
-    [
-        (algorithm_given_positionally, "coop.load", "too many positional arguments"),
-        (group_given_by_keyword, "coop.load", "'group' parameter is positional only"),
-        (reduce_operator_given_positionally, "coop.reduce", "too many positional arguments"),
-        (segmented_reduce_operator_given_positionally, "coop.segmented_reduce", "too many positional arguments"),
-        (scan_given_an_output, "coop.inclusive_sum", "got an unexpected keyword argument 'output'"),
-        (scan_given_a_block_aggregate, "coop.exclusive_sum", "got an unexpected keyword argument 'block_aggregate'"),
-        (reduce_given_op_by_its_old_name, "coop.reduce", "got an unexpected keyword argument 'op'"),
-        (
-            inclusive_scan_given_an_initial_value,
-            "coop.inclusive_scan",
-            "got an unexpected keyword argument 'initial_value'",
-        ),
-    ],
+    ("kernel", "call", "reason", "hint"),
+    BINDING,
     ids=[
         "option-positionally",
         "operand-by-keyword",
@@ -1736,12 +1781,16 @@ def reduce_given_op_by_its_old_name(source, destination):
         "scan-block-aggregate",
         "reduce-op-keyword",
         "inclusive-scan-initial-value",
+        "load-without-its-group",
     ],
 )
-def test_argument_binding_follows_the_signature(kernel, call, reason):
-    with pytest.raises(TypeError) as raised:
+def test_argument_binding_follows_the_signature(kernel, call, reason, hint):
+    """A CoopError that is still the TypeError Python raises, saying what to write instead."""
+    with pytest.raises(coop.InvalidArgumentTypeError) as raised:
         compile_for_launch(kernel, (I32, I32), grid=1, block=128)
+    assert isinstance(raised.value, TypeError)
     assert str(raised.value).startswith(f"{site(call, kernel)}: {reason}")
+    assert hint in str(raised.value)
 
 
 @cuda.jit

@@ -387,13 +387,14 @@ def lower_members(state, sites, block_shape) -> None:
                 continue
             if value.value.name not in group_vars or value.attr == "group_by":
                 continue
-            member_context = context(f"{_shown(value.value.name, group_vars)}.{value.attr}", state, statement.loc)
+            member = f"{_shown(value.value.name, group_vars)}.{value.attr}"
             if value.attr in PROPERTIES:
-                found = describe(state, value.value, block_shape, member_context)
+                found, _ = _member_of(state, value.value, member, block_shape, statement.loc)
                 _ir.replace_value(func_ir, statement, ir.Const(_property(found, value.attr), statement.loc))
             elif value.attr in METHODS:
                 methods[statement.target.name] = (value.value, value.attr)
             else:
+                _, member_context = _member_of(state, value.value, member, block_shape, statement.loc)
                 raise UnsupportedOperationError(
                     f"{member_context}: a group descriptor has no member {value.attr!r} in a kernel; it has the "
                     f"properties {', '.join(PROPERTIES)} and the methods {', '.join(METHODS)}"
@@ -408,8 +409,8 @@ def lower_members(state, sites, block_shape) -> None:
             is_call = isinstance(statement, ir.Assign) and isinstance(value, ir.Expr) and value.op == "call"
             if is_call and value.func.name in methods:
                 receiver, name = methods[value.func.name]
-                member_context = context(f"{_shown(receiver.name, group_vars)}.{name}", state, statement.loc)
-                found = describe(state, receiver, block_shape, member_context)
+                member = f"{_shown(receiver.name, group_vars)}.{name}"
+                found, member_context = _member_of(state, receiver, member, block_shape, statement.loc)
                 body += _member_call(state, block.scope, statement, found, name, member_context)
                 lowered.add(value.func.name)
                 continue
@@ -429,7 +430,16 @@ def lower_members(state, sites, block_shape) -> None:
 
 
 def _shown(name: str, group_vars: dict) -> str:
-    return group_vars[name].strip("'").removeprefix("coop.") if name.startswith("$") else name.split(".")[0]
+    """The receiver as the user wrote it: their variable, or the constructor of an unnamed group."""
+    return group_vars[name].strip("'") if name.startswith("$") else name.split(".")[0]
+
+
+def _member_of(state, receiver, member: str, block_shape, loc) -> tuple:
+    """The receiver's descriptor and how messages name the member access: as written, with
+    the group's kind ("half.rank of a threads_within_warp group (kernel, file.py:12)"); the
+    user's variable is not a module attribute, so no "coop." before it."""
+    found = describe(state, receiver, block_shape, f"{member} ({where(state, loc)})")
+    return found, f"{member} of a {found.kind} group ({where(state, loc)})"
 
 
 def _level(state, call, position: int, found: Descriptor, name: str, where_text: str) -> str:
