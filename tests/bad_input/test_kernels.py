@@ -1998,6 +1998,16 @@ def test_explain_checks_its_launch(launch, fragment):
     assert "positive integer" in str(raised.value)
 
 
+@pytest.mark.parametrize("launch", [{}, {"grid": 2}], ids=["explain-no-launch", "explain-grid-only"])
+def test_explain_without_a_block_says_where_one_comes_from(launch):
+    values = np.zeros(256, np.int32)
+    with pytest.raises(coop.InvalidArgumentError) as raised:
+        coop.explain(tile_copy, values, values, **launch)
+    message = str(raised.value)
+    assert "coop.explain: argument 'block' is missing; tile_copy declares no block" in message
+    assert "pass block=, or a configured kernel, kernel[grid, block]" in message
+
+
 # -- how an uncaught error reaches a person
 
 
