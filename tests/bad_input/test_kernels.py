@@ -1627,6 +1627,24 @@ def prefix_op_without_a_return(source, destination):
     coop.store(block, destination, coop.inclusive_sum(block, items, prefix_op=prefix_without_a_return))  # <- error
 
 
+@expect(
+    coop.InvalidArgumentError,
+    "coop.exclusive_sum",
+    "a StatefulFunction built in the kernel",
+    "from values known only at run time",
+    "or build it outside the kernel",
+)
+@cuda.jit
+def stateful_function_of_a_runtime_name(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(2)
+    coop.load(block, source, items)
+    state = coop.ThreadData(1, dtype=np.int32)
+    state[0] = 0
+    stateful = StatefulFunction(running_total, np.int32, source[0])
+    coop.store(block, destination, coop.exclusive_sum(block, items, state, prefix_op=stateful))  # <- error
+
+
 @expect(coop.PayloadInferenceError, "coop.store", "'items'", "it is a slice of 'items'", "passed whole")
 @cuda.jit
 def stores_a_slice_of_a_payload(source, destination):

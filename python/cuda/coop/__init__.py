@@ -21,6 +21,15 @@ from ._core.api.data_movement import (
     shuffle,
     store,
 )
+from ._core.api.enums import (
+    BlockHistogramAlgorithm,
+    BlockLoadAlgorithm,
+    BlockReduceAlgorithm,
+    BlockScanAlgorithm,
+    BlockStoreAlgorithm,
+    WarpLoadAlgorithm,
+    WarpStoreAlgorithm,
+)
 from ._core.api.groups import GroupDescriptor, this_block, this_cluster, this_grid, this_thread, this_warp
 from ._core.api.reductions import (
     broadcast,
@@ -45,6 +54,7 @@ from ._core.api.sorting import (
     topk_min_keys,
     topk_min_pairs,
 )
+from ._core.api.stateful import StatefulFunction
 from ._core.api.storage import TempStorage, ThreadData
 from ._core.errors import (
     CacheError,
@@ -77,6 +87,11 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "BlockHistogramAlgorithm",
+    "BlockLoadAlgorithm",
+    "BlockReduceAlgorithm",
+    "BlockScanAlgorithm",
+    "BlockStoreAlgorithm",
     "CacheError",
     "CoopCompilerContextRequiredError",
     "CoopError",
@@ -90,10 +105,13 @@ __all__ = [
     "InvalidGroupError",
     "PayloadInferenceError",
     "ProviderCompileError",
+    "StatefulFunction",
     "TempStorage",
     "ThreadData",
     "ToolkitError",
     "UnsupportedOperationError",
+    "WarpLoadAlgorithm",
+    "WarpStoreAlgorithm",
     "broadcast",
     "exchange",
     "exclusive_scan",

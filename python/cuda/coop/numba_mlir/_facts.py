@@ -378,7 +378,7 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     (array), or one value per thread (scalar)."""
     _check_one_payload(state, var, payloads, where_text)
     found = definition(state.func_ir, var)
-    filled = _filled_by(state, found)
+    filled = filled_by(state, found)
     if filled is not None:  # `items = coop.load(...)`: load returns the payload it filled
         return _payload(state, filled, payloads, oracle, where_text, argument)
     array = _payloads.array_payload(state, var, payloads, oracle)
@@ -467,7 +467,7 @@ def _scalar_result_dtype(state, found, payloads, oracle, where_text):
     return payload.dtype
 
 
-def _filled_by(state, found):
+def filled_by(state, found):
     """The payload argument a primitive call fills in place and returns, if `found` is one."""
     called = _primitive_called(state, found)
     if called is None:
