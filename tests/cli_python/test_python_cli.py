@@ -66,6 +66,11 @@ def test_doctor_names_each_piece_and_where_it_came_from(tmp_path):
         "bytes": 0,
     }
     text = coop_command("doctor", cache=tmp_path).stdout
+    gpu = found["gpu"]
+    if gpu["visible"]:
+        assert f"GPU:             {gpu['name']} ({gpu['arch']}); explain and compiles target {gpu['arch']}" in text
+    else:  # this machine, or CI: the reason, and what explain compiles for instead
+        assert f"GPU:             none visible ({gpu['reason']}); explain and compiles target sm_90" in text
     assert f"NVRTC:           {toolkit['nvrtc_library']} ({toolkit['nvrtc_version']})" in text
     assert f"CCCL {toolkit['cccl_version']}" in text
 

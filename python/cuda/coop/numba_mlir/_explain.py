@@ -11,11 +11,9 @@ from numba_cuda_mlir.numba_cuda.cudadrv.error import CudaSupportError
 from numba_cuda_mlir.numba_cuda.types.misc import literal
 
 from .._core.errors import InvalidArgumentError
+from .._default_target import DEFAULT_CAPABILITY
 from . import _declared, _groups, _planner, _resources
 from ._fork import check_and_note_compile
-
-# Without a device, compiles target this compute capability.
-DEFAULT_CAPABILITY = (9, 0)
 
 
 @dataclasses.dataclass
