@@ -649,14 +649,13 @@ def thread_with_an_argument(source, destination):
 @expect(
     coop.InvalidGroupError,
     "eight.rank of a threads_within_warp group",
-    "'block'",
-    "threads_within_warp",
-    "'thread', 'warp'",
+    "'lane'",
+    "'thread', 'warp', 'block', 'cluster', 'grid'",
 )
 @cuda.jit
-def logical_warp_rank_in_the_block(source, destination):
+def logical_warp_rank_in_a_lane(source, destination):
     eight = coop.this_warp().group_by(8)
-    destination[cuda.threadIdx.x] = eight.rank("block")  # <- error
+    destination[cuda.threadIdx.x] = eight.rank("lane")  # <- error
 
 
 @expect(coop.InvalidGroupError, "block.count of a block group", "'galaxy'")

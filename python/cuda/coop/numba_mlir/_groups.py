@@ -52,13 +52,14 @@ def launch_block(block, context: str) -> tuple:
 
 WARP = 32  # threads of a physical warp
 
-# Levels a member query takes, by kind: a mapped group's constituents and its immediate parent.
+# Levels a member query takes, by kind: an inner level counts the group's constituents, an
+# outer one places the group in it (a logical warp's index in its warp, block, cluster or grid).
 LEVELS = {
     "thread": ("thread", "warp", "block", "cluster", "grid"),
     "warp": ("thread", "warp", "block", "cluster", "grid"),
-    "threads_within_warp": ("thread", "warp"),
+    "threads_within_warp": ("thread", "warp", "block", "cluster", "grid"),
     "block": ("thread", "warp", "block", "cluster", "grid"),
-    "warps_within_block": ("thread", "warp", "block"),
+    "warps_within_block": ("thread", "warp", "block", "cluster", "grid"),
     "cluster": ("thread", "warp", "block", "cluster", "grid"),
     "grid": ("thread", "warp", "block", "cluster", "grid"),
 }
@@ -535,6 +536,7 @@ def _per_thread_unit(found: Descriptor, level: str) -> tuple:
         ("warp", "block"): (WARP, 0),
         ("threads_within_warp", "thread"): (1, found.size),
         ("threads_within_warp", "warp"): (found.size, WARP // found.size),
+        ("threads_within_warp", "block"): (found.size, 0),
         ("block", "thread"): (1, 0),
         ("block", "warp"): (WARP, 0),
         ("block", "block"): (found.block_threads, 1),
@@ -546,9 +548,12 @@ def _per_thread_unit(found: Descriptor, level: str) -> tuple:
 
 
 def _units_per_block(found: Descriptor, level: str) -> tuple:
-    """(threads per unit, units per block) of `level` (thread, warp or block), as a grid or a
-    cluster counts them."""
+    """(threads per unit, units per block) of `level` (thread, warp, block, or the partition
+    `found` is), as a grid or a cluster counts them."""
     warps = -(-found.block_threads // WARP)
+    if level in ("threads_within_warp", "warps_within_block"):  # a partition's groups, each block alike
+        per_block = found.groups_per_parent * (warps if level == "threads_within_warp" else 1)
+        return found.size, per_block
     return {"thread": (1, found.block_threads), "warp": (WARP, warps), "block": (found.block_threads, 1)}[level]
 
 
@@ -567,10 +572,8 @@ def _rank(scope, found: Descriptor, level: str, loc):
         if level == "grid":
             return _constant_result(scope, np.uint64(0), loc)
         return _query(scope, _group_queries.rank_in_grid, (x, y, *_units_per_block(found, level)), loc)
-    if level == "grid":
-        divisor = found.size  # the group's rank in the grid
-        per_block = -(-found.block_threads // divisor)
-        return _query(scope, _group_queries.rank_in_grid, (x, y, divisor, per_block), loc)
+    if level == "grid":  # the group's rank in the grid
+        return _query(scope, _group_queries.rank_in_grid, (x, y, *_units_per_block(found, found.kind)), loc)
     divisor, modulus = _per_thread_unit(found, level)
     if modulus == 1:
         return _constant_result(scope, np.uint32(0), loc)
@@ -593,12 +596,16 @@ def _count(scope, found: Descriptor, level: str, loc):
             return _constant_result(scope, np.uint64(1), loc)
         return _query(scope, _group_queries.count_in_grid, (_units_per_block(found, level)[1],), loc)
     if level == "grid":
-        return _query(scope, _group_queries.count_in_grid, (-(-threads // found.size),), loc)
+        return _query(scope, _group_queries.count_in_grid, (_units_per_block(found, found.kind)[1],), loc)
     warps = -(-threads // WARP)  # a partial last warp counts
     counts = {
         "thread": {"thread": 1, "warp": WARP, "block": threads},
         "warp": {"thread": WARP, "warp": 1, "block": warps},
-        "threads_within_warp": {"thread": found.size, "warp": found.groups_per_parent},
+        "threads_within_warp": {
+            "thread": found.size,
+            "warp": found.groups_per_parent,
+            "block": _units_per_block(found, found.kind)[1],
+        },
         "block": {"thread": threads, "warp": warps, "block": 1},
         "warps_within_block": {"thread": found.size, "warp": found.size // WARP, "block": found.groups_per_parent},
     }
