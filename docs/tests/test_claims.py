@@ -130,3 +130,28 @@ def test_the_doctor_json_says_which_architecture_explain_targets():
     )
     gpu = json.loads(done.stdout)["gpu"]
     assert gpu["explain_targets"] == (gpu["arch"] if gpu["visible"] else "sm_90")
+
+
+@cuda.jit
+def _max_of_a_partial_tile(values, out, n):
+    block = coop.this_block()
+    items = coop.load(block, values, coop.ThreadData(4))
+    out[0] = coop.reduce(block, items, binary_op="max", valid_items=n)
+
+
+@cuda.jit
+def _scan_of_a_partial_tile(values, out, n):
+    block = coop.this_block()
+    items = coop.load(block, values, coop.ThreadData(4))
+    coop.store(block, out, coop.inclusive_sum(block, items, valid_items=n))
+
+
+def test_the_partial_tiles_guide_says_which_collectives_take_valid_items():
+    guide = _text("docs/guide/partial-tiles.rst")
+    assert "a block's reduction of a :class:`~cuda.coop.ThreadData` reduces the valid prefix" in guide
+    assert "A block scan does not take it" in guide
+    values = np.zeros(512, np.int32)
+    explanation = coop.explain(_max_of_a_partial_tile, values, values, 100, grid=1, block=128)
+    assert "valid_items: RUNTIME" in explanation.plans[1].describe()  # after the load
+    with pytest.raises(coop.UnsupportedOperationError, match="oob_default set to the operator's identity"):
+        coop.explain(_scan_of_a_partial_tile, values, values, 100, grid=1, block=128)

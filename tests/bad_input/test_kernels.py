@@ -1644,6 +1644,17 @@ def stateful_function_of_a_runtime_name(source, destination):
     coop.store(block, destination, coop.exclusive_sum(block, items, state, prefix_op=stateful))  # <- error
 
 
+PARTIAL_TILE = ("oob_default set to the operator's identity", "cannot change the result")
+
+
+@expect(coop.UnsupportedOperationError, "coop.inclusive_sum", "'valid_items'", "block group", *PARTIAL_TILE)
+@cuda.jit
+def block_scan_of_a_partial_thread_data(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.inclusive_sum(block, items, valid_items=100))  # <- error
+
+
 @expect(coop.PayloadInferenceError, "coop.store", "'items'", "it is a slice of 'items'", "passed whole")
 @cuda.jit
 def stores_a_slice_of_a_payload(source, destination):
