@@ -972,13 +972,19 @@ def runtime_initial_value_of_another_type(source, destination):
     coop.store(block, destination, scanned)
 
 
-@expect(coop.UnsupportedOperationError, "reduce", "'valid_items'", "an overload CUB does not have")
+@expect(
+    coop.UnsupportedOperationError,
+    "reduce",
+    "'valid_items'",
+    "an overload CUB does not have",
+    "oob_default set to the operator's identity",
+)
 @cuda.jit
-def valid_items_on_a_thread_data_reduction(source, destination):
-    block = coop.this_block()
+def valid_items_on_a_warp_thread_data_reduction(source, destination):
+    warp = coop.this_warp()
     items = coop.ThreadData(4)
-    coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, binary_op="max", valid_items=100)  # <- error
+    coop.load(warp, source, items)
+    destination[0] = coop.reduce(warp, items, binary_op="max", valid_items=100)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "segmented_reduce", "'group'", "segmented_reduce supports: warp")
