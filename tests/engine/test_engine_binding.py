@@ -162,7 +162,7 @@ def test_catalog_exports_each_operations_operands_by_role():
 def test_catalog_exports_operators_with_their_spellings():
     operators = {spec["name"]: spec for spec in _engine.builtin_operators()}
     assert set(operators) == {"sum", "mul", "min", "max", "bit_and", "bit_or", "bit_xor"}
-    assert operators["sum"]["aliases"] == ["+", "add", "plus"]
+    assert operators["sum"]["aliases"] == ["+", "add", "plus", "operator.add", "np.add", "numpy.add"]
     assert operators["bit_xor"]["integers_only"] and operators["min"]["needs_order"]
 
 
