@@ -146,4 +146,14 @@ Group parse_group(const std::string& text, Dim3 block, const std::string& call) 
   reject(ErrorKind::InvalidArgument, call, "group", "'" + text + "'", expected);
 }
 
+Group parse_group_flags(const std::string& group, const std::optional<std::string>& block, const std::string& call) {
+  const Group parsed = parse_group(group, parse_dim3(block.value_or("32"), call, "--block"), call);
+  if (parsed.kind == GroupKind::Block && block) {
+    reject(ErrorKind::InvalidArgument, call, "--block", "'" + *block + "'",
+           "no --block with a block group: its shape is the one in --group (" + group +
+               "); --block is the block holding a warp group");
+  }
+  return parsed;
+}
+
 }  // namespace coop

@@ -356,6 +356,15 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
   }
 }
 
+// What to write instead of a valid_items CUB has no overload for: a partial tile loaded
+// with the operator's identity past it gives the same result (the guide's partial tiles).
+std::string instead_of(const std::string& name) {
+  if (name != "valid_items") return "";
+  return "; for a partial tile, load it with valid_items and oob_default set to the operator's identity (0 for a "
+         "sum, 1 for a product, the dtype's lowest value for a max, its highest for a min): the slots past the tile "
+         "then cannot change the result";
+}
+
 // Rejects a bound option that CUB's overloads of this class or payload shape do not take.
 void check_overloads_exist(const CallFacts& facts, const GroupForm& form, const PayloadShape& shape,
                            const std::string& method) {
@@ -364,7 +373,7 @@ void check_overloads_exist(const CallFacts& facts, const GroupForm& form, const 
     reject(ErrorKind::UnsupportedOperation, facts.call_name(), name,
            std::string("given with a ") + to_string(form.group) + " group",
            "no " + name + ": " + form.cub_class + "::" + method + " has no overload taking " + name +
-               " (an overload CUB does not have)");
+               " (an overload CUB does not have)" + instead_of(name));
   }
   for (const auto& name : shape.lacks) {
     if (facts.option(name).binding == Binding::Omitted) continue;
@@ -373,7 +382,7 @@ void check_overloads_exist(const CallFacts& facts, const GroupForm& form, const 
            std::string("given with ") + payload_words(shape.kind) + " payload",
            std::string(payload_words(other)) + " payload, or no " + name + ": " + form.cub_class + "::" + method +
                " has no " + overload_words(shape.kind) + " overload taking " + name +
-               " (an overload CUB does not have)");
+               " (an overload CUB does not have)" + instead_of(name));
   }
 }
 

@@ -126,7 +126,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"explain reduce --dtype float32 --binary-op bit_xor", "'binary_op' = 'bit_xor' on float32"},
         BadInput{"explain exclusive_scan --scan-op max", "'initial_value' = omitted"},
         BadInput{"explain scan --mode inclusive --initial-value 1", "no initial_value with mode 'inclusive'"},
-        BadInput{"explain sum --items 4 --valid-items", "an overload CUB does not have"},
+        BadInput{"explain inclusive_sum --items 4 --valid-items", "an overload CUB does not have"},
         BadInput{"explain segmented_reduce --scalar", "'group' = block(128,1,1)"},
         BadInput{"explain segmented_reduce --group warp --scalar --flags middle", "'flags' = 'middle'"},
         BadInput{"explain exclusive_scan --scan-op sum --initial-value 2.5", "'initial_value' = '2.5'"},

@@ -113,6 +113,14 @@ void bind_call_facts(nb::module_& module) {
       "warps", [](const std::vector<int>& block, int warps) { return Group::warps_of(to_dim3(block, "warps"), warps); },
       "block"_a, "warps"_a,
       "Groups of `warps` consecutive warps in a block of shape `block`; warps past the last whole group are in none.");
+  module.def(
+      "parse_group",
+      [](const std::string& group, const std::optional<std::string>& block, const std::string& call) {
+        return parse_group_flags(group, block, call);
+      },
+      "group"_a, "block"_a = nb::none(), "call"_a = "coop explain",
+      "A command line's --group and --block (block:X[,Y[,Z]], warp, warp:N, warps:N, cluster:N), read as the coop "
+      "tool reads them.");
   module.attr("max_warps_groups") = kMaxWarpsGroups;      // groups of several warps in a block: named barriers
   module.attr("max_cluster_blocks") = kMaxClusterBlocks;  // the portable cluster sizes
   module.def(

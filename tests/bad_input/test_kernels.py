@@ -649,28 +649,39 @@ def thread_with_an_argument(source, destination):
     destination[0] = coop.sum(me, source[0])  # <- error
 
 
-@expect(coop.InvalidGroupError, "coop.eight.rank", "'block'", "threads_within_warp", "'thread', 'warp'")
+@expect(
+    coop.InvalidGroupError,
+    "eight.rank of a threads_within_warp group",
+    "'lane'",
+    "'thread', 'warp', 'block', 'cluster', 'grid'",
+)
 @cuda.jit
-def logical_warp_rank_in_the_block(source, destination):
+def logical_warp_rank_in_a_lane(source, destination):
     eight = coop.this_warp().group_by(8)
-    destination[cuda.threadIdx.x] = eight.rank("block")  # <- error
+    destination[cuda.threadIdx.x] = eight.rank("lane")  # <- error
 
 
-@expect(coop.InvalidGroupError, "coop.block.count", "'galaxy'")
+@expect(coop.InvalidGroupError, "block.count of a block group", "'galaxy'")
 @cuda.jit
 def count_at_an_unknown_level(source, destination):
     block = coop.this_block()
     destination[0] = block.count("galaxy")  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.warp.rank_as", "'dtype'", "integer dtype")
+@expect(coop.InvalidArgumentError, "warp.rank_as of a warp group", "'dtype'", "integer dtype")
 @cuda.jit
 def rank_as_a_float(source, destination):
     warp = coop.this_warp()
     destination[cuda.threadIdx.x] = warp.rank_as(np.float32)  # <- error
 
 
-@expect(coop.InvalidGroupError, "coop.pairs.sync", "16 groups of 2 warps", "named barrier", block=1024)
+@expect(
+    coop.InvalidGroupError,
+    "pairs.sync of a warps_within_block group",
+    "16 groups of 2 warps",
+    "named barrier",
+    block=1024,
+)
 @cuda.jit
 def sync_sixteen_pairs_of_warps(source, destination):
     pairs = coop.this_block().group_by(2)
@@ -684,7 +695,13 @@ def sum_over_a_cluster_of_sixteen_blocks(source, destination):
     destination[0] = coop.sum(cluster, source[cluster.rank()])  # <- error
 
 
-@expect(coop.InvalidGroupError, "coop.cluster.sync", "clusters of 12 blocks", "1 to 8 blocks", cluster=(4, 3, 1))
+@expect(
+    coop.InvalidGroupError,
+    "cluster.sync of a cluster group",
+    "clusters of 12 blocks",
+    "1 to 8 blocks",
+    cluster=(4, 3, 1),
+)
 @cuda.jit
 def sync_a_cluster_of_twelve_blocks(source, destination):
     cluster = coop.this_cluster()
@@ -698,7 +715,7 @@ def load_on_a_cluster(source, destination):
     coop.load(coop.this_cluster(), source, items)  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.block.parent", "no member 'parent'", "properties")
+@expect(coop.UnsupportedOperationError, "block.parent of a block group", "no member 'parent'", "properties")
 @cuda.jit
 def reads_a_groups_parent(source, destination):
     block = coop.this_block()
@@ -788,7 +805,7 @@ def reduces_over_the_grid(source, destination):
     destination[0] = coop.sum(coop.this_grid(), source[0])  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.this_grid().sync", "has no barrier", "cooperative launch")
+@expect(coop.UnsupportedOperationError, "coop.this_grid().sync of a grid group", "has no barrier", "cooperative launch")
 @cuda.jit
 def synchronizes_the_grid(source, destination):
     coop.this_grid().sync()  # <- error
@@ -958,13 +975,19 @@ def runtime_initial_value_of_another_type(source, destination):
     coop.store(block, destination, scanned)
 
 
-@expect(coop.UnsupportedOperationError, "reduce", "'valid_items'", "an overload CUB does not have")
+@expect(
+    coop.UnsupportedOperationError,
+    "reduce",
+    "'valid_items'",
+    "an overload CUB does not have",
+    "oob_default set to the operator's identity",
+)
 @cuda.jit
-def valid_items_on_a_thread_data_reduction(source, destination):
-    block = coop.this_block()
+def valid_items_on_a_warp_thread_data_reduction(source, destination):
+    warp = coop.this_warp()
     items = coop.ThreadData(4)
-    coop.load(block, source, items)
-    destination[0] = coop.reduce(block, items, binary_op="max", valid_items=100)  # <- error
+    coop.load(warp, source, items)
+    destination[0] = coop.reduce(warp, items, binary_op="max", valid_items=100)  # <- error
 
 
 @expect(coop.UnsupportedOperationError, "segmented_reduce", "'group'", "segmented_reduce supports: warp")
@@ -1612,6 +1635,35 @@ def prefix_op_without_a_return(source, destination):
     coop.store(block, destination, coop.inclusive_sum(block, items, prefix_op=prefix_without_a_return))  # <- error
 
 
+@expect(
+    coop.InvalidArgumentError,
+    "coop.exclusive_sum",
+    "a StatefulFunction built in the kernel",
+    "from values known only at run time",
+    "or build it outside the kernel",
+)
+@cuda.jit
+def stateful_function_of_a_runtime_name(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(2)
+    coop.load(block, source, items)
+    state = coop.ThreadData(1, dtype=np.int32)
+    state[0] = 0
+    stateful = StatefulFunction(running_total, np.int32, source[0])
+    coop.store(block, destination, coop.exclusive_sum(block, items, state, prefix_op=stateful))  # <- error
+
+
+PARTIAL_TILE = ("oob_default set to the operator's identity", "cannot change the result")
+
+
+@expect(coop.UnsupportedOperationError, "coop.inclusive_sum", "'valid_items'", "block group", *PARTIAL_TILE)
+@cuda.jit
+def block_scan_of_a_partial_thread_data(source, destination):
+    block = coop.this_block()
+    items = coop.load(block, source, coop.ThreadData(4))
+    coop.store(block, destination, coop.inclusive_sum(block, items, valid_items=100))  # <- error
+
+
 @expect(coop.PayloadInferenceError, "coop.store", "'items'", "it is a slice of 'items'", "passed whole")
 @cuda.jit
 def stores_a_slice_of_a_payload(source, destination):
@@ -1923,22 +1975,49 @@ def reduce_given_op_by_its_old_name(source, destination):
     destination[0] = coop.reduce(block, items, op="max")  # <- error
 
 
+@cuda.jit
+def load_without_its_group(source, destination):
+    items = coop.ThreadData(4)
+    coop.load(source, items)  # <- error
+
+
+OPERATOR_BY_KEYWORD = "every option by keyword: pass the operator as"
+BINDING = [
+    (algorithm_given_positionally, "coop.load", "too many positional arguments", "(group, source, items)"),
+    (group_given_by_keyword, "coop.load", "'group' parameter is positional only", ""),
+    (reduce_operator_given_positionally, "coop.reduce", "too many positional arguments", "binary_op='max'"),
+    (
+        segmented_reduce_operator_given_positionally,
+        "coop.segmented_reduce",
+        "too many positional arguments",
+        f"{OPERATOR_BY_KEYWORD} binary_op='max'",
+    ),
+    (scan_given_an_output, "coop.inclusive_sum", "got an unexpected keyword argument 'output'", ""),
+    (
+        scan_given_a_block_aggregate,
+        "coop.exclusive_sum",
+        "got an unexpected keyword argument 'block_aggregate'",
+        "",
+    ),
+    (reduce_given_op_by_its_old_name, "coop.reduce", "got an unexpected keyword argument 'op'", ""),
+    (
+        inclusive_scan_given_an_initial_value,
+        "coop.inclusive_scan",
+        "got an unexpected keyword argument 'initial_value'",
+        "",
+    ),
+    (
+        load_without_its_group,
+        "coop.load",
+        "missing a required argument: 'items'",
+        "the first argument must be a group ('source' is not one)",
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("kernel", "call", "reason"),
-    [
-        (algorithm_given_positionally, "coop.load", "too many positional arguments"),
-        (group_given_by_keyword, "coop.load", "'group' parameter is positional only"),
-        (reduce_operator_given_positionally, "coop.reduce", "too many positional arguments"),
-        (segmented_reduce_operator_given_positionally, "coop.segmented_reduce", "too many positional arguments"),
-        (scan_given_an_output, "coop.inclusive_sum", "got an unexpected keyword argument 'output'"),
-        (scan_given_a_block_aggregate, "coop.exclusive_sum", "got an unexpected keyword argument 'block_aggregate'"),
-        (reduce_given_op_by_its_old_name, "coop.reduce", "got an unexpected keyword argument 'op'"),
-        (
-            inclusive_scan_given_an_initial_value,
-            "coop.inclusive_scan",
-            "got an unexpected keyword argument 'initial_value'",
-        ),
-    ],
+    ("kernel", "call", "reason", "hint"),
+    BINDING,
     ids=[
         "option-positionally",
         "operand-by-keyword",
@@ -1948,12 +2027,16 @@ def reduce_given_op_by_its_old_name(source, destination):
         "scan-block-aggregate",
         "reduce-op-keyword",
         "inclusive-scan-initial-value",
+        "load-without-its-group",
     ],
 )
-def test_argument_binding_follows_the_signature(kernel, call, reason):
-    with pytest.raises(TypeError) as raised:
+def test_argument_binding_follows_the_signature(kernel, call, reason, hint):
+    """A CoopError that is still the TypeError Python raises, saying what to write instead."""
+    with pytest.raises(coop.InvalidArgumentTypeError) as raised:
         compile_for_launch(kernel, (I32, I32), grid=1, block=128)
+    assert isinstance(raised.value, TypeError)
     assert str(raised.value).startswith(f"{site(call, kernel)}: {reason}")
+    assert hint in str(raised.value)
 
 
 @cuda.jit
@@ -2159,6 +2242,16 @@ def test_explain_checks_its_launch(launch, fragment):
         coop.explain(tile_copy, values, values, **launch)
     assert f"coop.explain: argument {fragment} is not allowed" in str(raised.value)
     assert "positive integer" in str(raised.value)
+
+
+@pytest.mark.parametrize("launch", [{}, {"grid": 2}], ids=["explain-no-launch", "explain-grid-only"])
+def test_explain_without_a_block_says_where_one_comes_from(launch):
+    values = np.zeros(256, np.int32)
+    with pytest.raises(coop.InvalidArgumentError) as raised:
+        coop.explain(tile_copy, values, values, **launch)
+    message = str(raised.value)
+    assert "coop.explain: argument 'block' is missing; tile_copy declares no block" in message
+    assert "pass block=, or a configured kernel, kernel[grid, block]" in message
 
 
 # -- how an uncaught error reaches a person

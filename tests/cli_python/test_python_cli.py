@@ -1,5 +1,7 @@
-"""The command line that comes with the Python package: `python -m cuda.coop` (doctor,
-cache stats|clear, explain). Bad input exits 2 with one line
+"""The command line that comes with the Python package. `python -m cuda.coop` and the `coop`
+console script are one command: the C++ tool shipped in the wheel (doctor excepted, which
+is Python's), or, in a wheel without it, the Python commands (doctor, cache stats|clear,
+explain), which read the tool's vocabulary. Bad input exits 2 with one line
 `coop: <ErrorClass>: message`, as the C++ tool does."""
 
 import importlib.metadata
@@ -7,19 +9,28 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 
 from cuda import coop
+from cuda.coop import _cli
 from cuda.coop._toolkit_origin import origin
 
+# The Python commands themselves, as a wheel without the C++ tool runs them.
+PYTHON_COMMANDS = [sys.executable, "-c", "import sys; from cuda.coop._cli import main; sys.exit(main(sys.argv[1:]))"]
+# The `coop` console script pip installs (or what it runs, where the scripts directory has none).
+CONSOLE_SCRIPT = os.path.join(sysconfig.get_path("scripts"), "coop")
+if not os.path.isfile(CONSOLE_SCRIPT):
+    CONSOLE_SCRIPT = [sys.executable, "-c", "from cuda.coop._cli import console; console()"]
 
-def coop_command(*arguments, cache=None):
+
+def coop_command(*arguments, cache=None, command=None):
     env = dict(os.environ)
     if cache is not None:
         env["XDG_CACHE_HOME"] = str(cache)
     return subprocess.run(
-        [sys.executable, "-m", "cuda.coop", *arguments],
+        [*(command or PYTHON_COMMANDS), *arguments],
         env=env,
         capture_output=True,
         text=True,
@@ -66,6 +77,11 @@ def test_doctor_names_each_piece_and_where_it_came_from(tmp_path):
         "bytes": 0,
     }
     text = coop_command("doctor", cache=tmp_path).stdout
+    gpu = found["gpu"]
+    if gpu["visible"]:
+        assert f"GPU:             {gpu['name']} ({gpu['arch']}); explain and compiles target {gpu['arch']}" in text
+    else:  # this machine, or CI: the reason, and what explain compiles for instead
+        assert f"GPU:             none visible ({gpu['reason']}); explain and compiles target sm_90" in text
     assert f"NVRTC:           {toolkit['nvrtc_library']} ({toolkit['nvrtc_version']})" in text
     assert f"CCCL {toolkit['cccl_version']}" in text
 
@@ -146,9 +162,9 @@ def test_explain_a_warp_group():
         (["explain", "load", "--group", "block:128", "--dtype", "int32", "--bogus"], "InvalidArgumentError",
          "argument '--bogus' is not allowed; expected one of: --algorithm, --valid-items"),
         (["explain", "load", "--group", "grid:1", "--dtype", "int32"], "InvalidArgumentError",
-         "argument '--group' = 'grid:1' is not allowed"),
-        (["explain", "sum", "--group", "warp", "--dtype", "int32"], "InvalidArgumentError",
-         "argument '--block' is missing"),
+         "argument 'group' = 'grid:1' is not allowed"),
+        (["explain", "sum", "--group", "block:128", "--block", "64", "--dtype", "int32"], "InvalidArgumentError",
+         "no --block with a block group"),
         (["explain", "load", "--group", "block:128", "--dtype", "int33"], "InvalidArgumentError", "int33"),
         (["explain", "load", "--group", "block:100000", "--dtype", "int32"], "InvalidGroupError", "100000"),
         (["explain", "load", "--group", "block:128", "--dtype", "int32", "--arch", "sm_999"], "InvalidArgumentError",
@@ -176,3 +192,40 @@ def test_a_missing_piece_names_the_pip_package_that_provides_it(tmp_path):
         in done.stderr
     )
     assert 'pip install "cuda-coop[cu13]"' in done.stderr
+
+
+PARITY = [
+    ["--help"],
+    ["explain", "reduce", "--group", "warps:2", "--block", "128", "--dtype", "int32"],
+    ["explain", "reduce", "--group", "block:128", "--dtype", "int32", "--binary-op", "np.maximum"],
+    ["explain", "load", "--group", "grid:1", "--dtype", "int32"],
+    ["doctor", "--json"],
+]
+
+
+@pytest.mark.parametrize("arguments", PARITY, ids=["help", "warps", "numpy-operator", "bad-group", "doctor"])
+def test_python_m_cuda_coop_is_the_coop_command(tmp_path, arguments):
+    script = [CONSOLE_SCRIPT] if isinstance(CONSOLE_SCRIPT, str) else CONSOLE_SCRIPT
+    module = coop_command(*arguments, cache=tmp_path, command=[sys.executable, "-m", "cuda.coop"])
+    console = coop_command(*arguments, cache=tmp_path, command=script)
+    assert (module.returncode, module.stdout, module.stderr) == (console.returncode, console.stdout, console.stderr)
+    assert module.returncode == (2 if "grid:1" in arguments else 0), module.stderr
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["explain", "reduce", "--group", "warps:2", "--block", "128", "--dtype", "int32"],
+        ["explain", "sum", "--group", "cluster:2", "--block", "128", "--dtype", "float32"],
+        ["explain", "reduce", "--group", "block:128", "--dtype", "int32", "--binary-op", "np.maximum"],
+        ["explain", "scan", "--group", "warp:16", "--block", "64", "--dtype", "int32", "--scan-op", "operator.add"],
+    ],
+    ids=["warps", "cluster", "numpy-operator", "operator-module"],
+)
+def test_the_python_commands_read_the_tools_vocabulary(arguments):
+    done = coop_command(*arguments)
+    assert done.returncode == 0, done.stderr
+    tool = _cli.tool_path()
+    if tool is not None:  # the same plan, word for word
+        reference = coop_command(*arguments, command=[tool])
+        assert done.stdout.split("== generated C++")[0] == reference.stdout.split("== generated C++")[0]

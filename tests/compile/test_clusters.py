@@ -100,3 +100,22 @@ def test_cluster_queries_compile_for_every_kind():
         out[t] += np.int32(coop.this_cluster().rank_as(np.int32, "warp"))
 
     mlir(kinds, cluster=(2, 1, 1))
+
+
+@cuda.jit
+def partition_places(values, out):
+    sixteen = coop.this_warp().group_by(16)
+    pair = coop.this_block().group_by(2)
+    out[0] = sixteen.count("block")
+    out[1] = sixteen.count("cluster")
+    out[2] = pair.count("cluster")
+    out[3] = sixteen.rank("block") + sixteen.rank("cluster") + sixteen.rank("grid") + sixteen.count("grid")
+    out[4] = pair.rank("cluster") + pair.rank("grid") + pair.count("grid")
+
+
+def test_partitions_are_placed_at_every_level():
+    """A logical warp of 16 lanes in a block of 256 threads: 16 per block, 48 per cluster of 3
+    blocks; groups of 2 warps: 4 per block, 12 per cluster."""
+    text = mlir(partition_places, block=256, cluster=(3, 1, 1))
+    for count in (16, 48, 12):
+        assert f"arith.constant {count} : i32" in text

@@ -49,6 +49,20 @@ def test_coop_log_prints_the_stages_it_names_on_stderr(capsys, monkeypatch, rest
     assert capsys.readouterr().err == "[cuda.coop compile] one bundle\n"
 
 
+def test_coop_log_prints_each_line_once_when_the_root_logger_has_a_handler(capsys, monkeypatch, restored_logger):
+    """The kernel compiler calls logging.info, which gives the root logger a stderr handler."""
+    monkeypatch.setenv("CUDA_COOP_LOG", "progress")
+    root = logging.StreamHandler()  # stderr as captured now
+    logging.getLogger().addHandler(root)
+    try:
+        log.compiled("copy_tile", "kernel.py", ["coop.load"], "miss", 2.0)
+    finally:
+        logging.getLogger().removeHandler(root)
+    err = capsys.readouterr().err
+    assert err.count("compiled 1 cooperative call(s) of copy_tile") == 1, err
+    assert err.startswith("[cuda.coop progress] compiled")
+
+
 def test_without_coop_log_nothing_reaches_stderr(capsys, monkeypatch, restored_logger):
     monkeypatch.delenv("CUDA_COOP_LOG", raising=False)
     log.stage("compile", "one bundle")

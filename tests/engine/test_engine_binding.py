@@ -169,10 +169,10 @@ def test_a_result_some_options_do_not_return_says_under_which():
 def test_catalog_exports_operators_with_their_spellings():
     operators = {spec["name"]: spec for spec in _engine.builtin_operators()}
     assert set(operators) == {"sum", "mul", "min", "max", "bit_and", "bit_or", "bit_xor", "difference"}
-    assert operators["sum"]["aliases"] == ["+", "add", "plus"]
+    assert operators["sum"]["aliases"] == ["+", "add", "plus", "operator.add", "np.add", "numpy.add"]
     assert operators["bit_xor"]["integers_only"] and operators["min"]["needs_order"]
     # An adjacent difference's default; reductions and scans refuse it, since they regroup.
-    assert operators["difference"]["aliases"] == ["-", "minus", "subtract"]
+    assert operators["difference"]["aliases"] == ["-", "minus", "subtract", "operator.sub", "np.subtract", "numpy.subtract"]
     assert operators["sum"]["associative"] and not operators["difference"]["associative"]
 
 

@@ -26,3 +26,18 @@ def test_load_returns_the_payload_it_filled():
     cuda.synchronize()
     np.testing.assert_array_equal(destination, source)
     assert sums[0] == source.sum()
+
+
+@cuda.jit
+def copy_by_the_returned_extent(source, destination):
+    items = coop.load(coop.this_block(), source, coop.ThreadData(3))
+    for i in range(items.items_per_thread):  # the returned payload has the attributes of the one passed in
+        destination[cuda.threadIdx.x * 3 + i] = items[i]
+
+
+def test_the_returned_payload_knows_its_extent():
+    source = np.arange(3 * 64, dtype=np.int32)
+    destination = np.zeros_like(source)
+    copy_by_the_returned_extent[1, 64](source, destination)
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination, source)

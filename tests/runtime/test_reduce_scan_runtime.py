@@ -722,3 +722,32 @@ def test_an_item_of_an_untyped_payload_is_a_scalar_of_its_dtype():
     cuda.synchronize()
     tiles = source.reshape(128, 3)
     np.testing.assert_array_equal(result, tiles[:, 0].sum() + tiles[:, 2].sum())
+
+
+@cuda.jit(device=True)
+def _larger(a, b):
+    return max(a, b)  # a Python operator, reduced as the built-in max is
+
+
+@cuda.jit
+def partial_tile_reductions(values, out, valid):
+    block = coop.this_block()
+    items = coop.load(block, values, coop.ThreadData(4))  # the whole tile: the items past `valid` are garbage
+    total = coop.sum(block, items, valid_items=valid)
+    largest = coop.reduce(block, items, binary_op="max", valid_items=valid)
+    by_python = coop.reduce(block, items, binary_op=_larger, valid_items=valid)
+    if cuda.threadIdx.x == 0:
+        out[0] = total
+        out[1] = largest
+        out[2] = by_python
+
+
+@pytest.mark.parametrize("valid", [1, 3, 4, 5, 257, 511, 512])
+def test_a_block_reduction_of_a_partial_thread_data_ignores_the_items_past_it(valid):
+    values = np.random.default_rng(valid).integers(-1000, 1000, 512).astype(np.int32)
+    values[valid:] = 10**6  # would win the max and spoil the sum if read
+    out = np.zeros(3, np.int32)
+    partial_tile_reductions[1, 128](values, out, valid)
+    cuda.synchronize()
+    prefix = values[:valid]
+    assert list(out) == [prefix.sum(), prefix.max(), prefix.max()]

@@ -386,3 +386,32 @@ def test_indexing_a_temp_storage_reads_and_writes_its_bytes():
     bytes_of_the_storage[1, 256](cuda.to_device(values), out)
     t = np.arange(256)
     np.testing.assert_array_equal(out.copy_to_host(), values[t * 4] * 1000 + ((t + 1) % 256) % 200)
+
+
+PLACES = 6  # values each thread writes
+
+
+@cuda.jit
+def places_of_partitions(out):
+    sixteen = coop.this_warp().group_by(16)
+    pair = coop.this_block().group_by(2)
+    g = (cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x) * PLACES
+    out[g + 0] = sixteen.rank("block")  # what users wrote by hand as threadIdx.x // 16
+    out[g + 1] = sixteen.rank("grid")
+    out[g + 2] = sixteen.count("block")
+    out[g + 3] = sixteen.count("grid")
+    out[g + 4] = pair.rank("grid")
+    out[g + 5] = pair.count("grid")
+
+
+def test_a_logical_warp_and_a_group_of_warps_know_their_place():
+    blocks, threads = 3, 256
+    out = cuda.to_device(np.zeros(blocks * threads * PLACES, np.uint64))
+    places_of_partitions[blocks, threads](out)
+    got = out.copy_to_host().reshape(blocks * threads, PLACES)
+    b, t = np.divmod(np.arange(blocks * threads), threads)
+    expected = np.stack(
+        [t // 16, b * 16 + t // 16, np.full_like(t, 16), np.full_like(t, 48), b * 4 + t // 64, np.full_like(t, 12)],
+        axis=1,
+    )
+    np.testing.assert_array_equal(got, expected)

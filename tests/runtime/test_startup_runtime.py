@@ -115,3 +115,12 @@ def test_a_fresh_process_launches_from_the_disk_cache(tmp_path):
     assert first["hits"] == {"coop_scan": 0, "plain_double": 0}
     assert second["hits"] == {"coop_scan": 1, "plain_double": 1}
     assert (second["kernel_compiles"], second["planner_runs"]) == (0, 0)
+
+
+def test_doctor_sees_the_gpu_and_its_architecture():
+    done = subprocess.run(
+        [sys.executable, "-m", "cuda.coop", "doctor", "--json"], capture_output=True, text=True, check=True
+    )
+    gpu = json.loads(done.stdout)["gpu"]
+    major, minor = cuda.get_current_device().compute_capability
+    assert gpu["visible"] and gpu["arch"] == f"sm_{major}{minor}" == gpu["explain_targets"]

@@ -122,3 +122,23 @@ def test_a_stateless_prefix_function_seeds_the_scan(prefix, mode, items):
     seed = 2 * data.sum() if prefix is twice_the_aggregate else 7
     scanned = np.cumsum(data) if mode == "inclusive" else np.concatenate([[0], np.cumsum(data)[:-1]])
     np.testing.assert_array_equal(out, (seed + scanned).astype(np.int32))
+
+
+@cuda.jit
+def running_sum_built_in_the_kernel(data, out, tiles):
+    block = coop.this_block()
+    state = coop.ThreadData(1, dtype=np.int32)
+    state[0] = 0
+    stateful = coop.StatefulFunction(running_total, np.int32)  # compile-time arguments: built at compile time
+    for t in range(tiles):
+        items = coop.load(block, data, coop.ThreadData(2), offset=t * 256)
+        coop.store(block, out, coop.exclusive_sum(block, items, state, prefix_op=stateful), offset=t * 256)
+        cuda.syncthreads()
+
+
+def test_a_stateful_function_built_in_the_kernel():
+    data = np.random.default_rng(3).integers(-9, 9, size=3 * 256).astype(np.int32)
+    out = np.zeros_like(data)
+    running_sum_built_in_the_kernel[1, 128](data, out, 3)
+    cuda.synchronize()
+    np.testing.assert_array_equal(out, np.concatenate([[0], np.cumsum(data)[:-1]]).astype(np.int32))

@@ -67,3 +67,23 @@ def test_an_operation_the_engine_lacks_is_left_for_analyze_to_reject():
     unimplemented = next(marker for marker in all_markers().values() if not marker.implemented)
     assert isinstance(unimplemented, Marker)
     assert _facts.needs_a_typed_payload(types.SimpleNamespace(marker=unimplemented))
+
+
+@pytest.mark.parametrize("kind", ["operator", "predicate"])
+def test_every_python_operator_object_is_spelled_in_the_catalog(kind):
+    """One vocabulary: the coop tool takes `--binary-op np.maximum` because the catalog spells
+    each Python object a kernel may pass, and names it as the planner does."""
+    import builtins
+
+    import numpy as np
+
+    objects = _facts._OPERATORS if kind == "operator" else _facts._PREDICATES
+    spellings = _facts._spellings(kind)
+    for value, name in objects.items():
+        if isinstance(value, np.ufunc):
+            spelled = f"np.{value.__name__}"
+        elif getattr(builtins, value.__name__, None) is value:
+            spelled = value.__name__  # min, max
+        else:
+            spelled = f"operator.{value.__name__}"
+        assert spellings.get(spelled) == name, f"{spelled} should name {name}"

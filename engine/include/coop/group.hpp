@@ -6,6 +6,7 @@
 // which share their shared memory (the seed's this_cluster()).
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace coop {
@@ -58,5 +59,10 @@ void validate(const Group& group, const std::string& call);
 // `block` as their block.
 Group parse_group(const std::string& text, Dim3 block, const std::string& call);
 Dim3 parse_dim3(const std::string& text, const std::string& call, const std::string& argument);
+
+// A command line's --group and --block, read the one way for the coop tool and the Python
+// package's commands: other groups live in --block (default 32); a block group's shape is
+// its own, so a --block beside it, which would be ignored, is refused.
+Group parse_group_flags(const std::string& group, const std::optional<std::string>& block, const std::string& call);
 
 }  // namespace coop

@@ -82,16 +82,8 @@ int parse_items(const std::string& text, const std::string& command) {
   return items;
 }
 
-// A block group's shape is its own; --block would be silently ignored.
 Group parse_call_group(const CallArguments& arguments, const std::string& command) {
-  const Group group =
-      parse_group(arguments.group, parse_dim3(arguments.block.value_or("32"), command, "--block"), command);
-  if (group.kind == GroupKind::Block && arguments.block) {
-    reject(ErrorKind::InvalidArgument, command, "--block", quoted(*arguments.block),
-           "no --block with a block group: its shape is the one in --group (" + arguments.group +
-               "); --block is the block holding a warp group");
-  }
-  return group;
+  return parse_group_flags(arguments.group, arguments.block, command);
 }
 
 // What each generated flag holds, bound as its kind implies.

@@ -20,6 +20,15 @@ from ._core.api.data_movement import (
     shuffle,
     store,
 )
+from ._core.api.enums import (
+    BlockHistogramAlgorithm,
+    BlockLoadAlgorithm,
+    BlockReduceAlgorithm,
+    BlockScanAlgorithm,
+    BlockStoreAlgorithm,
+    WarpLoadAlgorithm,
+    WarpStoreAlgorithm,
+)
 from ._core.api.groups import GroupDescriptor, this_block, this_cluster, this_grid, this_thread, this_warp
 from ._core.api.reductions import (
     broadcast,
@@ -44,6 +53,7 @@ from ._core.api.sorting import (
     topk_min_keys,
     topk_min_pairs,
 )
+from ._core.api.stateful import StatefulFunction
 from ._core.api.storage import TempStorage, ThreadData
 from ._core.errors import (
     CacheError,
@@ -76,6 +86,11 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "BlockHistogramAlgorithm",
+    "BlockLoadAlgorithm",
+    "BlockReduceAlgorithm",
+    "BlockScanAlgorithm",
+    "BlockStoreAlgorithm",
     "CacheError",
     "CoopCompilerContextRequiredError",
     "CoopError",
@@ -89,11 +104,14 @@ __all__ = [
     "InvalidGroupError",
     "PayloadInferenceError",
     "ProviderCompileError",
+    "StatefulFunction",
     "TempStorage",
     "ThreadData",
     "ToolkitError",
     "UnsupportedOperationError",
     "adjacent_difference",
+    "WarpLoadAlgorithm",
+    "WarpStoreAlgorithm",
     "broadcast",
     "discontinuity",
     "exchange",

@@ -2,6 +2,7 @@
 # every primitive takes its group first. The docstrings are the runtime markers'
 # (python/cuda/coop/_core/api/), which the API reference (docs/api.rst) is built from.
 from collections.abc import Callable
+from enum import IntEnum
 from typing import Any, Literal, Self, TypeAlias, overload
 
 from numpy.typing import DTypeLike
@@ -23,7 +24,7 @@ class ToolkitError(CoopError, RuntimeError): ...
 class CacheError(CoopError, RuntimeError): ...
 class CoopWarning(UserWarning): ...
 
-Level: TypeAlias = Literal["thread", "gpu_thread", "warp", "block", "grid"]
+Level: TypeAlias = Literal["thread", "gpu_thread", "warp", "block", "cluster", "grid"]
 
 class GroupDescriptor:
     kind: Literal["thread", "warp", "threads_within_warp", "block", "warps_within_block"]
@@ -79,9 +80,58 @@ Operator: TypeAlias = str | Callable[[Any, Any], Any]
 Predicate: TypeAlias = (
     Literal["less", "greater", "less_equal", "greater_equal"] | Callable[[Any, Any], Any]
 )  # a strict "less"
-BlockLoadAlgorithm: TypeAlias = Literal[
+LoadStoreAlgorithm: TypeAlias = Literal[
     "direct", "striped", "vectorize", "transpose", "warp_transpose", "warp_transpose_timesliced"
 ]
+
+class BlockLoadAlgorithm(IntEnum):
+    DIRECT = 0
+    STRIPED = 1
+    VECTORIZE = 2
+    TRANSPOSE = 3
+    WARP_TRANSPOSE = 4
+    WARP_TRANSPOSE_TIMESLICED = 5
+
+class BlockStoreAlgorithm(IntEnum):
+    DIRECT = 0
+    STRIPED = 1
+    VECTORIZE = 2
+    TRANSPOSE = 3
+    WARP_TRANSPOSE = 4
+    WARP_TRANSPOSE_TIMESLICED = 5
+
+class WarpLoadAlgorithm(IntEnum):
+    DIRECT = 0
+    STRIPED = 1
+    VECTORIZE = 2
+    TRANSPOSE = 3
+
+class WarpStoreAlgorithm(IntEnum):
+    DIRECT = 0
+    STRIPED = 1
+    VECTORIZE = 2
+    TRANSPOSE = 3
+
+class BlockScanAlgorithm(IntEnum):
+    RAKING = 0
+    RAKING_MEMOIZE = 1
+    WARP_SCANS = 2
+    WARP_SCAN = 2
+
+class BlockReduceAlgorithm(IntEnum):
+    RAKING_COMMUTATIVE_ONLY = 0
+    RAKING = 1
+    WARP_REDUCTIONS = 2
+
+class BlockHistogramAlgorithm(IntEnum):
+    SORT = 0
+    ATOMIC = 1
+
+class StatefulFunction:
+    op: Any
+    dtype: DTypeLike
+    name: str | None
+    def __init__(self, op: Any, dtype: DTypeLike, name: str | None = None) -> None: ...
 
 def this_block(block_shape: int | tuple[int, ...] | None = None, /) -> GroupDescriptor: ...
 def this_warp() -> GroupDescriptor: ...
@@ -94,7 +144,7 @@ def load(
     items: Payload,
     /,
     *,
-    algorithm: BlockLoadAlgorithm = "direct",
+    algorithm: LoadStoreAlgorithm | BlockLoadAlgorithm | BlockStoreAlgorithm = "direct",
     valid_items: int | None = None,
     oob_default: Any = None,
     offset: int | None = None,
@@ -106,7 +156,7 @@ def store(
     items: Payload,
     /,
     *,
-    algorithm: BlockLoadAlgorithm = "direct",
+    algorithm: LoadStoreAlgorithm | BlockLoadAlgorithm | BlockStoreAlgorithm = "direct",
     valid_items: int | None = None,
     offset: int | None = None,
     temp_storage: TempStorage | None = None,
@@ -418,4 +468,4 @@ def reduce_batched(
     output_layout: Literal["striped", "blocked"] = "striped",
 ) -> Payload: ...
 def register(name: Literal["numba-cuda-mlir"], /) -> None: ...
-def explain(kernel: Any, /, *args: Any, grid: Any, block: Any) -> Any: ...
+def explain(kernel: Any, /, *args: Any, grid: Any = None, block: Any = None, cluster: Any = None) -> Any: ...

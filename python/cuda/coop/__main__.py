@@ -1,7 +1,7 @@
-"""`python -m cuda.coop`: the same command line as the `coop` console script."""
+"""`python -m cuda.coop`: the `coop` command itself (console() below), so the two are one
+command with one vocabulary: the C++ tool shipped in the wheel where it has one, and the
+Python commands where it has none."""
 
-import sys
+from ._cli import console
 
-from ._cli import main
-
-sys.exit(main())
+console()

@@ -4,7 +4,6 @@ as the C++ tool's `coop explain` prints it, without a kernel or a GPU."""
 from __future__ import annotations
 
 import argparse
-import re
 
 from ._core.errors import InvalidArgumentError
 
@@ -16,44 +15,15 @@ PARSER_TEXT = {
     "--name alone (a runtime operand of the generated call): --algorithm transpose, --valid-items, --offset 0, "
     "--oob-default -1. A negative number after an option is its value.",
 }
-_GROUP = re.compile(r"block:(\d+)(?:,(\d+))?(?:,(\d+))?|warp(?::(\d+))?")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("operation", help="load, store, reduce, sum, inclusive_sum, ... (the Python names)")
-    parser.add_argument("--group", required=True, help="block:X[,Y[,Z]], warp or warp:N")
-    parser.add_argument("--block", help="X[,Y[,Z]]: the block a warp group lives in (warp groups only)")
+    parser.add_argument("--group", required=True, help="block:X[,Y[,Z]], warp, warp:N, warps:N or cluster:N")
+    parser.add_argument("--block", help="X[,Y[,Z]]: the block a warp or cluster group lives in (default 32)")
     parser.add_argument("--dtype", required=True, help="int8 ... uint64, float16, bfloat16, float32, ...")
     parser.add_argument("--items", type=int, default=1, help="items per thread (default 1)")
     parser.add_argument("--arch", default="sm_90", help="target architecture (default sm_90)")
-
-
-def _dims(text: str, flag: str) -> list[int]:
-    if not re.fullmatch(r"\d+(,\d+){0,2}", text):
-        raise InvalidArgumentError(
-            f"coop explain: argument '{flag}' = '{text}' is not allowed; expected X[,Y[,Z]] with positive integers"
-        )
-    return [int(part) for part in text.split(",")]
-
-
-def _group(arguments: argparse.Namespace):
-    from . import _engine
-
-    match = _GROUP.fullmatch(arguments.group)
-    if match is None:
-        raise InvalidArgumentError(
-            f"coop explain: argument '--group' = '{arguments.group}' is not allowed; "
-            "expected block:X[,Y[,Z]], warp or warp:N"
-        )
-    if arguments.group.startswith("block"):
-        if arguments.block is not None:
-            raise InvalidArgumentError("coop explain: argument '--block' is not allowed with a block group")
-        return _engine.block(*(int(d) for d in match.groups()[:3] if d is not None))
-    if arguments.block is None:
-        raise InvalidArgumentError(
-            f"coop explain: argument '--block' is missing; a warp group ('{arguments.group}') needs the block's shape"
-        )
-    return _engine.warp(_dims(arguments.block, "--block"), int(match[4] or 32))
 
 
 def _options(operation: str, extra: list[str]) -> dict:
@@ -82,7 +52,7 @@ def explain(arguments: argparse.Namespace, extra: list[str]) -> str:
 
     facts = _engine.CallFacts(
         arguments.operation,
-        _group(arguments),
+        _engine.parse_group(arguments.group, arguments.block, "coop explain"),  # the coop tool's reading
         arguments.dtype,
         arguments.items,
         _options(arguments.operation, extra),

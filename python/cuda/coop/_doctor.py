@@ -10,6 +10,7 @@ import json
 from . import _engine
 from ._core.errors import from_engine_error
 from ._core.version import package_version
+from ._default_target import DEFAULT_ARCH
 from ._engine_session import engine, located, wheel_roots
 from ._toolkit_origin import PIECES, origin
 
@@ -57,20 +58,48 @@ def _pathfinder_version() -> str:
         return "not installed (pip install cuda-pathfinder); the engine searched on its own"
 
 
+def _gpu() -> dict:
+    """Whether a GPU is visible and its architecture; which architecture a compile targets
+    without one. Asked through the kernel compiler, as the kernels' own launches ask."""
+    absent = {"visible": False, "explain_targets": DEFAULT_ARCH}
+    try:
+        from numba_cuda_mlir import cuda
+    except ImportError:
+        return {**absent, "reason": "numba-cuda-mlir is not installed"}
+    try:
+        if not cuda.is_available():
+            return {**absent, "reason": "no CUDA driver or device answers"}
+        device = cuda.get_current_device()
+        major, minor = device.compute_capability
+    except Exception as error:  # noqa: BLE001 (a failing driver is what doctor is for: say it, do not stop)
+        return {**absent, "reason": f"{type(error).__name__}: {error}"}
+    name = device.name.decode() if isinstance(device.name, bytes) else str(device.name)
+    arch = f"sm_{major}{minor}"
+    return {"visible": True, "name": name, "arch": arch, "explain_targets": arch}
+
+
 def report() -> dict:
     return {
         "cuda.coop": package_version(),
         "engine": _engine.engine_version(),
         "numba-cuda-mlir": _compiler_version(),
         "cuda-pathfinder": _pathfinder_version(),
+        "gpu": _gpu(),
         "toolkit": _toolkit(),
         "cache": _cache(),
     }
 
 
+def _gpu_line(gpu: dict) -> str:
+    if gpu["visible"]:
+        return f"{'GPU:':<17}{gpu['name']} ({gpu['arch']}); explain and compiles target {gpu['explain_targets']}"
+    return f"{'GPU:':<17}none visible ({gpu['reason']}); explain and compiles target {gpu['explain_targets']}"
+
+
 def _text(found: dict) -> str:
     names = ("cuda.coop", "engine", "numba-cuda-mlir", "cuda-pathfinder")
     lines = [f"{name + ':':<17}{found[name]}" for name in names]
+    lines.append(_gpu_line(found["gpu"]))
     toolkit = found["toolkit"]
     if "error" in toolkit:
         lines.append(f"{'toolkit:':<17}not usable: {toolkit['error']}")

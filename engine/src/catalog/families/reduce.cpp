@@ -34,6 +34,13 @@ const ClassAdapter kWarpReduceItems{"::coop_adapt::WarpReduceItems",
                                     {"cub/thread/thread_reduce.cuh", "cuda/std/functional"},
                                     adapters::source("warp_reduce_items")};
 
+// CUB's BlockReduce takes valid_items for one value per thread only; a ThreadData
+// payload's partial tile reduces each thread's valid items first, then the threads
+// holding any through CUB's num_valid overload.
+const ClassAdapter kBlockReducePartial{"::coop_adapt::BlockReducePartial",
+                                       {"cub/util_ptx.cuh", "cuda/std/functional"},
+                                       adapters::source("block_reduce_partial")};
+
 // CUB has no class for a group of warps (the seed's this_block().group_by(n)): each warp
 // reduces with cub::WarpReduce and the group combines the warps' totals after a named
 // barrier of its own, giving every member the result.
@@ -75,7 +82,8 @@ OptionSpec flags_option() {
   return option;
 }
 
-// CUB has valid_items only where each thread contributes one value.
+// CUB has valid_items only where each thread contributes one value; blocks compose it for
+// a ThreadData (kBlockReducePartial), warps do not yet.
 std::vector<GroupForm> forms() {
   return {
       {.group = GroupKind::Block,
@@ -84,7 +92,7 @@ std::vector<GroupForm> forms() {
        .template_args = kBlockTemplate,
        .algorithms = block_algorithms(),
        .needs_scratch = true,
-       .payloads = {{PayloadKind::Array, {"valid_items"}}, {PayloadKind::Scalar}}},
+       .payloads = {{PayloadKind::Array, {}, &kBlockReducePartial}, {PayloadKind::Scalar}}},
       {.group = GroupKind::Warp,
        .cub_class = "::cub::WarpReduce",
        .header = "cub/warp/warp_reduce.cuh",

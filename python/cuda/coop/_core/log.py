@@ -46,13 +46,13 @@ _handler = _StageHandler()
 
 
 def stage(name: str, text: str, level: int = logging.DEBUG) -> None:
-    """Logs `text` for pipeline stage `name` ("plan", "compile", "cache")."""
+    """Logs `text` for pipeline stage `name` ("plan", "compile", "cache"). A stage CUDA_COOP_LOG
+    names is printed by its handler alone and does not propagate: a root logger that something
+    configured meanwhile (the kernel compiler calls logging.info, which runs basicConfig) would
+    print each line a second time."""
     if name in _stages():
-        # Asked for in the environment: make sure the record reaches the stderr handler.
-        if _handler not in logger.handlers:
-            logger.addHandler(_handler)
-        if logger.getEffectiveLevel() > logging.DEBUG:
-            logger.setLevel(logging.DEBUG)
+        _handler.handle(logger.makeRecord(logger.name, level, "", 0, text, None, None, extra={"coop_stage": name}))
+        return
     logger.log(level, text, extra={"coop_stage": name})
 
 

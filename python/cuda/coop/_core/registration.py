@@ -139,7 +139,7 @@ class _AfterImport(importlib.abc.MetaPathFinder):
         return None
 
 
-def explain(kernel, /, *args, grid, block):
+def explain(kernel, /, *args, grid=None, block=None, cluster=None):
     """What cuda.coop makes of `kernel` launched with `args` on `grid` x `block`,
     without running it.
 
@@ -149,21 +149,29 @@ def explain(kernel, /, *args, grid, block):
     nothing runs on a device, so this works on a machine without a GPU.
 
     Args:
-        kernel: a ``@cuda.jit`` kernel of numba-cuda-mlir.
+        kernel: a ``@cuda.jit`` kernel of numba-cuda-mlir, or a configured one
+            (``kernel[grid, block]``), whose launch is then the default.
         *args: its arguments, as for a launch (NumPy arrays stand for device arrays).
-        grid: the grid, an int or a tuple of 1 to 3 ints.
-        block: the block, an int or a tuple of 1 to 3 ints.
+        grid: the grid, an int or a tuple of 1 to 3 ints (default: the configured
+            kernel's, else 1).
+        block: the block, an int or a tuple of 1 to 3 ints (default: the configured
+            kernel's, else the block the kernel declares with ``coop.this_block(128)``).
+        cluster: the blocks of one cluster, an int or a tuple of 1 to 3 ints
+            (default: none, each block its own cluster).
 
     Returns:
         An explanation whose ``str()`` is a readable report and whose
         attributes are: ``kernel`` (its name), ``launch`` (grid and block),
-        ``arch`` (``"sm_90"``), ``plans`` (one per cooperative call, in source
+        ``arch`` (``"sm_90"``), ``resources`` (of the linked kernel: ``registers``
+        and ``local_bytes`` per thread, ``shared_bytes`` of static shared memory
+        per block), ``plans`` (one per cooperative call, in source
         order: the operation, group, payload, CUB class and method, template
         arguments, each option as OMITTED / STATIC / RUNTIME, the ABI of the
         generated wrapper, the scratch and the barrier; ``plan.describe()``
         prints one), ``providers`` (the generated ``extern "C"`` symbol and the
         scratch size and alignment of each call) and ``source`` (the generated
-        CUDA C++ of the kernel's bundle).
+        CUDA C++ of the kernel's bundle). ``str()`` folds the bundle's ``#define``
+        lines; ``explanation.report(defines=True)`` shows them.
 
     Raises:
         CoopError: the error the launch would raise (an `InvalidArgumentError`
@@ -187,7 +195,7 @@ def explain(kernel, /, *args, grid, block):
     for backend in BACKENDS.values():
         module = sys.modules.get(backend.integration)
         if module is not None and module.owns(kernel):
-            return module.explain(kernel, *args, grid=grid, block=block)
+            return module.explain(kernel, *args, grid=grid, block=block, cluster=cluster)
     raise InvalidArgumentError(
         f"coop.explain: argument 'kernel' = {kernel!r} is not allowed; expected a kernel of an active backend "
         f"({', '.join(BACKENDS)}; activate one with coop.register)"

@@ -22,7 +22,7 @@ from .._core.errors import (
     UnsupportedOperationError,
 )
 from .._core.markers import all_markers, marker_of
-from . import _groups, _ir, _operators, _payloads, _prefix_callbacks
+from . import _arguments, _groups, _ir, _operators, _payloads, _prefix_callbacks
 from ._find import Site
 from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
@@ -424,7 +424,7 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     (array), or one value per thread (scalar)."""
     _check_one_payload(state, var, payloads, where_text)
     found = definition(state.func_ir, var)
-    filled = _filled_by(state, found)
+    filled = filled_by(state, found)
     if filled is not None:  # `items = coop.load(...)`: load returns the payload it filled
         return _payload(state, filled, payloads, oracle, where_text, argument)
     array = _payloads.array_payload(state, var, payloads, oracle)
@@ -513,7 +513,7 @@ def _scalar_result_dtype(state, found, payloads, oracle, where_text):
     return payload.dtype
 
 
-def _filled_by(state, found):
+def filled_by(state, found):
     """The payload argument a primitive call fills in place and returns, if `found` is one."""
     called = _primitive_called(state, found)
     if called is None:
@@ -544,11 +544,9 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     operation = site.marker.name
     where_text = context(operation, state, site.statement.loc)
     refuse_unimplemented(state, site)
-    signature = inspect.signature(python_value(state.func_ir, site.call.func))
-    try:
-        bound = signature.bind(*site.call.args, **dict(site.call.kws))
-    except TypeError as error:
-        raise TypeError(f"{where_text}: {error}") from None
+    function = python_value(state.func_ir, site.call.func)
+    signature = inspect.signature(function)
+    bound = _arguments.bind(state, function, site.call, where_text)
     group_name = next(iter(signature.parameters))  # "group", or "warp" for warp-only operations
     declared = parameters(operation)
     arguments = _by_option_name(bound.arguments, declared.aliases, where_text)
@@ -747,12 +745,9 @@ def result_payloads(state, sites, payloads, oracle, block_shape) -> list:
         if not (is_primitive(site) and site.marker.implemented and parameters(site.marker.name).results):
             continue
         declared = parameters(site.marker.name)
-        signature = inspect.signature(python_value(state.func_ir, site.call.func))
         where_text = context(site.marker.name, state, site.statement.loc)
-        try:
-            bound = signature.bind(*site.call.args, **dict(site.call.kws))
-        except TypeError as error:  # now, not when a call before it is analyzed finds no result to read
-            raise TypeError(f"{where_text}: {error}") from None
+        # bound now, not when a call before it is analyzed finds no result to read
+        bound = _arguments.bind(state, python_value(state.func_ir, site.call.func), site.call, where_text)
         arguments = _by_option_name(bound.arguments, declared.aliases, where_text)
         var = arguments.get(declared.payload)
         if var is None:

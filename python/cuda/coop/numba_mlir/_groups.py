@@ -32,13 +32,14 @@ from ._location import context, where
 
 WARP = 32  # threads of a physical warp
 
-# Levels a member query takes, by kind: a mapped group's constituents and its immediate parent.
+# Levels a member query takes, by kind: an inner level counts the group's constituents, an
+# outer one places the group in it (a logical warp's index in its warp, block, cluster or grid).
 LEVELS = {
     "thread": ("thread", "warp", "block", "cluster", "grid"),
     "warp": ("thread", "warp", "block", "cluster", "grid"),
-    "threads_within_warp": ("thread", "warp"),
+    "threads_within_warp": ("thread", "warp", "block", "cluster", "grid"),
     "block": ("thread", "warp", "block", "cluster", "grid"),
-    "warps_within_block": ("thread", "warp", "block"),
+    "warps_within_block": ("thread", "warp", "block", "cluster", "grid"),
     "cluster": ("thread", "warp", "block", "cluster", "grid"),
     "grid": ("thread", "warp", "block", "cluster", "grid"),
 }
@@ -365,13 +366,14 @@ def lower_members(state, sites, block_shape) -> None:
                 continue
             if value.value.name not in group_vars or value.attr == "group_by":
                 continue
-            member_context = context(f"{_shown(value.value.name, group_vars)}.{value.attr}", state, statement.loc)
+            member = f"{_shown(value.value.name, group_vars)}.{value.attr}"
             if value.attr in PROPERTIES:
-                found = describe(state, value.value, block_shape, member_context)
+                found, _ = _member_of(state, value.value, member, block_shape, statement.loc)
                 _ir.replace_value(func_ir, statement, ir.Const(_property(found, value.attr), statement.loc))
             elif value.attr in METHODS:
                 methods[statement.target.name] = (value.value, value.attr)
             else:
+                _, member_context = _member_of(state, value.value, member, block_shape, statement.loc)
                 raise UnsupportedOperationError(
                     f"{member_context}: a group descriptor has no member {value.attr!r} in a kernel; it has the "
                     f"properties {', '.join(PROPERTIES)} and the methods {', '.join(METHODS)}"
@@ -386,8 +388,8 @@ def lower_members(state, sites, block_shape) -> None:
             is_call = isinstance(statement, ir.Assign) and isinstance(value, ir.Expr) and value.op == "call"
             if is_call and value.func.name in methods:
                 receiver, name = methods[value.func.name]
-                member_context = context(f"{_shown(receiver.name, group_vars)}.{name}", state, statement.loc)
-                found = describe(state, receiver, block_shape, member_context)
+                member = f"{_shown(receiver.name, group_vars)}.{name}"
+                found, member_context = _member_of(state, receiver, member, block_shape, statement.loc)
                 body += _member_call(state, block.scope, statement, found, name, member_context)
                 lowered.add(value.func.name)
                 continue
@@ -407,7 +409,16 @@ def lower_members(state, sites, block_shape) -> None:
 
 
 def _shown(name: str, group_vars: dict) -> str:
-    return group_vars[name].strip("'").removeprefix("coop.") if name.startswith("$") else name.split(".")[0]
+    """The receiver as the user wrote it: their variable, or the constructor of an unnamed group."""
+    return group_vars[name].strip("'") if name.startswith("$") else name.split(".")[0]
+
+
+def _member_of(state, receiver, member: str, block_shape, loc) -> tuple:
+    """The receiver's descriptor and how messages name the member access: as written, with
+    the group's kind ("half.rank of a threads_within_warp group (kernel, file.py:12)"); the
+    user's variable is not a module attribute, so no "coop." before it."""
+    found = describe(state, receiver, block_shape, f"{member} ({where(state, loc)})")
+    return found, f"{member} of a {found.kind} group ({where(state, loc)})"
 
 
 def _level(state, call, position: int, found: Descriptor, name: str, where_text: str) -> str:
@@ -501,6 +512,7 @@ def _per_thread_unit(found: Descriptor, level: str) -> tuple:
         ("warp", "block"): (WARP, 0),
         ("threads_within_warp", "thread"): (1, found.size),
         ("threads_within_warp", "warp"): (found.size, WARP // found.size),
+        ("threads_within_warp", "block"): (found.size, 0),
         ("block", "thread"): (1, 0),
         ("block", "warp"): (WARP, 0),
         ("block", "block"): (found.block_threads, 1),
@@ -512,9 +524,12 @@ def _per_thread_unit(found: Descriptor, level: str) -> tuple:
 
 
 def _units_per_block(found: Descriptor, level: str) -> tuple:
-    """(threads per unit, units per block) of `level` (thread, warp or block), as a grid or a
-    cluster counts them."""
+    """(threads per unit, units per block) of `level` (thread, warp, block, or the partition
+    `found` is), as a grid or a cluster counts them."""
     warps = -(-found.block_threads // WARP)
+    if level in ("threads_within_warp", "warps_within_block"):  # a partition's groups, each block alike
+        per_block = found.groups_per_parent * (warps if level == "threads_within_warp" else 1)
+        return found.size, per_block
     return {"thread": (1, found.block_threads), "warp": (WARP, warps), "block": (found.block_threads, 1)}[level]
 
 
@@ -533,10 +548,8 @@ def _rank(scope, found: Descriptor, level: str, loc):
         if level == "grid":
             return _constant_result(scope, np.uint64(0), loc)
         return _query(scope, _group_queries.rank_in_grid, (x, y, *_units_per_block(found, level)), loc)
-    if level == "grid":
-        divisor = found.size  # the group's rank in the grid
-        per_block = -(-found.block_threads // divisor)
-        return _query(scope, _group_queries.rank_in_grid, (x, y, divisor, per_block), loc)
+    if level == "grid":  # the group's rank in the grid
+        return _query(scope, _group_queries.rank_in_grid, (x, y, *_units_per_block(found, found.kind)), loc)
     divisor, modulus = _per_thread_unit(found, level)
     if modulus == 1:
         return _constant_result(scope, np.uint32(0), loc)
@@ -559,12 +572,16 @@ def _count(scope, found: Descriptor, level: str, loc):
             return _constant_result(scope, np.uint64(1), loc)
         return _query(scope, _group_queries.count_in_grid, (_units_per_block(found, level)[1],), loc)
     if level == "grid":
-        return _query(scope, _group_queries.count_in_grid, (-(-threads // found.size),), loc)
+        return _query(scope, _group_queries.count_in_grid, (_units_per_block(found, found.kind)[1],), loc)
     warps = -(-threads // WARP)  # a partial last warp counts
     counts = {
         "thread": {"thread": 1, "warp": WARP, "block": threads},
         "warp": {"thread": WARP, "warp": 1, "block": warps},
-        "threads_within_warp": {"thread": found.size, "warp": found.groups_per_parent},
+        "threads_within_warp": {
+            "thread": found.size,
+            "warp": found.groups_per_parent,
+            "block": _units_per_block(found, found.kind)[1],
+        },
         "block": {"thread": threads, "warp": warps, "block": 1},
         "warps_within_block": {"thread": found.size, "warp": found.size // WARP, "block": found.groups_per_parent},
     }

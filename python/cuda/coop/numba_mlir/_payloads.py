@@ -286,10 +286,20 @@ def fold_attributes(state, payloads) -> None:
                 continue
             if value.attr != "items_per_thread":
                 continue
-            made = definition(state.func_ir, value.value)
+            made = _origin(state, definition(state.func_ir, value.value))
             owner = next((name for name in extents if _made_by(state, name, made)), None)
             if owner is not None:
                 replace_value(state.func_ir, statement, ir.Const(extents[owner], statement.loc))
+
+
+def _origin(state, made):
+    """What made a payload: a call that fills its argument and returns it stands for that
+    argument's maker (`items = coop.load(block, source, coop.ThreadData(3))` is the ThreadData),
+    so the payload it returns has every attribute of the one passed in."""
+    from ._facts import filled_by  # the catalog's reading of a call sits in the facts stage
+
+    filled = filled_by(state, made)
+    return made if filled is None else _origin(state, definition(state.func_ir, filled))
 
 
 def _made_by(state, name, made) -> bool:

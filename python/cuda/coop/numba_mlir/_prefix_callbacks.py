@@ -92,11 +92,16 @@ _EXPECTED = (
 def describe(state, var, state_operand, payloads, oracle, where_text: str) -> PrefixCallback:
     """The callback `var` names: a StatefulFunction with the scan's `state` operand, or an
     object made in the kernel (its class, its state array and its constants)."""
-    from ._stateful import StatefulFunction
+    from .._core.api.stateful import StatefulFunction
 
     stateful = python_value(state.func_ir, var)
     if isinstance(stateful, StatefulFunction):
         return _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text)
+    constructor = _constructor(state, var)
+    if constructor is not None and python_value(state.func_ir, constructor.value.func) is StatefulFunction:
+        stateful = _made_in_the_kernel(state, constructor, where_text)
+        callback = _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text)
+        return dataclasses.replace(callback, constructor=constructor)  # exists only at compile time: removed
     function = getattr(stateful, "py_func", None) or (stateful if inspect.isfunction(stateful) else None)
     if function is not None:
         return _stateless_callback(function, state_operand, where_text)
@@ -243,6 +248,28 @@ def _stateless_callback(function, state_operand, where_text) -> PrefixCallback:
     code = function.__code__
     identity = ("stateless", function.__module__, function.__qualname__, code.co_code, code.co_consts)
     return PrefixCallback(function.__qualname__, lambda: call, identity, "uint8", 1, SCRATCH_STANDS_IN, None)
+
+
+def _made_in_the_kernel(state, constructor, where_text):
+    """A StatefulFunction built in the kernel from compile-time values (a device function, a
+    dtype, a name) is the one built outside it."""
+    from .._core.api.stateful import StatefulFunction
+
+    call = constructor.value
+    values = [python_value(state.func_ir, arg) for arg in call.args]
+    keywords = {name: python_value(state.func_ir, arg) for name, arg in call.kws}
+    if any(value is None for value in [*values, *keywords.values()]):
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op' is a StatefulFunction built in the kernel "
+            f"({where(state, constructor.loc)}) from values known only at run time; its op, dtype and name must be "
+            "compile-time values (a device function, a NumPy dtype, a string), or build it outside the kernel"
+        )
+    try:
+        return StatefulFunction(*values, **keywords)
+    except TypeError as error:
+        raise InvalidArgumentError(
+            f"{where_text}: argument 'prefix_op' = StatefulFunction(...) ({where(state, constructor.loc)}): {error}"
+        ) from None
 
 
 def _constructor(state, var):

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from numba_cuda_mlir.numba_cuda.core import ir
 
-from . import _enums, _facts
+from .._core.api import enums as _enums
+from . import _facts
 from ._ir import definition, new_var, python_value
 
 

@@ -87,8 +87,8 @@ def store(group, destination, items, /, *, algorithm="direct", valid_items=None,
             dtype, in the blocked arrangement (striped with ``"striped"``), or
             one value per thread as a scalar of that dtype (a number written
             here takes the destination's dtype, if it holds the number exactly).
-            The transposing algorithms may rearrange an array in place, as
-            CUB's do.
+            The items are left as they were, with every algorithm (CUB's
+            transposing stores rearrange their array; this one stores a copy).
         algorithm: as for `load`: ``"direct"`` (default), ``"striped"``,
             ``"vectorize"``, ``"transpose"``, ``"warp_transpose"``,
             ``"warp_transpose_timesliced"`` (the last two for blocks only).
@@ -219,7 +219,7 @@ def shuffle(group, value, /, *, mode="down", distance=1, block_suffix_output=Non
             ``"offset"`` returns the value of the thread `distance` ranks away (a
             rank outside the block returns the thread's own value); ``"rotate"``
             the same with wrap-around.
-        distance: for ``"offset"``, any int; for ``"rotate"``, ``0 <= distance <
+        distance: for ``"offset"``, any int; for ``"rotate"``, ``1 <= distance <
             block threads``; compile-time or runtime.
         block_suffix_output: with ``"up"``, a one-item array that receives the
             tile's last item, in every thread.

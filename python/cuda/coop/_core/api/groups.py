@@ -34,9 +34,10 @@ class GroupDescriptor:
     warp of a block) a query gives the caller's unit within its group; for the
     group's own level or one around it, the group's index in it (or how many
     such groups it holds): ``block.rank("grid")`` is the block's index in the
-    grid. A partition (`group_by`) answers for its own units and its immediate
-    parent only: a logical warp for ``"thread"`` and ``"warp"``, a group of
-    warps for ``"thread"``, ``"warp"`` and ``"block"``. A launch without a
+    grid. A partition (`group_by`) answers at every level too:
+    ``coop.this_warp().group_by(16).rank("block")`` is the logical warp's index
+    in the block (``threadIdx.x // 16`` in a 1-D block), ``.rank("grid")`` its
+    index in the grid and ``.count("block")`` how many the block holds. A launch without a
     cluster (``kernel[grid, block]``) runs each block as a cluster of one.
     Ranks and counts are uint32, uint64 at the grid level.
     """

@@ -55,8 +55,11 @@ def reduce(group, value, /, *, binary_op=None, broadcast=True, valid_items=None,
             and the broadcast's cost is saved; other threads get an unspecified
             value. Compile-time.
         valid_items: with a scalar payload, how many of the group's threads take
-            part (its first ones), from 1 to the group's size; a compile-time or
-            runtime integer (a runtime value out of range traps).
+            part (its first ones), from 1 to the group's size; with a block's
+            `ThreadData`, how many items of the blocked tile, from its start,
+            from 1 to threads x items (the items past it are ignored, whatever
+            they hold). A compile-time or runtime integer (a runtime value out
+            of range traps).
         algorithm: blocks only, ``"warp_reductions"`` (the default, also for
             ``None``), ``"raking"`` or ``"raking_commutative_only"`` (for a
             commutative `binary_op`); compile-time.
@@ -105,7 +108,9 @@ def sum(group, value, /, *, broadcast=True, valid_items=None, algorithm=None, te
         broadcast: ``True`` (default): the sum in every thread of the group;
             ``False``: in its first thread only (CUB's own, no broadcast).
         valid_items: with a scalar payload, how many of the group's threads take
-            part, from 1 to the group's size; compile-time or runtime.
+            part, from 1 to the group's size; with a block's `ThreadData`, how
+            many items of the blocked tile, from its start (the rest are
+            ignored); compile-time or runtime.
         algorithm: blocks only: ``"warp_reductions"`` (default), ``"raking"``,
             ``"raking_commutative_only"``.
         temp_storage: a `TempStorage` for the scratch.
