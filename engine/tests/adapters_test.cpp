@@ -103,6 +103,7 @@ std::string option_default(const OptionSpec& option) {
       if (option.choices[i] == option.default_choice) return option.choices_cpp[i];
     }
   }
+  if (option.type == OptionType::Count && option.default_choice.empty()) return "16";  // a required count: bins
   return option.default_choice;
 }
 

@@ -145,6 +145,7 @@ TEST(Catalog, ReductionsAndScansAlwaysUseScratch) {
 TEST(Catalog, ScratchOnlyForExchangingAlgorithms) {
   for (const auto& operation : catalog()) {
     for (const auto& form : operation.forms) {
+      if (form.needs_scratch) continue;  // every call takes scratch, whatever the algorithm (a histogram)
       for (const auto& algorithm : form.algorithms) {
         const bool exchanges = algorithm.name.find("transpose") != std::string::npos;
         EXPECT_EQ(algorithm.needs_scratch, exchanges) << operation.name << " " << algorithm.name;
@@ -227,10 +228,10 @@ TEST(Catalog, MethodRulesAndTemplateSlotsNameTheOperationsOptions) {
   }
 }
 
-// Named dtypes and extents come from the arrays passed for a call's parameters, so only the
-// parameters a front end reads an array from declare them (a fresh result, which it allocates,
-// only uses a dtype an operand declares: sorted values), and a template slot reads only a name
-// one of them declares.
+// Named dtypes and extents come from the arrays passed for a call's parameters, or from a static
+// option that fills one (a histogram's counter_dtype), so only those declare them; a fresh result,
+// which the front end allocates, uses a dtype or extent they declare, or an extent the plan derives
+// (a batched reduction's results per lane); a template slot reads only a name one of them declares.
 TEST(Catalog, NamedFactsAreDeclaredByTheArraysAFrontEndReads) {
   for (const auto& operation : catalog()) {
     std::set<std::string> dtypes, extents;
@@ -243,16 +244,22 @@ TEST(Catalog, NamedFactsAreDeclaredByTheArraysAFrontEndReads) {
       EXPECT_TRUE(!named || is_payload(operand.role)) << operation.name << ": " << operand.name;
       if (operand.role != OperandRole::PayloadResult) declare(operand.array);
     }
-    for (const auto& operand : operation.operands) {
-      if (operand.role != OperandRole::PayloadResult) continue;
-      EXPECT_TRUE(operand.array.extent.empty()) << operation.name << ": " << operand.name;
-      EXPECT_TRUE(operand.array.element.empty() || dtypes.contains(operand.array.element))
-          << operation.name << ": " << operand.name;
-    }
     for (const auto& option : operation.options) {
       const bool named = !option.array.element.empty() || !option.array.extent.empty();
       EXPECT_TRUE(!named || option.type == OptionType::PayloadArray) << operation.name << ": " << option.name;
       declare(option.array);
+      if (option.fills_fact.empty()) continue;
+      EXPECT_TRUE(option.type == OptionType::Count || option.type == OptionType::Choice) << option.name;
+      (option.type == OptionType::Count ? extents : dtypes).insert(option.fills_fact);
+    }
+    for (const auto& operand : operation.operands) {
+      if (operand.role != OperandRole::PayloadResult) continue;
+      const bool derived = operand.array.rule == ExtentRule::BatchesPerLane;
+      if (derived) extents.insert(operand.array.extent);
+      EXPECT_TRUE(operand.array.extent.empty() || extents.contains(operand.array.extent))
+          << operation.name << ": " << operand.name;
+      EXPECT_TRUE(operand.array.element.empty() || dtypes.contains(operand.array.element))
+          << operation.name << ": " << operand.name;
     }
     for (const auto& form : operation.forms) {
       for (const auto& slot : form.template_args) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 
 #include "coop/engine.hpp"
@@ -50,10 +51,11 @@ bool expects_scratch(const CallFacts& facts) {
   return true;
 }
 
-// Sorts, ranks, selections, neighbours and histograms: every payload, one value per thread included, is an array.
+// Sorts, ranks, selections, neighbours, histograms and batched reductions: every payload, one value
+// per thread included, is an array.
 bool writes_arrays(const CallFacts& facts) {
-  for (const char* prefix :
-       {"radix_sort", "radix_rank", "merge_sort", "topk", "adjacent_difference", "discontinuity", "histogram"}) {
+  for (const char* prefix : {"radix_sort", "radix_rank", "merge_sort", "topk", "adjacent_difference", "discontinuity",
+                             "histogram", "reduce_batched"}) {
     if (facts.operation.starts_with(prefix)) return true;
   }
   return false;
@@ -249,6 +251,19 @@ TEST(CompileMatrix, CoversTheRequiredCountingCombinationsOnce) {
 }
 
 TEST(CompileMatrix, EveryCountingCallCompilesToLtoIr) { compile_every_bundle(testing::counting_matrix()); }
+
+TEST(CompileMatrix, CoversTheRequiredBatchedCombinationsOnce) {
+  std::size_t calls = 0;
+  const std::size_t keys = distinct_keys(testing::batched_matrix(), calls);
+  EXPECT_EQ(calls, 2u * (3 * 3 * 2 + 1) + 10);  // see batched_bundle()
+  EXPECT_EQ(keys, calls);
+}
+
+TEST(CompileMatrix, EveryBatchedReductionCompilesWhereTheCcclHasIt) {
+  const std::filesystem::path header = "cub/warp/warp_reduce_batched.cuh";
+  if (!std::filesystem::exists(engine().toolkit().cccl_include / header)) GTEST_SKIP() << "this CCCL lacks " << header;
+  compile_every_bundle(testing::batched_matrix());
+}
 
 TEST(CompileMatrix, EverySortCallCompilesToLtoIr) { compile_every_bundle(testing::sort_matrix()); }
 

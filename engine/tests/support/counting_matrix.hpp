@@ -60,6 +60,42 @@ inline MatrixBundle histogram_bundle() {
   return bundle;
 }
 
+inline CallFacts batched_call(int width, DType dtype, int batches, Bindings options) {
+  CallFacts facts;
+  facts.operation = "reduce_batched";
+  facts.group = Group::this_warp({64, 1, 1}, width);
+  facts.dtype = dtype;
+  facts.items_per_thread = batches;
+  facts.options = std::move(options);
+  facts.where = "counting_matrix";
+  return facts;
+}
+
+// cub::WarpReduceBatched (CCCL 3.5): int32 and float32 in 3 widths x 3 batch counts (fewer and
+// more batches than lanes) x 2 layouts, and with a built-in operator; the other 10 numeric dtypes once.
+inline MatrixBundle batched_bundle() {
+  MatrixBundle bundle{"reduce_batched", {}};
+  for (const DType dtype : {DType::Int32, DType::Float32}) {
+    for (const int width : {1, 8, 32}) {
+      for (const int batches : {1, 4, 33}) {
+        for (const char* layout : {"striped", "blocked"}) {
+          bundle.calls.push_back(
+              batched_call(width, dtype, batches, {{"output_layout", OptionBinding::fixed(layout)}}));
+        }
+      }
+    }
+    bundle.calls.push_back(batched_call(32, dtype, 5, {{"binary_op", OptionBinding::fixed("max")}}));
+  }
+  for (const DType dtype : {DType::Int8, DType::Int16, DType::Int64, DType::UInt8, DType::UInt16, DType::UInt32,
+                            DType::UInt64, DType::Float16, DType::BFloat16, DType::Float64}) {
+    bundle.calls.push_back(batched_call(8, dtype, 3, {}));
+  }
+  return bundle;
+}
+
 inline std::vector<MatrixBundle> counting_matrix() { return {histogram_bundle()}; }
+
+// Only where the CCCL in use has cub::WarpReduceBatched.
+inline std::vector<MatrixBundle> batched_matrix() { return {batched_bundle()}; }
 
 }  // namespace coop::testing
