@@ -77,8 +77,9 @@ TEST(EngineErrors, AClassOfALaterCcclNamesTheReleaseThatHasIt) {
   } catch (const Error& error) {
     const std::string message = error.what();
     EXPECT_EQ(error.kind(), ErrorKind::UnsupportedOperation) << message;
-    for (const std::string& fragment : {std::string("::cub::WarpReduceBatched"), std::string("CCCL 3.5 or newer"),
-                                        "this one is CCCL " + toolkit.cccl_version, std::string("CUDA_COOP_CCCL_ROOT")}) {
+    for (const std::string& fragment :
+         {std::string("::cub::WarpReduceBatched"), std::string("CCCL 3.5 or newer"),
+          "this one is CCCL " + toolkit.cccl_version, std::string("CUDA_COOP_CCCL_ROOT")}) {
       EXPECT_NE(message.find(fragment), std::string::npos) << fragment << "\n" << message;
     }
   }

@@ -1854,8 +1854,13 @@ def counts_with_an_unknown_algorithm(source, destination):
 # -- batched warp reductions (this build's CCCL 3.0.1 lacks cub::WarpReduceBatched)
 
 
-@expect(coop.UnsupportedOperationError, "coop.reduce_batched", "cub::WarpReduceBatched", "CCCL 3.5 or newer",
-        "CUDA_COOP_CCCL_ROOT")
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.reduce_batched",
+    "cub::WarpReduceBatched",
+    "CCCL 3.5 or newer",
+    "CUDA_COOP_CCCL_ROOT",
+)
 @cuda.jit
 def reduces_batches_with_an_older_cccl(source, destination):
     warp = coop.this_warp()

@@ -172,7 +172,14 @@ def test_catalog_exports_operators_with_their_spellings():
     assert operators["sum"]["aliases"] == ["+", "add", "plus", "operator.add", "np.add", "numpy.add"]
     assert operators["bit_xor"]["integers_only"] and operators["min"]["needs_order"]
     # An adjacent difference's default; reductions and scans refuse it, since they regroup.
-    assert operators["difference"]["aliases"] == ["-", "minus", "subtract", "operator.sub", "np.subtract", "numpy.subtract"]
+    assert operators["difference"]["aliases"] == [
+        "-",
+        "minus",
+        "subtract",
+        "operator.sub",
+        "np.subtract",
+        "numpy.subtract",
+    ]
     assert operators["sum"]["associative"] and not operators["difference"]["associative"]
 
 

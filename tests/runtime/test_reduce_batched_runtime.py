@@ -67,7 +67,7 @@ def test_other_dtypes(dtype):
 
 
 def larger(a, b):
-    return a if a > b else b
+    return max(a, b)
 
 
 @needs_batched

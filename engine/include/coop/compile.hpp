@@ -31,9 +31,9 @@ enum class PchPolicy {
 
 struct CompileRequest {
   std::string source;
-  std::string arch;                        // "sm_90"
-  std::vector<std::string> layout_probes;  // "" entries are skipped
-  std::string dump_path;                   // where the source was written, for error messages
+  std::string arch;                             // "sm_90"
+  std::vector<std::string> layout_probes;       // "" entries are skipped
+  std::string dump_path;                        // where the source was written, for error messages
   std::vector<std::string> extra_options = {};  // beyond options(): what the source's CUB classes need
 };
 

@@ -16,8 +16,8 @@ struct EmittedSource {
   // source declares them: the same text always has the same probes, so a cached
   // compile of it has the layouts of any bundle that emits that text.
   std::vector<std::string> layout_probes;
-  std::vector<int> probe_of_plan;  // per input plan: its index in layout_probes, -1 without scratch
-  std::string identity;            // digest of (engine version, toolkit identity, arch, plans)
+  std::vector<int> probe_of_plan;          // per input plan: its index in layout_probes, -1 without scratch
+  std::string identity;                    // digest of (engine version, toolkit identity, arch, plans)
   std::vector<std::string> nvrtc_options;  // what the plans' CUB classes need of NVRTC (GroupForm)
 };
 

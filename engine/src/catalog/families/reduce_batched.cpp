@@ -1,6 +1,6 @@
 // Batched warp reductions: cub::WarpReduceBatched, which CCCL 3.5 brought (an older CCCL is
-// refused at compile time, naming it; its lambdas need NVRTC's -default-device). Item b of every lane of a warp or logical warp belongs to
-// batch b; the call returns each batch's reduction as a fresh payload of ceil(batches / lanes)
+// refused at compile time, naming it; its lambdas need NVRTC's -default-device). Item b of every lane of a warp or
+// logical warp belongs to batch b; the call returns each batch's reduction as a fresh payload of ceil(batches / lanes)
 // items per lane: striped (lane r, slot i: batch r + i x lanes) or blocked (batch r x
 // ceil(batches / lanes) + i). Slots without a batch are unspecified.
 #include "catalog/family.hpp"
@@ -27,8 +27,8 @@ std::vector<DType> numeric_dtypes() {
 }  // namespace
 
 std::vector<OperationSpec> reduce_batched() {
-  OperandSpec result{"result", OperandRole::PayloadResult, "",
-                     {.extent = "BATCHES_PER_LANE", .rule = ExtentRule::BatchesPerLane}};
+  OperandSpec result{
+      "result", OperandRole::PayloadResult, "", {.extent = "BATCHES_PER_LANE", .rule = ExtentRule::BatchesPerLane}};
   return {{
       .name = "reduce_batched",
       .family = "reduce_batched",

@@ -12,7 +12,7 @@ from numba_cuda_mlir.numba_cuda.types.misc import literal
 
 from .._core.errors import InvalidArgumentError
 from .._default_target import DEFAULT_CAPABILITY
-from . import _declared, _groups, _planner, _resources
+from . import _declared, _planner, _resources
 from ._fork import check_and_note_compile
 from ._launch import dim3
 

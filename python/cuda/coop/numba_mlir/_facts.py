@@ -21,7 +21,7 @@ from .._core.errors import (
     PayloadInferenceError,
     UnsupportedOperationError,
 )
-from .._core.markers import all_markers, marker_of
+from .._core.markers import all_markers
 from . import _arguments, _groups, _ir, _operators, _payloads, _prefix_callbacks
 from ._find import Site
 from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
@@ -424,7 +424,7 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     (array), or one value per thread (scalar)."""
     _check_one_payload(state, var, payloads, where_text)
     found = definition(state.func_ir, var)
-    filled = filled_by(state, found)
+    filled = _payloads.filled_by(state, found)
     if filled is not None:  # `items = coop.load(...)`: load returns the payload it filled
         return _payload(state, filled, payloads, oracle, where_text, argument)
     array = _payloads.array_payload(state, var, payloads, oracle)
@@ -481,21 +481,10 @@ def _not_a_payload(argument: str, shown: str, where_text: str) -> PayloadInferen
     )
 
 
-def _primitive_called(state, found):
-    """(function, marker) of the implemented primitive `found` calls, or None."""
-    if not (isinstance(found, ir.Expr) and found.op == "call"):
-        return None
-    function = python_value(state.func_ir, found.func)
-    marker = marker_of(function)
-    if marker is None or marker.family in ("groups", "storage") or not marker.implemented:
-        return None
-    return function, marker
-
-
 def _scalar_result_dtype(state, found, payloads, oracle, where_text):
     """The dtype of a value a primitive returned (`first = coop.shuffle(block, x, ...)`,
     a reduction's result): its payload's, which the kernel compiler cannot type yet."""
-    called = _primitive_called(state, found)
+    called = _payloads.primitive_called(state, found)
     if called is None:
         return None
     function, marker = called
@@ -511,21 +500,6 @@ def _scalar_result_dtype(state, found, payloads, oracle, where_text):
         return None
     payload, _ = _payload(state, var, payloads, oracle, where_text)
     return payload.dtype
-
-
-def filled_by(state, found):
-    """The payload argument a primitive call fills in place and returns, if `found` is one."""
-    called = _primitive_called(state, found)
-    if called is None:
-        return None
-    function, marker = called
-    name = marker.name
-    try:
-        fills = parameters(name).fills
-        bound = inspect.signature(function).bind(*found.args, **dict(found.kws))
-    except (TypeError, RuntimeError):
-        return None
-    return bound.arguments.get(fills) if fills is not None else None
 
 
 def _check_one_payload(state, var, payloads, where_text) -> None:
@@ -769,7 +743,8 @@ def result_payloads(state, sites, payloads, oracle, block_shape) -> list:
             own = _ir.new_var(scope, spec.name, site.statement.loc) if several or scalar or not is_returned else None
             extent, dtype = _shaped_by_options(state, declared, arguments, spec, where_text)
             if spec.extent_rule == "batches_per_lane" and not scalar:
-                group = next(iter(signature.parameters))
+                function = python_value(state.func_ir, site.call.func)
+                group = next(iter(inspect.signature(function).parameters))
                 found = _groups.describe(state, arguments[group], block_shape, where_text)
                 lanes = found.size if found.kind in ("warp", "threads_within_warp") else 1  # others: refused later
                 extent = -(-origin.extent // lanes)

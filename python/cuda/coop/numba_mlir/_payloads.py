@@ -6,6 +6,7 @@ the payload, which must agree."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 
 import numba_cuda_mlir
@@ -14,8 +15,10 @@ from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
 from numba_cuda_mlir.numba_cuda.core import ir
 
+from .. import _engine
 from .._core.api.storage import ThreadData
 from .._core.errors import InvalidArgumentError, PayloadInferenceError, UnsupportedOperationError
+from .._core.markers import marker_of
 from ._find import Site
 from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value, replace_value
 from ._location import where
@@ -296,10 +299,39 @@ def _origin(state, made):
     """What made a payload: a call that fills its argument and returns it stands for that
     argument's maker (`items = coop.load(block, source, coop.ThreadData(3))` is the ThreadData),
     so the payload it returns has every attribute of the one passed in."""
-    from ._facts import filled_by  # the catalog's reading of a call sits in the facts stage
-
     filled = filled_by(state, made)
     return made if filled is None else _origin(state, definition(state.func_ir, filled))
+
+
+def primitive_called(state, found):
+    """(function, marker) of the implemented primitive `found` calls, or None."""
+    if not (isinstance(found, ir.Expr) and found.op == "call"):
+        return None
+    function = python_value(state.func_ir, found.func)
+    marker = marker_of(function)
+    if marker is None or marker.family in ("groups", "storage") or not marker.implemented:
+        return None
+    return function, marker
+
+
+@functools.cache
+def _filled_operand(operation: str) -> str | None:
+    """The payload operand `operation` fills in place and returns (load's items), as the catalog says."""
+    return next((each["name"] for each in _engine.operation_operands(operation) if each["role"] == "payload_out"), None)
+
+
+def filled_by(state, found):
+    """The payload argument a primitive call fills in place and returns, if `found` is one."""
+    called = primitive_called(state, found)
+    if called is None:
+        return None
+    function, marker = called
+    fills = _filled_operand(marker.name)
+    try:
+        bound = inspect.signature(function).bind(*found.args, **dict(found.kws))
+    except TypeError:
+        return None
+    return bound.arguments.get(fills) if fills is not None else None
 
 
 def _made_by(state, name, made) -> bool:
