@@ -287,7 +287,7 @@ def reduce_batched(group, value, /, *, binary_op=None, output_layout="striped"):
             @cuda.jit
             def feature_sums(samples, totals):
                 warp = coop.this_warp()
-                features = coop.load(warp, samples, coop.ThreadData(4), offset=(cuda.threadIdx.x // 32) * 128)
+                features = coop.load(warp, samples, coop.ThreadData(4))  # each warp's own 128 values
                 sums = coop.reduce_batched(warp, features)
                 if warp.rank() < 4:
                     totals[(cuda.threadIdx.x // 32) * 4 + warp.rank()] = sums[0]
