@@ -118,11 +118,12 @@ TEST(Catalog, AdaptersOnlyWhereCubLacksAnOverloadOrACheck) {
         // cub::WarpReduce and cub::BlockReduce.
         const bool warps_group = form.group == GroupKind::Warps || form.group == GroupKind::Cluster;
         // BlockDiscontinuity's FlagHeadsAndTails overloads differ only in which neighbour a lone T is;
-        // BlockHistogram indexes its counters unchecked and leaves them in shared memory.
+        // BlockHistogram indexes its counters unchecked and leaves them in shared memory;
+        // BlockRunLengthDecode scans lengths in the offset dtype, where an overflow wraps.
         EXPECT_EQ(adapted, warp_array || warp_partial_scan || warps_group || operation.family == "load_store" ||
                                operation.family == "exchange" || operation.family == "radix_rank" ||
                                operation.family == "topk" || operation.family == "discontinuity" ||
-                               operation.family == "histogram")
+                               operation.family == "histogram" || operation.family == "run_length_decode")
             << operation.name << " " << to_string(form.group);
       }
     }
@@ -139,6 +140,7 @@ TEST(Catalog, ReductionsAndScansAlwaysUseScratch) {
 TEST(Catalog, ScratchOnlyForExchangingAlgorithms) {
   for (const auto& operation : catalog()) {
     for (const auto& form : operation.forms) {
+      if (form.needs_scratch) continue;  // every algorithm of it uses a TempStorage (a histogram's)
       for (const auto& algorithm : form.algorithms) {
         const bool exchanges = algorithm.name.find("transpose") != std::string::npos;
         EXPECT_EQ(algorithm.needs_scratch, exchanges) << operation.name << " " << algorithm.name;
@@ -222,9 +224,9 @@ TEST(Catalog, MethodRulesAndTemplateSlotsNameTheOperationsOptions) {
 }
 
 // Named dtypes and extents come from the arrays passed for a call's parameters, so only the
-// parameters a front end reads an array from declare them (a fresh result, which it allocates,
-// only uses a dtype an operand declares: sorted values), and a template slot reads only a name
-// one of them declares.
+// parameters a front end reads an array from, or the static options that fill them, declare them
+// (a fresh result, which it allocates, only uses a dtype or extent one of them declares: sorted
+// values, a histogram's counters), and a template slot reads only a name one of them declares.
 TEST(Catalog, NamedFactsAreDeclaredByTheArraysAFrontEndReads) {
   for (const auto& operation : catalog()) {
     std::set<std::string> dtypes, extents;
@@ -237,9 +239,15 @@ TEST(Catalog, NamedFactsAreDeclaredByTheArraysAFrontEndReads) {
       EXPECT_TRUE(!named || is_payload(operand.role)) << operation.name << ": " << operand.name;
       if (operand.role != OperandRole::PayloadResult) declare(operand.array);
     }
+    // A static option declares the dtype or extent it fills (a histogram's counter_dtype, bins_per_thread).
+    for (const auto& option : operation.options) {
+      if (option.fills_fact.empty()) continue;
+      (option.type == OptionType::Count ? extents : dtypes).insert(option.fills_fact);
+    }
     for (const auto& operand : operation.operands) {
       if (operand.role != OperandRole::PayloadResult) continue;
-      EXPECT_TRUE(operand.array.extent.empty()) << operation.name << ": " << operand.name;
+      EXPECT_TRUE(operand.array.extent.empty() || extents.contains(operand.array.extent))
+          << operation.name << ": " << operand.name;
       EXPECT_TRUE(operand.array.element.empty() || dtypes.contains(operand.array.element))
           << operation.name << ": " << operand.name;
     }
