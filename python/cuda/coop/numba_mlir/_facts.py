@@ -148,6 +148,9 @@ class Parameters:
     # CUB has no overload for one value per thread: a scalar payload (and the other payload
     # operands) is passed as a one-item array, and the results' items are returned.
     scalar_as_one_item: bool
+    # The named dtype of the value the call returns where it is not the payload's (a run-length
+    # decode's total, OffsetT); None: the payload's.
+    result_dtype: str | None = None
 
     def options_of(self, kind: str) -> list:
         return [name for name, option_kind in self.kinds.items() if option_kind == kind]
@@ -195,6 +198,7 @@ def parameters(operation: str) -> Parameters:
         named_extents=named_extents,
         named_operands=tuple(name for name, _ in roles if name in named_dtypes or name in named_extents),
         scalar_as_one_item=spec["scalar_as_one_item"],
+        result_dtype=spec.get("result_dtype"),
     )
 
 
@@ -497,7 +501,7 @@ def _scalar_result_dtype(state, found, payloads, oracle, where_text):
         return None
     function, marker = called
     declared = parameters(marker.name)
-    if any(name in declared.named_dtypes for name in declared.results):
+    if declared.result_dtype is not None or any(name in declared.named_dtypes for name in declared.results):
         return None  # a result of another dtype than the payload's
     try:
         bound = inspect.signature(function).bind(*found.args, **dict(found.kws))
@@ -789,14 +793,16 @@ def result_payloads(state, sites, payloads, oracle) -> list:
 def _shaped_by_options(state, declared, arguments, spec, where_text):
     """(items per thread, dtype) of a result its options shape (a histogram's bins_per_thread
     counters of counter_dtype), each None where they do not. A count that is not a
-    compile-time one counts as the default here (analysis refuses it); a dtype the option
+    compile-time one counts as the default here, or as none where the count is required (analysis
+    refuses it either way); a dtype the option
     does not take is refused now, before a call reading the result could blame itself."""
     extent = dtype = None
     if spec.extent_option is not None:
         binding = _binding(state, arguments[spec.extent_option]) if spec.extent_option in arguments else None
         text = binding.value if binding is not None and binding.binding == "static" else None
         extent = int(text) if text is not None and text.lstrip("-").isdigit() and int(text) > 0 else None
-        extent = extent or int(declared.defaults[spec.extent_option])
+        default = declared.defaults[spec.extent_option]  # "" for a required one: analysis refuses the call
+        extent = extent or (int(default) if default else None)
     if spec.dtype_option is not None:
         given = arguments.get(spec.dtype_option)
         binding = _dtype_binding(state, given, spec.dtype_option, where_text) if given is not None else None
