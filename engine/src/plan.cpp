@@ -437,13 +437,17 @@ void reject_other_fact(const CallFacts& facts, const OptionSpec& option, const s
 
 // The facts with the named dtype or extent each option with a fills_fact gives (a histogram's
 // counter_dtype is its counters' CounterT), checked as the option is, so that the named facts
-// the operands read are known before they are checked. A runtime value is check_options' to
-// refuse; a required option omitted, check_required's.
+// the operands read are known before they are checked. A runtime value or a required option
+// omitted is refused here, before a parameter the fact shapes could be blamed for it.
 CallFacts with_option_facts(const CallFacts& facts, const OperationSpec& operation, long long tile) {
   CallFacts filled = facts;
   for (const auto& option : operation.options) {
     if (option.fills_fact.empty()) continue;
     const OptionBinding bound = facts.option(option.name);
+    if (bound.binding == Binding::Runtime) {
+      reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, "a runtime value", "a compile-time constant");
+    }
+    if (bound.binding == Binding::Omitted && option.required) check_required(facts, operation);
     const std::string value = bound.binding == Binding::Static    ? bound.value
                               : bound.binding == Binding::Omitted ? option.default_choice
                                                                   : "";
