@@ -89,3 +89,21 @@ def test_shapes_one_run_per_thread_and_into_memory_compile():
     )
     assert [call.rsplit("::", 1)[1] for call in decode_calls(into)] == ["DecodeInto", "Decode"]
     assert "::cuda::std::uint64_t, 1, 1, ::cuda::std::uint32_t>::DecodeInto" in decode_calls(into)[0]
+
+
+@pytest.mark.parametrize(
+    "offset_dtype, spelled", [(None, "uint32_t"), (np.uint64, "uint64_t")], ids=["default", "uint64"]
+)
+def test_untyped_outputs_take_the_offset_dtype(offset_dtype, spelled):
+    explanation = coop.explain(
+        kernels.untyped_outputs_kernel(offset_dtype),
+        np.zeros(64, np.int32),
+        np.zeros(64, np.int32),
+        np.zeros(32, np.uint64),
+        np.zeros(64, np.uint64),
+        grid=1,
+        block=32,
+    )
+    assert f"::cuda::std::{spelled} (&relative_offsets)[2], ::cuda::std::{spelled} (&total_decoded_size)[1]" in (
+        explanation.source
+    )

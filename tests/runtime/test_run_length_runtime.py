@@ -335,3 +335,41 @@ def test_the_largest_total_with_a_tile_of_headroom_decodes():
     np.testing.assert_array_equal(decoded[0][:3], [5, 6, 0])
     np.testing.assert_array_equal(relative[0][:3], [total - 2, 0, 2**32 - 1])
     np.testing.assert_array_equal(totals, total)
+
+
+def untyped_outputs_kernel(offset_dtype):
+    @cuda.jit
+    def kernel(values, lengths, totals, relatives):
+        block = coop.this_block()
+        total = coop.ThreadData(1)  # untyped: they take the offset dtype
+        relative = coop.ThreadData(2)
+        run_values = coop.load(block, values, coop.ThreadData(2))
+        run_lengths = coop.load(block, lengths, coop.ThreadData(2))
+        coop.run_length_decode(
+            block,
+            run_values,
+            run_lengths,
+            decoded_items_per_thread=2,
+            total_decoded_size=total,
+            relative_offsets=relative,
+            decoded_offset_dtype=offset_dtype,
+        )
+        totals[cuda.threadIdx.x] = total[0]
+        for i in range(2):
+            relatives[cuda.threadIdx.x * 2 + i] = relative[i]
+
+    return kernel
+
+
+@pytest.mark.parametrize("offset_dtype", [None, np.uint64], ids=["default_uint32", "uint64"])
+def test_untyped_outputs_take_the_offset_dtype(offset_dtype):
+    threads = 32
+    values = np.arange(threads * 2, dtype=np.int32)
+    lengths = padded_runs([3, 2], threads * 2, np.int32)
+    totals = np.zeros(threads, np.uint64)
+    relatives = np.zeros(threads * 2, np.uint64)
+    untyped_outputs_kernel(offset_dtype)[1, threads](values, lengths, totals, relatives)
+    sentinel = np.iinfo(offset_dtype or np.uint32).max
+    np.testing.assert_array_equal(totals, 5)
+    np.testing.assert_array_equal(relatives[:5], [0, 1, 2, 0, 1])
+    np.testing.assert_array_equal(relatives[5:], sentinel)

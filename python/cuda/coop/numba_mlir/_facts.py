@@ -137,6 +137,8 @@ class Parameters:
     defaults: dict  # option name -> its default as the catalog spells it ("" for none)
     # Choices of a dtype (a histogram's counter_dtype) -> the dtypes each takes: any spelling of one is.
     dtype_options: dict
+    # A named dtype such a choice fills -> the choice (a run-length decode's OffsetT -> decoded_offset_dtype).
+    dtype_fills: dict
     elements: dict  # payload-array option -> the dtype its items must have
     prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
     aliases: dict  # another name an option is accepted by (the seed's spellings) -> the option
@@ -186,6 +188,11 @@ def parameters(operation: str) -> Parameters:
         defaults={option["name"]: option["default"] for option in spec["options"]},
         dtype_options={
             option["name"]: tuple(option["choices"])
+            for option in spec["options"]
+            if "fills_fact" in option and option["type"] == "choice"
+        },
+        dtype_fills={
+            option["fills_fact"]: option["name"]
             for option in spec["options"]
             if "fills_fact" in option and option["type"] == "choice"
         },
@@ -573,6 +580,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         _payloads.agree(payload, _payloads.dtype_name(number_type), "its value", where_text)
     dtype = dtype_of(payload, where_text)
     _check_payload_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
+    _adopt_filled_dtypes(state, declared, arguments, payloads, oracle, where_text)
     arrays = _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
     named = named_facts(declared, arrays, where_text)  # CallFacts.dtypes, CallFacts.extents
 
@@ -683,6 +691,24 @@ def _check_payload_arrays(state, declared, arguments, payload, shape, payloads, 
         _payloads.agree(array, element, f"argument '{name}' of {where_text}", where_text)
         if shape == "array" and name not in declared.named_extents:
             _check_same_extent(payload, array, arguments[declared.payload].name, name, where_text)
+
+
+def _adopt_filled_dtypes(state, declared, arguments, payloads, oracle, where_text) -> None:
+    """An untyped array typed by a named dtype that a dtype option fills takes the option's dtype,
+    or its default (a run-length decode's relative offsets: decoded_offset_dtype, uint32). A typed
+    one keeps its own: the engine refuses one that disagrees with the option."""
+    for fact, option in declared.dtype_fills.items():
+        typed = [
+            name for name, named in declared.named_dtypes.items() if named == fact and _given(state, arguments, name)
+        ]
+        if not typed:
+            continue
+        binding = _dtype_binding(state, arguments[option], option, where_text) if option in arguments else None
+        dtype = binding.value if binding is not None and binding.binding == "static" else declared.defaults[option]
+        for name in typed:
+            array, _ = _payload(state, arguments[name], payloads, oracle, where_text, name)
+            if array.dtype is None:
+                _payloads.agree(array, dtype, f"argument '{option}' of {where_text}", where_text)
 
 
 def _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text) -> dict:

@@ -234,10 +234,11 @@ def run_length_decode(
             decoded index the window starts at, an integer the same in every thread (a
             runtime one is int8 to int64 or uint8 to uint32).
         total_decoded_size: a `ThreadData` (or local array) of the offset dtype that
-            receives the total in each item, in every thread, whatever its window holds.
+            receives the total in each item, in every thread, whatever its window holds; an
+            untyped `ThreadData` takes the offset dtype.
         relative_offsets: a `ThreadData` of `decoded_items_per_thread` items of the offset
-            dtype that receives each decoded item's index within its run (the offset dtype's
-            maximum at or past the total).
+            dtype (an untyped one takes it) that receives each decoded item's index within
+            its run (the offset dtype's maximum at or past the total).
         decoded_offset_dtype: compile-time: ``"uint32"`` (the default) or ``"uint64"``, as its
             name, a NumPy type or ``np.dtype`` or a kernel compiler type: the dtype decoded
             indices are counted in, and the dtype of `total_decoded_size` and
