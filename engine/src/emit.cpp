@@ -351,7 +351,9 @@ void emit_impl(std::ostream& out, const Plan& plan, const Names& names) {
   const std::string type = element_type(plan);
   // A result CUB does not return, it writes to the output argument (kResultLocal).
   const bool result_argument = plan.result && !plan.operation->returns_value;
-  out << "static __device__ __forceinline__ " << (plan.result ? type : "void") << " " << names.impl << "(";
+  const std::string& named = plan.operation->result_dtype;  // a result of another dtype than the payload's
+  const std::string result_type = named.empty() ? type : std::string(info(plan.facts.dtypes.at(named)).cpp);
+  out << "static __device__ __forceinline__ " << (plan.result ? result_type : "void") << " " << names.impl << "(";
   for (std::size_t i = 0; i < params.size(); ++i) out << (i ? ", " : "") << params[i];
   out << ") {\n";
   emit_unaligned_fallback(out, plan, arguments.front());

@@ -6,6 +6,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
+#include <type_traits>
 
 #include "coop/digest.hpp"
 #include "coop/error.hpp"
@@ -424,24 +426,50 @@ void check_options(const CallFacts& facts, const OperationSpec& operation, long 
   check_required(facts, operation);
 }
 
+// An array the front end read a named fact from (a run-length decode's relative offsets, of
+// OffsetT[DECODED_ITEMS_PER_THREAD]) disagreeing with the option that fills it: the option does
+// not silently retype the array.
+template <typename Value>
+void reject_other_fact(const CallFacts& facts, const OptionSpec& option, const std::map<std::string, Value>& given,
+                       Value value, const std::string& shown) {
+  const auto found = given.find(option.fills_fact);
+  if (found == given.end() || found->second == value) return;
+  std::ostringstream had;
+  if constexpr (std::is_same_v<Value, DType>) {
+    had << info(found->second).name;
+  } else {
+    had << found->second;
+  }
+  reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, shown,
+         "the " + option.fills_fact + " of the arrays it types, which is " + had.str() + " there");
+}
+
 // The facts with the named dtype or extent each option with a fills_fact gives (a histogram's
 // counter_dtype is its counters' CounterT), checked as the option is, so that the named facts
-// the operands read are known before they are checked. A runtime value is check_options' to
-// refuse; a required option omitted, check_required's.
+// the operands read are known before they are checked. A runtime value or a required option
+// omitted is refused here, before a parameter the fact shapes could be blamed for it.
 CallFacts with_option_facts(const CallFacts& facts, const OperationSpec& operation, long long tile) {
   CallFacts filled = facts;
   for (const auto& option : operation.options) {
     if (option.fills_fact.empty()) continue;
     const OptionBinding bound = facts.option(option.name);
+    if (bound.binding == Binding::Runtime) {
+      reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, "a runtime value", "a compile-time constant");
+    }
+    if (bound.binding == Binding::Omitted && option.required) check_required(facts, operation);
     const std::string value = bound.binding == Binding::Static    ? bound.value
                               : bound.binding == Binding::Omitted ? option.default_choice
                                                                   : "";
     if (value.empty()) continue;
     check_static_value(facts, option, value, tile);
     if (option.type == OptionType::Count) {
-      filled.extents[option.fills_fact] = static_cast<int>(*literal::parse_signed(value));
+      const int extent = static_cast<int>(*literal::parse_signed(value));
+      reject_other_fact(facts, option, facts.extents, extent, std::to_string(extent));
+      filled.extents[option.fills_fact] = extent;
     } else {
-      filled.dtypes[option.fills_fact] = *parse_dtype(value);
+      const DType dtype = *parse_dtype(value);
+      reject_other_fact(facts, option, facts.dtypes, dtype, std::string(info(dtype).name));
+      filled.dtypes[option.fills_fact] = dtype;
     }
   }
   return filled;
@@ -769,7 +797,8 @@ std::optional<AbiParam> result_of(const Plan& plan) {
     produces = produces || (operand.role == OperandRole::PayloadResult && payload_by_value(plan.facts, operand));
   }
   if (!produces) return std::nullopt;
-  return result_abi(plan.facts.dtype);
+  const std::string& named = plan.operation->result_dtype;
+  return result_abi(named.empty() ? plan.facts.dtype : plan.facts.dtypes.at(named));
 }
 
 // The C declaration a user function must be compiled to: values by value, or

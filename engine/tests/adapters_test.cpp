@@ -107,8 +107,25 @@ std::string option_default(const OptionSpec& option) {
   return option.default_choice;
 }
 
+// A named dtype's sample: the first its arrays take, or the default of the option filling it
+// (a run-length decode's LengthT, an integer; OffsetT, uint32), else float.
+std::string named_dtype_sample(const OperationSpec& operation, const std::string& name) {
+  for (const auto& option : operation.options) {
+    if (option.fills_fact == name && option.type == OptionType::Choice)
+      return std::string(info(*parse_dtype(option.default_choice)).cpp);
+  }
+  std::vector<ArrayType> arrays;
+  for (const auto& operand : operation.operands) arrays.push_back(operand.array);
+  for (const auto& option : operation.options) arrays.push_back(option.array);
+  for (const auto& array : arrays) {
+    if (array.element == name && !array.dtypes.empty()) return std::string(info(array.dtypes.front()).cpp);
+  }
+  return "float";
+}
+
 // The form's template slots bound for int, a 64-thread block, logical warps of 8
-// lanes, 4 items, each option's default, float for a named dtype and 16 for a named extent.
+// lanes, 4 items, each option's default (16 for a required count), a dtype its arrays take
+// for a named dtype and 16 for a named extent.
 std::string sample_arguments(const GroupForm& form, const OperationSpec& operation) {
   std::string arguments;
   for (const TemplateSlot& slot : form.template_args) {
@@ -140,7 +157,7 @@ std::string sample_arguments(const GroupForm& form, const OperationSpec& operati
         value = option_default(*operation.option(slot.fact));
         break;
       case TemplateArg::NamedDType:
-        value = "float";
+        value = named_dtype_sample(operation, slot.fact);
         break;
       case TemplateArg::NamedExtent:
         value = "16";

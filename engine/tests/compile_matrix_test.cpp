@@ -51,14 +51,14 @@ bool expects_scratch(const CallFacts& facts) {
   return true;
 }
 
-// Sorts, ranks, selections, neighbours, histograms and batched reductions: every payload, one value
-// per thread included, is an array.
+// Sorts, ranks, selections, neighbours, histograms, run-length windows and batched reductions:
+// every payload, one value per thread included, is an array.
 bool writes_arrays(const CallFacts& facts) {
   for (const char* prefix : {"radix_sort", "radix_rank", "merge_sort", "topk", "adjacent_difference", "discontinuity",
                              "histogram", "reduce_batched"}) {
     if (facts.operation.starts_with(prefix)) return true;
   }
-  return false;
+  return facts.operation == "run_length_decode";
 }
 
 // Reductions and broadcasts produce a value; scans, exchanges and shuffles produce one for a
@@ -114,7 +114,9 @@ void check_provider(const Plan& plan, const Provider& provider, const std::strin
   }
   if (expects_result(facts)) {
     ASSERT_TRUE(provider.result.has_value());
-    EXPECT_EQ(provider.result->cpp_type, info(facts.dtype).cpp);
+    // A run-length decode into memory returns its total, of the offset dtype.
+    const DType dtype = facts.dtypes.contains("OffsetT") ? facts.dtypes.at("OffsetT") : facts.dtype;
+    EXPECT_EQ(provider.result->cpp_type, info(dtype).cpp);
   } else {
     EXPECT_FALSE(provider.result.has_value());
   }
@@ -245,8 +247,10 @@ TEST(CompileMatrix, CoversTheRequiredCountingCombinationsOnce) {
   std::size_t calls = 0;
   const std::size_t keys = distinct_keys(testing::counting_matrix(), calls);
   // Per histogram algorithm: 8 sample dtypes x 4 counter dtypes, and for 2 sample dtypes 3
-  // shapes x 3 items and 4 bin counts.
-  EXPECT_EQ(calls, 2u * (8 * 4 + 2 * (9 + 4)));
+  // shapes x 3 items and 4 bin counts. Run-length windows: 8 length dtypes x 2 offset dtypes, 6
+  // value dtypes, 3 shapes x 2 runs per thread, 2 offset dtypes x 3 option sets; into memory: 2
+  // offset dtypes x 3 shapes x 2 destination offsets.
+  EXPECT_EQ(calls, 2u * (8 * 4 + 2 * (9 + 4)) + (8 * 2 + 6 + 3 * 2 + 2 * 3) + 2 * 3 * 2);
   EXPECT_EQ(keys, calls);
 }
 

@@ -718,5 +718,43 @@ TEST(Plan, BatchedWarpReductionDerivesItsResultsPerLane) {
   EXPECT_EQ(plan(facts).facts.extents.at("BATCHES_PER_LANE"), 1);
 }
 
+// A run-length window of 2 int16 runs per thread with int32 lengths, 3 decoded items per thread.
+CallFacts run_length_window(std::map<std::string, OptionBinding> options) {
+  CallFacts facts{"run_length_decode", Group::this_block({64, 1, 1}), DType::Int16, 2, std::move(options),
+                  "rld (kernel.py:4)"};
+  facts.options.emplace("decoded_items_per_thread", OptionBinding::fixed("3"));
+  facts.dtypes["LengthT"] = DType::Int32;
+  return facts;
+}
+
+TEST(Plan, AnOptionFillingANamedFactFillsItAndRefusesAnArrayGivingAnother) {
+  const Plan planned = plan(run_length_window({{"relative_offsets", OptionBinding::runtime()}}));
+  EXPECT_EQ(planned.facts.dtypes.at("OffsetT"), DType::UInt32);  // decoded_offset_dtype's default
+  EXPECT_EQ(planned.facts.extents.at("DECODED_ITEMS_PER_THREAD"), 3);
+  CallFacts other_dtype = run_length_window({{"relative_offsets", OptionBinding::runtime()}});
+  other_dtype.dtypes["OffsetT"] = DType::UInt64;  // the relative offsets passed are uint64
+  expect_rejected(other_dtype, ErrorKind::InvalidArgument, "decoded_offset_dtype", "OffsetT of the arrays");
+  CallFacts other_extent = run_length_window({{"relative_offsets", OptionBinding::runtime()}});
+  other_extent.extents["DECODED_ITEMS_PER_THREAD"] = 4;
+  expect_rejected(other_extent, ErrorKind::InvalidArgument, "decoded_items_per_thread", "which is 4 there");
+}
+
+TEST(Plan, AnOptionFillingANamedFactIsNeitherRuntimeNorOmittedWhenRequired) {
+  CallFacts runtime = run_length_window({});
+  runtime.options["decoded_items_per_thread"] = OptionBinding::runtime();
+  expect_rejected(runtime, ErrorKind::InvalidArgument, "decoded_items_per_thread", "a compile-time constant");
+  CallFacts omitted = run_length_window({});
+  omitted.options.erase("decoded_items_per_thread");
+  expect_rejected(omitted, ErrorKind::InvalidArgument, "decoded_items_per_thread", "requires decoded_items_per_thread");
+}
+
+TEST(Plan, AValueReturnedOfANamedDtype) {
+  CallFacts into = run_length_window({{"decoded_offset_dtype", OptionBinding::fixed("uint64")}});
+  into.operation = "run_length_decode_into";
+  const Plan planned = plan(into);
+  ASSERT_TRUE(planned.result.has_value());
+  EXPECT_EQ(planned.result->cpp_type, "::cuda::std::uint64_t");
+}
+
 }  // namespace
 }  // namespace coop

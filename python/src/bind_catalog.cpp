@@ -189,6 +189,7 @@ void bind_catalog(nb::module_& module) {
         entry["name"] = operation.name;
         entry["family"] = operation.family;
         entry["returns_value"] = operation.returns_value;
+        if (!operation.result_dtype.empty()) entry["result_dtype"] = operation.result_dtype;
         entry["identity_on_one_thread"] = operation.identity_on_one_thread;
         entry["scalar_as_one_item"] = operation.scalar_as_one_item;
         entry["operands"] = operand_list(operation);
@@ -196,7 +197,8 @@ void bind_catalog(nb::module_& module) {
         return entry;
       },
       "operation"_a,
-      "A catalog operation as one dict: name, family, returns_value, identity_on_one_thread (on a one-thread "
+      "A catalog operation as one dict: name, family, returns_value, result_dtype (where the value returned "
+      "is of a named dtype: its CallFacts.dtypes name), identity_on_one_thread (on a one-thread "
       "group the result is the scalar payload), operands (as operation_operands) and options "
       "(as operation_options).");
 }

@@ -347,16 +347,6 @@ def shuffle_down_by_two(source, destination):
     coop.shuffle(block, items, distance=2)  # <- error
 
 
-@expect(coop.UnsupportedOperationError, "coop.run_length_decode", "not implemented")
-@cuda.jit
-def uses_run_length_decode(source, destination):
-    block = coop.this_block()
-    items = coop.ThreadData(4)
-    coop.load(block, source, items)
-    decoded = coop.run_length_decode(block, items, items, decoded_items_per_thread=4)  # <- error
-    coop.store(block, destination, decoded)
-
-
 @expect(coop.InvalidArgumentError, "coop.reduce", "'binary_op' = 3 is not allowed", "a Python function op(a, b)")
 @cuda.jit
 def operator_that_is_not_callable(source, destination):
@@ -1885,6 +1875,115 @@ def reduces_batches_into_an_unknown_layout(source, destination):
     values = coop.load(warp, source, coop.ThreadData(4))
     sums = coop.reduce_batched(warp, values, output_layout="rows")  # <- error
     destination[0] = sums[0]
+
+
+# -- run-length decoding
+
+
+@expect(coop.InvalidArgumentError, "coop.run_length_decode", "run_lengths", "float32", argtypes=(I32, F32))
+@cuda.jit
+def decodes_float_run_lengths(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(2))
+    coop.store(block, source, coop.run_length_decode(block, values, lengths, decoded_items_per_thread=2))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.run_length_decode", "'run_lengths'", "'values'")
+@cuda.jit
+def decodes_lengths_of_another_extent(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(3))
+    coop.store(block, source, coop.run_length_decode(block, values, lengths, decoded_items_per_thread=2))  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.run_length_decode",
+    "argument 'decoded_items_per_thread' = a runtime value",
+    "a compile-time constant",
+)
+@cuda.jit
+def decodes_a_runtime_number_of_items(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(2))
+    decoded = coop.run_length_decode(block, values, lengths, decoded_items_per_thread=destination.size)  # <- error
+    coop.store(block, source, decoded)
+
+
+@expect(coop.InvalidArgumentError, "coop.run_length_decode", "argument 'decoded_items_per_thread' = 0", "1..")
+@cuda.jit
+def decodes_no_items(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(2))
+    coop.store(block, source, coop.run_length_decode(block, values, lengths, decoded_items_per_thread=0))  # <- error
+
+
+@expect(TypeError, "coop.run_length_decode", "decoded_items_per_thread")
+@cuda.jit
+def decodes_without_a_window_size(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(2))
+    coop.store(block, source, coop.run_length_decode(block, values, lengths))  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.run_length_decode", "argument 'decoded_offset_dtype' = 'int64' is not allowed")
+@cuda.jit
+def decodes_with_signed_offsets(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(2))
+    decoded = coop.run_length_decode(  # <- error
+        block, values, lengths, decoded_items_per_thread=2, decoded_offset_dtype=np.int64
+    )
+    coop.store(block, source, decoded)
+
+
+@expect(coop.InvalidArgumentError, "coop.run_length_decode", "decoded_offset_dtype", "OffsetT", "uint64")
+@cuda.jit
+def decodes_relative_offsets_of_another_dtype(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(2))
+    relative = coop.ThreadData(2, dtype=np.uint64)
+    decoded = coop.run_length_decode(  # <- error
+        block, values, lengths, decoded_items_per_thread=2, relative_offsets=relative
+    )
+    coop.store(block, source, decoded)
+
+
+@expect(coop.InvalidArgumentError, "coop.run_length_decode", "decoded_items_per_thread", "DECODED_ITEMS_PER_THREAD")
+@cuda.jit
+def decodes_relative_offsets_of_another_extent(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(2))
+    relative = coop.ThreadData(3, dtype=np.uint32)
+    decoded = coop.run_length_decode(  # <- error
+        block, values, lengths, decoded_items_per_thread=2, relative_offsets=relative
+    )
+    coop.store(block, source, decoded)
+
+
+@expect(coop.UnsupportedOperationError, "coop.run_length_decode", "a group kind that run_length_decode supports: block")
+@cuda.jit
+def decodes_in_a_warp(source, destination):
+    warp = coop.this_warp()
+    values = coop.load(warp, source, coop.ThreadData(2))
+    lengths = coop.load(warp, destination, coop.ThreadData(2))
+    coop.store(warp, source, coop.run_length_decode(warp, values, lengths, decoded_items_per_thread=2))  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.run_length_decode_into", "the destination", "float32", argtypes=(I32, F32))
+@cuda.jit
+def decodes_into_memory_of_another_dtype(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    coop.run_length_decode_into(block, values, values, destination, decoded_items_per_thread=2)  # <- error
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])

@@ -62,9 +62,9 @@ SIGNATURES = {
     "histogram": "(group, samples, /, *, bins, bins_per_thread=1, counter_dtype=None, algorithm='atomic', "
     "temp_storage=None)",
     "run_length_decode": "(group, run_values, run_lengths, /, *, decoded_items_per_thread, decoded_window_offset=0, "
-    "total_decoded_size=None, relative_offsets=None, temp_storage=None)",
+    "total_decoded_size=None, relative_offsets=None, decoded_offset_dtype=None, temp_storage=None)",
     "run_length_decode_into": "(group, run_values, run_lengths, destination, /, *, decoded_items_per_thread, "
-    "destination_offset=0, temp_storage=None)",
+    "destination_offset=0, decoded_offset_dtype=None, temp_storage=None)",
     "reduce_batched": "(group, value, /, *, binary_op=None, output_layout='striped')",
     "this_block": "(block_shape=None, /)",
     "this_warp": "()",
@@ -88,7 +88,8 @@ IMPLEMENTED = {
     *("broadcast", "exchange", "shuffle"),
     *("radix_sort_keys", "radix_sort_pairs", "radix_rank_keys", "merge_sort_keys", "merge_sort_pairs"),
     *("topk_min_keys", "topk_max_keys", "topk_min_pairs", "topk_max_pairs"),
-    *("adjacent_difference", "discontinuity", "histogram", "reduce_batched"),
+    *("adjacent_difference", "discontinuity", "histogram", "reduce_batched", "run_length_decode"),
+    "run_length_decode_into",
 }
 ALIASES = {"radix_rank": "radix_rank_keys"}  # the seed's earlier name: the same marker
 

@@ -289,7 +289,10 @@ struct OperationSpec {
   std::vector<GroupForm> forms;
   std::vector<MethodRule> methods = {};  // empty: always `method`
   bool returns_value = false;            // CUB's method returns the call's result (a reduction)
-  std::vector<DType> dtypes = {};        // payload dtypes CUB supports; empty: every dtype
+  // With returns_value: the CallFacts::dtypes name the result is of (a run-length decode's total,
+  // OffsetT); "": the call's dtype.
+  std::string result_dtype = {};
+  std::vector<DType> dtypes = {};  // payload dtypes CUB supports; empty: every dtype
   // On a group of one thread the call's result is its one value (a reduction of a scalar):
   // a front end may replace the call by its payload instead of planning it.
   bool identity_on_one_thread = false;

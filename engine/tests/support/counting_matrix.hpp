@@ -1,5 +1,6 @@
 // The counting coverage matrix: every CallFacts the compile-matrix and scratch-oracle tests plan
-// for cub::BlockHistogram (through its counters adapter), grouped the way they are compiled
+// for cub::BlockHistogram (through its counters adapter) and cub::BlockRunLengthDecode (through
+// its window adapter), grouped the way they are compiled
 // (one NVRTC call per bundle). The axes are written out here rather than read from the catalog,
 // so a catalog that loses an algorithm, a sample or a counter dtype fails the tests.
 #pragma once
@@ -60,6 +61,79 @@ inline MatrixBundle histogram_bundle() {
   return bundle;
 }
 
+inline const std::vector<DType> kRunLengthDtypes = kSampleDtypes;  // every integer width, signed or not
+inline const std::vector<DType> kRunValueDtypes = {DType::Int8,    DType::UInt16,  DType::Int64,
+                                                   DType::Float16, DType::Float32, DType::Float64};
+inline const std::vector<DType> kDecodedOffsetDtypes = {DType::UInt32, DType::UInt64};
+
+inline CallFacts run_length_call(const char* operation, Dim3 block, DType values, int runs, DType lengths,
+                                 int decoded_items, DType offsets, Bindings options) {
+  CallFacts facts;
+  facts.operation = operation;
+  facts.group = Group::this_block(block);
+  facts.dtype = values;
+  facts.items_per_thread = runs;
+  facts.options = std::move(options);
+  facts.options["decoded_items_per_thread"] = OptionBinding::fixed(std::to_string(decoded_items));
+  facts.options["decoded_offset_dtype"] = OptionBinding::fixed(std::string(info(offsets).name));
+  facts.dtypes["LengthT"] = lengths;
+  facts.where = "counting_matrix";
+  return facts;
+}
+
+// The window: every length dtype with each offset dtype (int32 values, 2 runs and 3 decoded
+// items per thread, 128 threads); the value dtypes; int32 runs in every shape with 1 and 4 runs
+// per thread; and the optional outputs and offsets (runtime, static) at 1 decoded item.
+inline MatrixBundle run_length_window_bundle() {
+  MatrixBundle bundle{"run_length_decode", {}};
+  const Dim3 block = kHistogramBlocks[0];
+  for (const DType lengths : kRunLengthDtypes) {
+    for (const DType offsets : kDecodedOffsetDtypes) {
+      bundle.calls.push_back(run_length_call("run_length_decode", block, DType::Int32, 2, lengths, 3, offsets, {}));
+    }
+  }
+  for (const DType values : kRunValueDtypes) {
+    bundle.calls.push_back(run_length_call("run_length_decode", block, values, 2, DType::UInt32, 3, DType::UInt32, {}));
+  }
+  for (const Dim3 shape : kHistogramBlocks) {
+    for (const int runs : {1, 4}) {
+      bundle.calls.push_back(
+          run_length_call("run_length_decode", shape, DType::Int32, runs, DType::Int64, 5, DType::UInt32, {}));
+    }
+  }
+  for (const DType offsets : kDecodedOffsetDtypes) {
+    CallFacts both = run_length_call("run_length_decode", block, DType::Int32, 2, DType::UInt16, 1, offsets,
+                                     {{"decoded_window_offset", OptionBinding::runtime()},
+                                      {"relative_offsets", OptionBinding::runtime()},
+                                      {"total_decoded_size", OptionBinding::runtime()}});
+    both.extents["TOTAL_ITEMS"] = 1;
+    bundle.calls.push_back(both);
+    CallFacts total = run_length_call(
+        "run_length_decode", block, DType::Int32, 2, DType::UInt16, 1, offsets,
+        {{"decoded_window_offset", OptionBinding::fixed("7")}, {"total_decoded_size", OptionBinding::runtime()}});
+    total.extents["TOTAL_ITEMS"] = 2;
+    bundle.calls.push_back(total);
+    bundle.calls.push_back(run_length_call("run_length_decode", block, DType::Int32, 2, DType::UInt16, 1, offsets,
+                                           {{"relative_offsets", OptionBinding::runtime()}}));
+  }
+  return bundle;
+}
+
+// Into global memory: each offset dtype in every shape, with and without a runtime destination
+// offset (int16 values, int32 lengths, 2 runs and 4 decoded items per thread).
+inline MatrixBundle run_length_into_bundle() {
+  MatrixBundle bundle{"run_length_decode_into", {}};
+  for (const DType offsets : kDecodedOffsetDtypes) {
+    for (const Dim3 shape : kHistogramBlocks) {
+      bundle.calls.push_back(
+          run_length_call("run_length_decode_into", shape, DType::Int16, 2, DType::Int32, 4, offsets, {}));
+      bundle.calls.push_back(run_length_call("run_length_decode_into", shape, DType::Int16, 2, DType::Int32, 4, offsets,
+                                             {{"destination_offset", OptionBinding::runtime()}}));
+    }
+  }
+  return bundle;
+}
+
 inline CallFacts batched_call(int width, DType dtype, int batches, Bindings options) {
   CallFacts facts;
   facts.operation = "reduce_batched";
@@ -93,7 +167,9 @@ inline MatrixBundle batched_bundle() {
   return bundle;
 }
 
-inline std::vector<MatrixBundle> counting_matrix() { return {histogram_bundle()}; }
+inline std::vector<MatrixBundle> counting_matrix() {
+  return {histogram_bundle(), run_length_window_bundle(), run_length_into_bundle()};
+}
 
 // Only where the CCCL in use has cub::WarpReduceBatched.
 inline std::vector<MatrixBundle> batched_matrix() { return {batched_bundle()}; }

@@ -444,8 +444,9 @@ def run_length_decode(
     *,
     decoded_items_per_thread: int,
     decoded_window_offset: int = 0,
-    total_decoded_size: Array | None = None,
+    total_decoded_size: Payload | None = None,
     relative_offsets: Payload | None = None,
+    decoded_offset_dtype: Any = None,
     temp_storage: TempStorage | None = None,
 ) -> Payload: ...
 def run_length_decode_into(
@@ -457,6 +458,7 @@ def run_length_decode_into(
     *,
     decoded_items_per_thread: int,
     destination_offset: int = 0,
+    decoded_offset_dtype: Any = None,
     temp_storage: TempStorage | None = None,
 ) -> int: ...
 def reduce_batched(

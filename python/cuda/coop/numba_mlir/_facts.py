@@ -139,6 +139,8 @@ class Parameters:
     defaults: dict  # option name -> its default as the catalog spells it ("" for none)
     # Choices of a dtype (a histogram's counter_dtype) -> the dtypes each takes: any spelling of one is.
     dtype_options: dict
+    # A named dtype such a choice fills -> the choice (a run-length decode's OffsetT -> decoded_offset_dtype).
+    dtype_fills: dict
     elements: dict  # payload-array option -> the dtype its items must have
     prefix_states: dict  # prefix-callback option -> the ABI parameter of its state
     aliases: dict  # another name an option is accepted by (the seed's spellings) -> the option
@@ -150,6 +152,9 @@ class Parameters:
     # CUB has no overload for one value per thread: a scalar payload (and the other payload
     # operands) is passed as a one-item array, and the results' items are returned.
     scalar_as_one_item: bool
+    # The named dtype of the value the call returns where it is not the payload's (a run-length
+    # decode's total, OffsetT); None: the payload's.
+    result_dtype: str | None = None
 
     def options_of(self, kind: str) -> list:
         return [name for name, option_kind in self.kinds.items() if option_kind == kind]
@@ -189,6 +194,11 @@ def parameters(operation: str) -> Parameters:
             for option in spec["options"]
             if "fills_fact" in option and option["type"] == "choice"
         },
+        dtype_fills={
+            option["fills_fact"]: option["name"]
+            for option in spec["options"]
+            if "fills_fact" in option and option["type"] == "choice"
+        },
         elements={option["name"]: option["element"] for option in spec["options"] if option["element"]},
         prefix_states={
             option["name"]: option["state_parameter"] for option in spec["options"] if option["state_parameter"]
@@ -198,6 +208,7 @@ def parameters(operation: str) -> Parameters:
         named_extents=named_extents,
         named_operands=tuple(name for name, _ in roles if name in named_dtypes or name in named_extents),
         scalar_as_one_item=spec["scalar_as_one_item"],
+        result_dtype=spec.get("result_dtype"),
     )
 
 
@@ -489,7 +500,7 @@ def _scalar_result_dtype(state, found, payloads, oracle, where_text):
         return None
     function, marker = called
     declared = parameters(marker.name)
-    if any(name in declared.named_dtypes for name in declared.results):
+    if declared.result_dtype is not None or any(name in declared.named_dtypes for name in declared.results):
         return None  # a result of another dtype than the payload's
     try:
         bound = inspect.signature(function).bind(*found.args, **dict(found.kws))
@@ -544,6 +555,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         _payloads.agree(payload, _payloads.dtype_name(number_type), "its value", where_text)
     dtype = dtype_of(payload, where_text)
     _check_payload_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
+    _adopt_filled_dtypes(state, declared, arguments, payloads, oracle, where_text)
     arrays = _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
     named = named_facts(declared, arrays, where_text)  # CallFacts.dtypes, CallFacts.extents
 
@@ -654,6 +666,24 @@ def _check_payload_arrays(state, declared, arguments, payload, shape, payloads, 
         _payloads.agree(array, element, f"argument '{name}' of {where_text}", where_text)
         if shape == "array" and name not in declared.named_extents:
             _check_same_extent(payload, array, arguments[declared.payload].name, name, where_text)
+
+
+def _adopt_filled_dtypes(state, declared, arguments, payloads, oracle, where_text) -> None:
+    """An untyped array typed by a named dtype that a dtype option fills takes the option's dtype,
+    or its default (a run-length decode's relative offsets: decoded_offset_dtype, uint32). A typed
+    one keeps its own: the engine refuses one that disagrees with the option."""
+    for fact, option in declared.dtype_fills.items():
+        typed = [
+            name for name, named in declared.named_dtypes.items() if named == fact and _given(state, arguments, name)
+        ]
+        if not typed:
+            continue
+        binding = _dtype_binding(state, arguments[option], option, where_text) if option in arguments else None
+        dtype = binding.value if binding is not None and binding.binding == "static" else declared.defaults[option]
+        for name in typed:
+            array, _ = _payload(state, arguments[name], payloads, oracle, where_text, name)
+            if array.dtype is None:
+                _payloads.agree(array, dtype, f"argument '{option}' of {where_text}", where_text)
 
 
 def _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text) -> dict:
@@ -767,14 +797,16 @@ def result_payloads(state, sites, payloads, oracle, block_shape) -> list:
 def _shaped_by_options(state, declared, arguments, spec, where_text):
     """(items per thread, dtype) of a result its options shape (a histogram's bins_per_thread
     counters of counter_dtype), each None where they do not. A count that is not a
-    compile-time one counts as the default here (analysis refuses it); a dtype the option
+    compile-time one counts as the default here, or as none where the count is required (analysis
+    refuses it either way); a dtype the option
     does not take is refused now, before a call reading the result could blame itself."""
     extent = dtype = None
     if spec.extent_option is not None:
         binding = _binding(state, arguments[spec.extent_option]) if spec.extent_option in arguments else None
         text = binding.value if binding is not None and binding.binding == "static" else None
         extent = int(text) if text is not None and text.lstrip("-").isdigit() and int(text) > 0 else None
-        extent = extent or int(declared.defaults[spec.extent_option])
+        default = declared.defaults[spec.extent_option]  # "" for a required one: analysis refuses the call
+        extent = extent or (int(default) if default else None)
     if spec.dtype_option is not None:
         given = arguments.get(spec.dtype_option)
         binding = _dtype_binding(state, given, spec.dtype_option, where_text) if given is not None else None

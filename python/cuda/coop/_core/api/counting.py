@@ -191,7 +191,7 @@ def histogram(group, samples, /, *, bins, bins_per_thread=1, counter_dtype=None,
     """
 
 
-@marker("run_length_decode", implemented=False)
+@marker("run_length_decode", implemented=True)
 def run_length_decode(
     group,
     run_values,
@@ -202,51 +202,132 @@ def run_length_decode(
     decoded_window_offset=0,
     total_decoded_size=None,
     relative_offsets=None,
+    decoded_offset_dtype=None,
     temp_storage=None,
 ):
-    """Decode one window of the block's run-length encoded tile
-    (cub::BlockRunLengthDecode::RunLengthDecode).
+    """Decode one window of the block's run-length encoded tile (cub::BlockRunLengthDecode)
+    and return it as a fresh blocked payload; the runs are left as they were.
 
-    Not available yet: the call is declared so that kernels can be written against it,
-    and compiling a kernel that calls it raises `UnsupportedOperationError` until its
-    family lands.
+    The tile's runs are blocked: run ``r = t x runs_per_thread + j`` is item ``j`` of thread
+    ``t`` of `run_values` and `run_lengths`. The decoded stream repeats each run's value its
+    length times, in run order (``np.repeat(values, lengths)``), and its length is the
+    total. Slot ``i`` of the thread of linear rank ``t`` (``threadIdx.x + blockDim.x x
+    (threadIdx.y + blockDim.y x threadIdx.z)``) holds decoded index ``decoded_window_offset
+    + t x decoded_items_per_thread + i``; a slot at or past the total holds 0, so a window
+    starting at or past the total is all zeros. Call it once per window, moving the offset on
+    by ``threads x decoded_items_per_thread``, to decode a stream longer than one window (or
+    see `run_length_decode_into`). Every thread of the block must reach the call.
+
+    Lengths are integers of any width, signed or unsigned. The positive ones come first:
+    zeros after them are runs that are not there (padding), and a tile of zeros is an empty
+    stream. A negative length, a zero length followed by a positive one, a total that leaves
+    less than one window of decoded indices below the offset dtype's maximum, or a negative
+    offset **traps** (the kernel fails with a launch error): CUB would decode them wrongly.
 
     Args:
-        group: `this_block()` (1-D).
-        run_values: a `ThreadData` of the runs' values (blocked).
-        run_lengths: a `ThreadData` of the runs' lengths (unsigned integers).
-        decoded_items_per_thread: compile-time; the window's items per thread.
-        decoded_window_offset: where the window starts in the decoded sequence.
-        total_decoded_size: a one-item array that receives the tile's decoded size.
-        relative_offsets: a `ThreadData` that receives each item's offset within its run.
+        group: `this_block()` (any 1-D, 2-D or 3-D block).
+        run_values: a `ThreadData` or local array (blocked) of the runs' values, of any
+            integer or float dtype; or one run per thread.
+        run_lengths: the runs' lengths, as many per thread as `run_values`, of an integer dtype.
+        decoded_items_per_thread: compile-time, at least 1: the window's items per thread.
+        decoded_window_offset: compile-time or runtime, 0 to 2**63 - 1 (default 0): the
+            decoded index the window starts at, an integer the same in every thread (a
+            runtime one is int8 to int64 or uint8 to uint32).
+        total_decoded_size: a `ThreadData` (or local array) of the offset dtype that
+            receives the total in each item, in every thread, whatever its window holds; an
+            untyped `ThreadData` takes the offset dtype.
+        relative_offsets: a `ThreadData` of `decoded_items_per_thread` items of the offset
+            dtype (an untyped one takes it) that receives each decoded item's index within
+            its run (the offset dtype's maximum at or past the total).
+        decoded_offset_dtype: compile-time: ``"uint32"`` (the default) or ``"uint64"``, as its
+            name, a NumPy type or ``np.dtype`` or a kernel compiler type: the dtype decoded
+            indices are counted in, and the dtype of `total_decoded_size` and
+            `relative_offsets`.
         temp_storage: a `TempStorage` the call's scratch comes from.
 
     Returns:
-        A `ThreadData` of the window's decoded items.
+        A `ThreadData` of `decoded_items_per_thread` items of the values' dtype.
+
+    CUB: ``cub::BlockRunLengthDecode<ItemT, BLOCK_DIM_X, RUNS_PER_THREAD,
+    DECODED_ITEMS_PER_THREAD, DecodedOffsetT, BLOCK_DIM_Y, BLOCK_DIM_Z>::RunLengthDecode``,
+    handed run offsets that an adapter scans and checks itself.
+
+    Example:
+        Expand one tile of runs per block, one window of 512 items at a time::
+
+            @cuda.jit
+            def expand(values, lengths, out, windows):
+                block = coop.this_block()
+                first = cuda.blockIdx.x * 256
+                runs = coop.load(block, values, coop.ThreadData(2, dtype=np.int32), offset=first)
+                sizes = coop.load(block, lengths, coop.ThreadData(2, dtype=np.int32), offset=first)
+                for window in range(windows):
+                    decoded = coop.run_length_decode(
+                        block, runs, sizes, decoded_items_per_thread=4, decoded_window_offset=window * 512
+                    )
+                    coop.store(block, out, decoded, offset=(cuda.blockIdx.x * windows + window) * 512)
     """
 
 
-@marker("run_length_decode", implemented=False)
+@marker("run_length_decode", implemented=True)
 def run_length_decode_into(
-    group, run_values, run_lengths, destination, /, *, decoded_items_per_thread, destination_offset=0, temp_storage=None
+    group,
+    run_values,
+    run_lengths,
+    destination,
+    /,
+    *,
+    decoded_items_per_thread,
+    destination_offset=0,
+    decoded_offset_dtype=None,
+    temp_storage=None,
 ):
-    """Decode every window of the block's run-length encoded tile into `destination`.
+    """Decode the block's whole run-length encoded tile into `destination` and return its
+    length (cub::BlockRunLengthDecode, every window after one scan of the lengths).
 
-    Not available yet: the call is declared so that kernels can be written against it,
-    and compiling a kernel that calls it raises `UnsupportedOperationError` until its
-    family lands.
+    Decoded index ``k`` (``np.repeat(values, lengths)[k]``) is written to
+    ``destination[destination_offset + k]`` for every ``k`` below the total, and nothing else
+    is written: the items around them keep their values. The block decodes
+    ``threads x decoded_items_per_thread`` items per step, as many steps as the total needs.
+    The runs, their lengths and what traps are as for `run_length_decode`; a negative
+    `destination_offset` traps too. `destination` must have room for the total: its length is
+    not checked. Every thread of the block must reach the call.
 
     Args:
-        group: `this_block()` (1-D).
-        run_values: a `ThreadData` of the runs' values (blocked).
-        run_lengths: a `ThreadData` of the runs' lengths (unsigned integers).
-        destination: a global array the decoded sequence is written to.
-        decoded_items_per_thread: compile-time; items per thread of each window.
-        destination_offset: where in `destination` the sequence starts.
+        group: `this_block()` (any 1-D, 2-D or 3-D block).
+        run_values: a `ThreadData` or local array (blocked) of the runs' values, of any
+            integer or float dtype; or one run per thread.
+        run_lengths: the runs' lengths, as many per thread as `run_values`, of an integer dtype.
+        destination: a 1-D device array of the values' dtype.
+        decoded_items_per_thread: compile-time, at least 1: the items each thread decodes per step.
+        destination_offset: compile-time or runtime, at least 0 (default 0): where in
+            `destination` decoded index 0 goes.
+        decoded_offset_dtype: compile-time: ``"uint32"`` (the default) or ``"uint64"``: the
+            dtype decoded indices are counted in, and the dtype of the total returned.
         temp_storage: a `TempStorage` the call's scratch comes from.
 
     Returns:
-        The tile's decoded size (uint32), in every thread.
+        The total, a scalar of `decoded_offset_dtype`, in every thread.
+
+    CUB: ``cub::BlockRunLengthDecode<ItemT, BLOCK_DIM_X, RUNS_PER_THREAD,
+    DECODED_ITEMS_PER_THREAD, DecodedOffsetT, BLOCK_DIM_Y, BLOCK_DIM_Z>::RunLengthDecode`` once
+    per step, in an adapter that scans and checks the lengths.
+
+    Example:
+        Expand the runs of many tiles, each tile's output where a host-side scan of the tiles'
+        totals puts it::
+
+            @cuda.jit
+            def expand(values, lengths, starts, out, totals):
+                block = coop.this_block()
+                first = cuda.blockIdx.x * 256
+                runs = coop.load(block, values, coop.ThreadData(2, dtype=np.int32), offset=first)
+                sizes = coop.load(block, lengths, coop.ThreadData(2, dtype=np.int32), offset=first)
+                total = coop.run_length_decode_into(
+                    block, runs, sizes, out, decoded_items_per_thread=4, destination_offset=starts[cuda.blockIdx.x]
+                )
+                if cuda.threadIdx.x == 0:
+                    totals[cuda.blockIdx.x] = total
     """
 
 
