@@ -168,7 +168,7 @@ def parameters(operation: str) -> Parameters:
     results = [operand for operand in spec["operands"] if operand["role"] == "payload_result"]
     arrays = (*(operand for operand in spec["operands"] if operand not in results), *spec["options"])
     named_dtypes, named_extents = _named(arrays, "named_dtype"), _named(arrays, "named_extent")
-    filled_by = {option["fills_fact"]: option["name"] for option in spec["options"] if "fills_fact" in option}
+    filling = {option["fills_fact"]: option["name"] for option in spec["options"] if "fills_fact" in option}
     return Parameters(
         payload=next(name for name, role in roles if role in _PAYLOAD_ROLES),
         fills=next((name for name, role in roles if role == "payload_out"), None),
@@ -181,8 +181,8 @@ def parameters(operation: str) -> Parameters:
                 result["starts_as"],
                 result.get("dtype"),
                 tuple(result.get("returned_when", ())),
-                filled_by.get(result.get("named_extent")),
-                filled_by.get(result.get("named_dtype")),
+                filling.get(result.get("named_extent")),
+                filling.get(result.get("named_dtype")),
                 result.get("extent_rule"),
             )
             for result in results
