@@ -64,8 +64,8 @@ def test_calls_without_a_memory_operand_wait_for_a_typed_payload(name, typed_lat
 
 
 def test_an_operation_the_engine_lacks_is_left_for_analyze_to_reject():
-    unimplemented = next(marker for marker in all_markers().values() if not marker.implemented)
-    assert isinstance(unimplemented, Marker)
+    # Every declared family has landed; one declared before it lands is marked like this.
+    unimplemented = Marker("a_future_primitive", "future", implemented=False)
     assert _facts.needs_a_typed_payload(types.SimpleNamespace(marker=unimplemented))
 
 
