@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import shlex
 import subprocess
 import sys
@@ -69,12 +70,13 @@ class CommandHelp(SphinxDirective):
 
 
 def _newest_result() -> pathlib.Path:
-    # A run of benchmarks/run.sh; the -startup.json beside them hold compile latency alone, and
-    # an -unreported.json the rows of a run cut short before its report.
+    # The newest whole run of benchmarks/run.sh, named <date>_<gpu>_<versions>_cuda-<version>.json;
+    # a name with more after it is a part (-startup: compile latency alone; -neighbours, -sorting:
+    # filtered rows; -workloads*: workloads alone; -unreported: a run cut short before its report).
     results = sorted(
         path
         for path in (ROOT / "benchmarks" / "results").glob("*.json")
-        if "-startup" not in path.name and "-unreported" not in path.name
+        if re.search(r"_cuda-[0-9.]+\.json$", path.name)
     )
     if not results:
         raise FileNotFoundError("no benchmark result under benchmarks/results/")
