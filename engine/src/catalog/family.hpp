@@ -45,17 +45,29 @@ inline std::vector<DType> arithmetic_dtypes() {
   return dtypes;
 }
 
-// Shared by the radix families (radix_sort, radix_rank, topk).
+// Every integer width, signed or not (a histogram's samples, run lengths).
+inline std::vector<DType> integer_dtypes() {
+  std::vector<DType> dtypes;
+  for (const DType dtype : all_dtypes()) {
+    if (info(dtype).is_integer) dtypes.push_back(dtype);
+  }
+  return dtypes;
+}
 
-// Integer keys of every width and the floats CUB's radix traits order (bit-twiddled:
-// negative values reversed below positive ones, -0.0 equal to +0.0, NaNs at the ends).
-inline std::vector<DType> radix_key_dtypes() {
+// Integers and floats: neither bool nor complex (what a batched warp reduction moves by word shuffles).
+inline std::vector<DType> integer_and_float_dtypes() {
   std::vector<DType> dtypes;
   for (const DType dtype : all_dtypes()) {
     if (info(dtype).is_integer || info(dtype).is_floating) dtypes.push_back(dtype);
   }
   return dtypes;
 }
+
+// Shared by the radix families (radix_sort, radix_rank, topk).
+
+// Integer keys of every width and the floats CUB's radix traits order (bit-twiddled:
+// negative values reversed below positive ones, -0.0 equal to +0.0, NaNs at the ends).
+inline std::vector<DType> radix_key_dtypes() { return integer_and_float_dtypes(); }
 
 // CUB counts a radix digit's keys in 16 bits: a tile holds at most 65535 items.
 inline constexpr long long kMaxRadixTile = 65535;

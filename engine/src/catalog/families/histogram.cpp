@@ -19,14 +19,6 @@ std::vector<AlgorithmSpec> histogram_algorithms() {
           {.name = "sort", .cub_enum = "::cub::BLOCK_HISTO_SORT", .needs_scratch = true}};
 }
 
-std::vector<DType> integer_dtypes() {
-  std::vector<DType> dtypes;
-  for (const DType dtype : all_dtypes()) {
-    if (info(dtype).is_integer) dtypes.push_back(dtype);
-  }
-  return dtypes;
-}
-
 OptionSpec counter_dtype_option() {
   OptionSpec option{.name = "counter_dtype", .type = OptionType::Choice, .allow_runtime = false};
   for (const DType dtype : kCounterDtypes) option.choices.emplace_back(info(dtype).name);

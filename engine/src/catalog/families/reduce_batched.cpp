@@ -1,8 +1,8 @@
 // Batched warp reductions: cub::WarpReduceBatched, which CCCL 3.5 brought (an older CCCL is
-// refused at compile time, naming it; its lambdas need NVRTC's -default-device). Item b of every lane of a warp or
-// logical warp belongs to batch b; the call returns each batch's reduction as a fresh payload of ceil(batches / lanes)
-// items per lane: striped (lane r, slot i: batch r + i x lanes) or blocked (batch r x
-// ceil(batches / lanes) + i). Slots without a batch are unspecified.
+// refused at compile time, naming it; its lambdas need NVRTC's -default-device). Item b of every
+// lane of a warp or logical warp belongs to batch b; the call returns each batch's reduction as a
+// fresh payload of ceil(batches / lanes) items per lane: striped (lane r, slot i: batch r + i x
+// lanes) or blocked (batch r x ceil(batches / lanes) + i). Slots without a batch are unspecified.
 #include "catalog/family.hpp"
 
 namespace coop::catalog_families {
@@ -13,15 +13,6 @@ OptionSpec output_layout_option() {
   option.choices = {"striped", "blocked"};
   option.default_choice = "striped";
   return option;
-}
-
-// Integers and floats: the batches move between lanes by word shuffles.
-std::vector<DType> numeric_dtypes() {
-  std::vector<DType> dtypes;
-  for (const DType dtype : all_dtypes()) {
-    if (info(dtype).is_integer || info(dtype).is_floating) dtypes.push_back(dtype);
-  }
-  return dtypes;
 }
 
 }  // namespace
@@ -49,7 +40,7 @@ std::vector<OperationSpec> reduce_batched() {
                  .nvrtc_options = {"-default-device"}}},
       .methods = {{.when = {{"output_layout", "striped"}}, .method = "ReduceToStriped"},
                   {.when = {{"output_layout", "blocked"}}, .method = "ReduceToBlocked"}},
-      .dtypes = numeric_dtypes(),
+      .dtypes = integer_and_float_dtypes(),
   }};
 }
 

@@ -18,14 +18,6 @@ const ClassAdapter kBlockRunLengthWindow{"::coop_adapt::BlockRunLengthWindow",
 
 const std::vector<DType> kOffsetDtypes = {DType::UInt32, DType::UInt64};
 
-std::vector<DType> length_dtypes() {
-  std::vector<DType> dtypes;
-  for (const DType dtype : all_dtypes()) {
-    if (info(dtype).is_integer && dtype != DType::Bool) dtypes.push_back(dtype);
-  }
-  return dtypes;
-}
-
 OptionSpec offset_dtype_option() {
   OptionSpec option{.name = "decoded_offset_dtype", .type = OptionType::Choice, .allow_runtime = false};
   for (const DType dtype : kOffsetDtypes) option.choices.emplace_back(info(dtype).name);
@@ -78,7 +70,7 @@ OptionSpec index_option(std::string name) {
 }
 
 OperandSpec lengths_operand() {
-  return {"run_lengths", OperandRole::PayloadIn, "", {.element = "LengthT", .dtypes = length_dtypes()}};
+  return {"run_lengths", OperandRole::PayloadIn, "", {.element = "LengthT", .dtypes = integer_dtypes()}};
 }
 
 }  // namespace
