@@ -794,17 +794,24 @@ def result_payloads(state, sites, payloads, oracle, block_shape) -> list:
     return results
 
 
+def _chosen(state, declared, arguments, option: str):
+    """The text of a static option as given, its default where it is omitted, None at run time."""
+    binding = _binding(state, arguments[option]) if option in arguments else None
+    if binding is None or binding.binding == "omitted":
+        return declared.defaults[option]
+    return binding.value
+
+
 def _shaped_by_options(state, declared, arguments, spec, where_text):
     """(items per thread, dtype) of a result its options shape (a histogram's bins_per_thread
-    counters of counter_dtype), each None where they do not. A count that is not a
-    compile-time one counts as the default here, or as none where the count is required (analysis
-    refuses it either way); a dtype the option
-    does not take is refused now, before a call reading the result could blame itself."""
+    counters of counter_dtype), each None where they do not. A count that is not a positive
+    compile-time one counts as the default here, or as none where the count is required
+    (analysis refuses it either way); a dtype the option does not take is refused now, before
+    a call reading the result could blame itself."""
     extent = dtype = None
     if spec.extent_option is not None:
-        binding = _binding(state, arguments[spec.extent_option]) if spec.extent_option in arguments else None
-        text = binding.value if binding is not None and binding.binding == "static" else None
-        extent = int(text) if text is not None and text.lstrip("-").isdigit() and int(text) > 0 else None
+        text = _chosen(state, declared, arguments, spec.extent_option)
+        extent = int(text) if text is not None and text.isdigit() and int(text) > 0 else None
         default = declared.defaults[spec.extent_option]  # "" for a required one: analysis refuses the call
         extent = extent or (int(default) if default else None)
     if spec.dtype_option is not None:
@@ -828,8 +835,7 @@ def _is_returned(state, declared, arguments, spec) -> bool:
     if not spec.returned_when:
         return True
     for option, value in spec.returned_when:
-        binding = _binding(state, arguments[option]) if option in arguments else None
-        chosen = binding.value if binding is not None and binding.binding != "omitted" else declared.defaults[option]
+        chosen = _chosen(state, declared, arguments, option)
         if isinstance(chosen, str) and chosen.strip().lower().replace("-", "_") == value:
             return True
     return False
