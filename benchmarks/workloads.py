@@ -4,12 +4,15 @@ one cuda.coop kernel with a block per row, against torch.sort(dim=-1) / torch.to
 cupy.sort(axis=-1); and a 256-bin histogram of 1 GiB of bytes (uniform, and clustered as an
 image's are), one cuda.coop kernel whose blocks loop over tiles, add up their block histograms
 in a ThreadData and merge them with one atomic per bin, against torch.bincount, torch.histc and
-cupy.bincount. Every library's result is checked equal to coop's (the histograms: to a count
+cupy.bincount; and run-length decoding of 64 Mi runs (float32 values, int32 lengths of mean 5)
+in two cuda.coop kernels (each tile's total, then, at the tiles' exclusive scan, every window of
+the tile with coop.run_length_decode_into) against torch.repeat_interleave, told the output's
+size and not. Every library's result is checked equal to coop's (the histograms: to a count
 of each byte value made without a histogram) before it is timed (CUDA events, the median of the
 runs after a warm-up). A ratio is the library's time over coop's: above 1, coop is faster.
 
     python3 benchmarks/workloads.py --json OUT.json [--rows 32768] [--runs 25]
-        [--only row_sort,row_topk,byte_histogram]
+        [--only row_sort,row_topk,byte_histogram,run_length_decode]
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ HISTOGRAM_THREADS, HISTOGRAM_ITEMS = BINS, 16  # a 16-byte vector load per threa
 HISTOGRAM_TILE = HISTOGRAM_THREADS * HISTOGRAM_ITEMS
 HISTOGRAM_BYTES = 1 << 30
 BLOCKS_PER_SM = 8  # 2048 threads: a full H200 SM
+RLD_THREADS, RLD_RUNS, RLD_DECODED = 256, 4, 8  # runs per thread, items each thread decodes per window
+RLD_TILE = RLD_THREADS * RLD_RUNS
+RLD_RUNS_TOTAL = 64 << 20
 SLOW_BUDGET_S = 10.0  # a library slower than this over its runs is timed on fewer (cupy.bincount's global atomics)
 
 
@@ -78,6 +84,26 @@ def byte_histogram(data, histogram, tiles):
         total[0] += counts[0]
     if total[0] != 0:
         cuda.atomic.add(histogram, cuda.threadIdx.x, total[0])
+
+
+@cuda.jit
+def tile_totals(lengths, totals):
+    block = coop.this_block()
+    sizes = coop.load(block, lengths, coop.ThreadData(RLD_RUNS), offset=cuda.blockIdx.x * RLD_TILE, algorithm="vectorize")
+    total = coop.sum(block, sizes)
+    if cuda.threadIdx.x == 0:
+        totals[cuda.blockIdx.x] = total
+
+
+@cuda.jit
+def decode_tiles(values, lengths, starts, output):
+    block = coop.this_block()
+    first = cuda.blockIdx.x * RLD_TILE
+    runs = coop.load(block, values, coop.ThreadData(RLD_RUNS), offset=first, algorithm="vectorize")
+    sizes = coop.load(block, lengths, coop.ThreadData(RLD_RUNS), offset=first, algorithm="vectorize")
+    coop.run_length_decode_into(
+        block, runs, sizes, output, decoded_items_per_thread=RLD_DECODED, destination_offset=starts[cuda.blockIdx.x]
+    )
 
 
 def timed(launch, runs: int, budget_s: float | None = None) -> list[float]:
@@ -230,17 +256,56 @@ def histogram_rows(runs: int) -> list[dict]:
     return rows
 
 
+def run_length_decode_row(runs: int) -> dict:
+    """RLD_RUNS_TOTAL runs decoded: coop's two kernels (and the scan of the tiles' totals
+    between them, which is part of its time) against torch.repeat_interleave."""
+    tiles = RLD_RUNS_TOTAL // RLD_TILE
+    values = cp.random.standard_normal(RLD_RUNS_TOTAL, dtype=cp.float32)
+    lengths = cp.random.geometric(0.2, size=RLD_RUNS_TOTAL).astype(cp.int32)  # mostly short runs, some long
+    size = int(lengths.sum(dtype=cp.int64))
+    output = cp.empty(size, cp.float32)
+    totals = cp.empty(tiles, cp.int64)
+    values_t, lengths_t = torch.as_tensor(values, device="cuda"), torch.as_tensor(lengths, device="cuda")
+    totals_t = torch.as_tensor(totals, device="cuda")
+
+    def coop_launch():
+        tile_totals[tiles, RLD_THREADS](lengths, totals)
+        starts = torch.cumsum(totals_t, 0) - totals_t
+        decode_tiles[tiles, RLD_THREADS](values, lengths, starts, output)
+        return torch.as_tensor(output, device="cuda")
+
+    launches = {
+        "coop": coop_launch,
+        "torch_repeat_interleave_sized": lambda: torch.repeat_interleave(values_t, lengths_t, output_size=size),
+        "torch_repeat_interleave": lambda: torch.repeat_interleave(values_t, lengths_t),
+    }
+    expected = torch.repeat_interleave(values_t, lengths_t)
+    correct = {library: bool(torch.equal(launch(), expected)) for library, launch in launches.items()}
+    row = {
+        "workload": "run_length_decode",
+        "runs_decoded": RLD_RUNS_TOTAL,
+        "items": size,
+        "threads": RLD_THREADS,
+        "runs_per_thread": RLD_RUNS,
+        "decoded_items_per_thread": RLD_DECODED,
+        **timed_row(launches, correct, runs),
+    }
+    print(f"run_length_decode {RLD_RUNS_TOTAL >> 20} Mi runs -> {size} items: {shown(row)}")
+    return row
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", type=pathlib.Path, required=True)
     parser.add_argument("--rows", type=int, default=32768)
     parser.add_argument("--runs", type=int, default=25)
-    parser.add_argument("--only", help="comma-separated workloads: row_sort, row_topk, byte_histogram (default: all)")
+    parser.add_argument("--only", help="comma-separated workloads: row_sort, row_topk, byte_histogram, run_length_decode (default: all)")
     args = parser.parse_args()
     workloads = {
         "row_sort": lambda: [row_sort(args.rows, args.runs)],
         "row_topk": lambda: [row_topk(args.rows, args.runs)],
         "byte_histogram": lambda: histogram_rows(args.runs),
+        "run_length_decode": lambda: [run_length_decode_row(args.runs)],
     }
     chosen = args.only.split(",") if args.only else list(workloads)
     unknown = [name for name in chosen if name not in workloads]
