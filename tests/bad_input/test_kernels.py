@@ -1288,7 +1288,7 @@ def payload_of_datetimes(source, destination):
     items[0] = 0
 
 
-@expect(coop.PayloadInferenceError, "coop.load", "different coop.ThreadData on different paths", "line")
+@expect(coop.PayloadInferenceError, "coop.load", "different payload on different paths", "one extent and dtype")
 @cuda.jit
 def payload_made_differently_on_two_paths(source, destination):
     block = coop.this_block()
@@ -1296,6 +1296,17 @@ def payload_made_differently_on_two_paths(source, destination):
         items = coop.ThreadData(4)
     else:
         items = coop.ThreadData(2)
+    coop.load(block, source, items)  # <- error
+
+
+@expect(coop.PayloadInferenceError, "coop.load", "different payload on different paths", "a dtype no call has fixed")
+@cuda.jit
+def untyped_payloads_made_on_two_paths(source, destination):
+    block = coop.this_block()
+    if source[0] > 0:
+        items = coop.ThreadData(4)
+    else:
+        items = coop.ThreadData(4)
     coop.load(block, source, items)  # <- error
 
 

@@ -1,7 +1,8 @@
 """Block histograms in Python kernels, launched and compared with np.bincount: every sample
 dtype with every counter dtype under both algorithms, hot bins, 8- and 16-bit samples with 256
 and 4096 bins, 2-D and 3-D blocks, one sample per thread, fresh counters on every call through
-shared scratch, accumulation across tiles, and samples outside the bins, which are not counted."""
+shared scratch, accumulation across tiles, samples outside the bins, which are not counted, and
+counters made on either branch of an `if`, stored after it."""
 
 import numpy as np
 import pytest
@@ -171,6 +172,25 @@ def test_counts_accumulate_across_tiles_in_a_payload_of_ones_own(algorithm):
     output = np.zeros(65, np.int64)
     kernel[1, 64](source, output, 3)
     np.testing.assert_array_equal(output, np.bincount(source, minlength=65))
+
+
+@cuda.jit
+def either_algorithm(source, output, use_sort):
+    block = coop.this_block()
+    samples = coop.load(block, source, coop.ThreadData(4))
+    if use_sort:  # results of one extent and dtype from either path: one payload after the join
+        counts = coop.histogram(block, samples, bins=80, bins_per_thread=2, algorithm="sort")
+    else:
+        counts = coop.histogram(block, samples, bins=80, bins_per_thread=2)
+    coop.store(block, output, counts, algorithm="striped", valid_items=80)
+
+
+@pytest.mark.parametrize("use_sort", [False, True])
+def test_counters_made_on_either_branch_are_one_payload_after_it(use_sort):
+    source = (np.arange(256) * 7 % 80).astype(np.int32)
+    output = np.full(80, -1, np.int32)
+    either_algorithm[1, 64](source, output, use_sort)
+    np.testing.assert_array_equal(output, np.bincount(source, minlength=80))
 
 
 @cuda.jit

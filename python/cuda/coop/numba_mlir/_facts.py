@@ -433,7 +433,9 @@ def _check_aggregate_array(state, var, payloads, oracle, dtype: str, name: str, 
 def _payload(state, var, payloads, oracle, where_text, argument="items"):
     """The call's payload: a ThreadData, a local array or a payload a primitive returned
     (array), or one value per thread (scalar)."""
-    _check_one_payload(state, var, payloads, where_text)
+    joined = _joined_payload(state, var, payloads, oracle, where_text)
+    if joined is not None:
+        return joined, "array"
     found = definition(state.func_ir, var)
     filled = _payloads.filled_by(state, found)
     if filled is not None:  # `items = coop.load(...)`: load returns the payload it filled
@@ -513,16 +515,28 @@ def _scalar_result_dtype(state, found, payloads, oracle, where_text):
     return payload.dtype
 
 
-def _check_one_payload(state, var, payloads, where_text) -> None:
-    """A payload made by different constructors on different paths has no one extent or dtype to plan for."""
-    made = {id(payload.site.call): payload for payload in payloads if payload.site is not None}
-    found = [made[id(value)] for value in definitions(state.func_ir, var) if id(value) in made]
-    if len(found) > 1:
-        lines = ", ".join(f"line {payload.site.statement.loc.line}" for payload in found)
-        raise PayloadInferenceError(
-            f"{where_text}: argument '{_shown(var.name)}' is a different coop.ThreadData on different paths ({lines}); "
-            "expected one payload per call: make it once, before the branches, with the largest extent you need"
-        )
+def _joined_payload(state, var, payloads, oracle, where_text) -> _payloads.Payload | None:
+    """The payload of a variable that different paths define (`counts = coop.histogram(...)`
+    in both branches of an `if`): one array payload when every path's has the same extent
+    and a known, equal dtype, as the calls after the join see one array type; None where
+    one path defines it. Payloads that differ, or whose dtype only a later call would fix,
+    have no one extent or dtype to plan for."""
+    found = definitions(state.func_ir, var)
+    if len(found) < 2:
+        return None
+    joined = [_payloads.array_payload(state, var, payloads, oracle, found=value) for value in found]
+    if all(payload is not None for payload in joined):
+        shapes = {(payload.extent, payload.dtype) for payload in joined}
+        if len(shapes) == 1 and joined[0].dtype is not None:
+            return joined[0]
+    made = [payload for payload in joined if payload is not None and payload.site is not None]
+    lines = ", ".join(f"line {payload.site.statement.loc.line}" for payload in made) or "several"
+    raise PayloadInferenceError(
+        f"{where_text}: argument '{_shown(var.name)}' is a different payload on different paths ({lines}) "
+        "of different extents or dtypes, or of a dtype no call has fixed yet; expected one payload per call: "
+        "make it once, before the branches, with the largest extent you need, or give the paths' payloads "
+        "one extent and dtype"
+    )
 
 
 def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:

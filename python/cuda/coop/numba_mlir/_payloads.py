@@ -101,11 +101,12 @@ class Result(Payload):
         return self.var.name if self.var is not None else super().name
 
 
-def returned_by(state, var, payloads, *, scalar=False):
+def returned_by(state, var, payloads, *, scalar=False, found=None):
     """The result a primitive returned that `var` holds: the call's value itself, or one item
     of the tuple a call returning several gives (`keys, values = coop.radix_sort_pairs(...)`,
-    `pair[1]`); None if it holds none. `scalar` selects results of one value per thread."""
-    found = definition(state.func_ir, var)
+    `pair[1]`); None if it holds none. `scalar` selects results of one value per thread;
+    `found` is one of several definitions of `var` (where paths join) to read instead of its one."""
+    found = definition(state.func_ir, var) if found is None else found
     position = None
     if isinstance(found, ir.Expr) and found.op in ("static_getitem", "getitem"):
         index = found.index if found.op == "static_getitem" else python_value(state.func_ir, found.index)
@@ -379,10 +380,11 @@ def infer_from_writes(state, payload: Payload, oracle, context: str) -> None:
                     agree(payload, dtype, f"the write at line {statement.loc.line}", context)
 
 
-def array_payload(state, var, payloads, oracle) -> Payload | None:
+def array_payload(state, var, payloads, oracle, found=None) -> Payload | None:
     """The payload `var` holds, if it is an array one: a ThreadData or a payload a
-    primitive returned (one of `payloads`), or the user's local array."""
-    found = definition(state.func_ir, var)
+    primitive returned (one of `payloads`), or the user's local array; `found` as for
+    returned_by."""
+    found = definition(state.func_ir, var) if found is None else found
     made = next(
         (
             payload
@@ -391,13 +393,13 @@ def array_payload(state, var, payloads, oracle) -> Payload | None:
         ),
         None,
     )
-    made = made or returned_by(state, var, payloads)
-    return made if made is not None else local_array(state, var, oracle)
+    made = made or returned_by(state, var, payloads, found=found)
+    return made if made is not None else local_array(state, var, oracle, found=found)
 
 
-def local_array(state, var, oracle) -> Payload | None:
+def local_array(state, var, oracle, found=None) -> Payload | None:
     """The user's `cuda.local.array(n, dtype)` of compile-time length as a payload."""
-    found = definition(state.func_ir, var)
+    found = definition(state.func_ir, var) if found is None else found
     if not (isinstance(found, ir.Expr) and found.op == "call"):
         return None
     if python_value(state.func_ir, found.func) is not numba_cuda_mlir.cuda.local.array:
