@@ -264,14 +264,17 @@ def block_topk(items_per_thread: int, tile: int):
 @cuda.jit(device=True)
 def before_tile(tile):
     """The index of the item before the block's tile; the grid's tiles form a cycle, so the
-    first block's is the last item of the grid's."""
-    return cuda.blockIdx.x * tile - 1 if cuda.blockIdx.x > 0 else cuda.gridDim.x * tile - 1
+    first block's is the last item of the grid's. Unsigned, as the twin's arithmetic is: a
+    signed index would add Python's negative-index wrap to what the row times."""
+    block = np.uint64(cuda.blockIdx.x)
+    return block * np.uint64(tile) - np.uint64(1) if block > 0 else np.uint64(cuda.gridDim.x) * np.uint64(tile) - np.uint64(1)
 
 
 @cuda.jit(device=True)
 def after_tile(tile):
     """The index of the item after the block's tile; the first item for the last block."""
-    return (cuda.blockIdx.x + 1) * tile if cuda.blockIdx.x + 1 < cuda.gridDim.x else 0
+    block = np.uint64(cuda.blockIdx.x)
+    return (block + np.uint64(1)) * np.uint64(tile) if block + np.uint64(1) < np.uint64(cuda.gridDim.x) else np.uint64(0)
 
 
 def adjacent_difference_left(items_per_thread: int, tile: int):
