@@ -173,6 +173,8 @@ std::vector<CallFacts> record_calls(DType dtype, int index) {
   calls.push_back(call("reduce", warp, 0, {{"binary_op", user}}));
   calls.push_back(call("reduce", logical, 0, {{"binary_op", user}}));
   calls.push_back(call("reduce", warp, 4, {{"binary_op", user}}));
+  calls.push_back(call("reduce", Group::warps_of({128, 1, 1}, 2), 0, {{"binary_op", user}}));
+  calls.push_back(call("reduce", Group::cluster_of({128, 1, 1}, 2), 0, {{"binary_op", user}}));
   calls.push_back(call("inclusive_scan", block, 0, {{"scan_op", user}}));
   calls.push_back(call("inclusive_scan", block, 4, {{"scan_op", user}, {"aggregate_output", runtime}}));
   calls.push_back(call("exclusive_scan", block, 0, {{"scan_op", user}, {"initial_value", runtime}}));
@@ -193,7 +195,7 @@ TEST(Record, EveryReductionAndScanOfEveryLayoutCompilesToLtoIr) {
       plans.push_back(engine().plan(facts));
     }
   }
-  ASSERT_EQ(plans.size(), kLayouts.size() * 16);
+  ASSERT_EQ(plans.size(), kLayouts.size() * 18);
   const Bundle bundle = engine().compile(plans, "sm_90");  // the static_asserts hold NVRTC to each layout
   ASSERT_EQ(bundle.providers.size(), plans.size());
   for (std::size_t i = 0; i < plans.size(); ++i) {
