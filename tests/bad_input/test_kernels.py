@@ -2093,6 +2093,32 @@ def seeds_a_pair_scan_with_one_number(source, destination):
     destination[0] = out[0]
 
 
+class FirstOfThePair:
+    """A pair scan's prefix_op returning one number where the scan needs a pair."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __call__(self, block_aggregate):
+        return self.state[0]
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.inclusive_scan",
+    "'prefix_op' = FirstOfThePair returns int32 for record(int32,int32) values",
+    "a tuple of 2 values (int32, int32)",
+)
+@cuda.jit
+def carries_a_pair_scan_with_one_number(source, destination):
+    state = cuda.local.array(2, np.int32)
+    state[0], state[1] = 0, 0
+    prefix = FirstOfThePair(state)
+    value = source[cuda.threadIdx.x]
+    out = coop.inclusive_scan(coop.this_block(), (value, value), scan_op=add_pairs, prefix_op=prefix)  # <- error
+    destination[0] = out[0]
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
 def test_error_names_the_call_and_the_users_line(case):
     with pytest.raises(case.error) as raised:

@@ -161,3 +161,29 @@ def test_groups_of_warps_reduce_pairs():
         out[t] = s + sq
 
     compile_for_launch(kernel, (array(types.float32), array(types.float32)), 1, 256)
+
+
+def _runtime_kernels():
+    """The GPU suite's records module, for its kernel factories (its tests are not collected here)."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).parents[1] / "runtime" / "test_records_runtime.py"
+    spec = importlib.util.spec_from_file_location("records_runtime", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("mode", ["inclusive", "exclusive"])
+@pytest.mark.parametrize("form", ["class", "stateful_function"])
+def test_a_pair_prefix_op_carries_a_selective_scan_across_tiles(form, mode):
+    """The running pair in a class's two-item local array or a StatefulFunction's two-item state."""
+    kernel = _runtime_kernels().tiled_pair_scan_kernel(form, mode)
+    matrix = np.zeros((3, 256), np.float32)
+    (plan,) = coop.explain(
+        kernel, matrix, matrix, matrix, matrix, np.zeros((3, 2), np.float32), grid=3, block=128
+    ).plans
+    assert plan.dtype == "record(float32,float32)"
+    assert "prefix_op: STATIC user:coop_prefix_" in plan.describe()
+    compile_for_launch(kernel, (types.Array(types.float32, 2, "C"),) * 5, 3, 128)

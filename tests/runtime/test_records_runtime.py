@@ -241,3 +241,80 @@ def test_groups_of_warps_reduce_pairs_to_every_member():
     groups = values.astype(np.float64).reshape(4, 64)
     np.testing.assert_allclose(sums, groups.sum(1).repeat(64), atol=1e-3)
     np.testing.assert_allclose(squares, (groups**2).sum(1).repeat(64), rtol=1e-4)
+
+
+class PairPrefix:
+    """The running pair of a selective scan over tiles, kept in a two-item local array."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __call__(self, block_aggregate):
+        before = (self.state[0], self.state[1])
+        self.state[0], self.state[1] = affine(before, block_aggregate)
+        return before
+
+
+@cuda.jit(device=True)
+def pair_carry(state, block_aggregate):
+    before = (state[0], state[1])
+    state[0], state[1] = affine(before, block_aggregate)
+    return before
+
+
+def tiled_pair_scan_kernel(form, mode):
+    """One block per row of `a` and `b` ([rows, length]), scanning the row tile by tile with
+    the running pair in a PairPrefix object or a StatefulFunction's state."""
+    carry = coop.StatefulFunction(pair_carry, np.float32)
+    inclusive = mode == "inclusive"
+
+    @cuda.jit
+    def with_a_class(a, b, out_a, out_b, final):
+        row, t = cuda.blockIdx.x, cuda.threadIdx.x
+        block = coop.this_block()
+        state = cuda.local.array(2, np.float32)
+        state[0], state[1] = 1.0, 0.0
+        prefix = PairPrefix(state)
+        for start in range(0, a.shape[1], cuda.blockDim.x):
+            pair = (a[row, start + t], b[row, start + t])
+            if inclusive:
+                x, y = coop.inclusive_scan(block, pair, scan_op=affine, prefix_op=prefix)
+            else:
+                x, y = coop.exclusive_scan(block, pair, scan_op=affine, prefix_op=prefix)
+            out_a[row, start + t], out_b[row, start + t] = x, y
+        if t == 0:
+            final[row, 0], final[row, 1] = state[0], state[1]
+
+    @cuda.jit
+    def with_a_stateful_function(a, b, out_a, out_b, final):
+        row, t = cuda.blockIdx.x, cuda.threadIdx.x
+        block = coop.this_block()
+        state = coop.ThreadData(2, dtype=np.float32)
+        state[0], state[1] = 1.0, 0.0
+        for start in range(0, a.shape[1], cuda.blockDim.x):
+            pair = (a[row, start + t], b[row, start + t])
+            if inclusive:
+                x, y = coop.inclusive_scan(block, pair, state, scan_op=affine, prefix_op=carry)
+            else:
+                x, y = coop.exclusive_scan(block, pair, state, scan_op=affine, prefix_op=carry)
+            out_a[row, start + t], out_b[row, start + t] = x, y
+        if t == 0:
+            final[row, 0], final[row, 1] = state[0], state[1]
+
+    return with_a_class if form == "class" else with_a_stateful_function
+
+
+@pytest.mark.parametrize("mode", ["inclusive", "exclusive"])
+@pytest.mark.parametrize("form", ["class", "stateful_function"])
+def test_a_pair_prefix_op_scans_rows_tile_by_tile(form, mode):
+    rows, block, tiles = 3, 128, 5
+    a, b = affine_data(rows * block * tiles, seed=21)
+    a, b = a.reshape(rows, -1), b.reshape(rows, -1)
+    out_a, out_b, final = np.zeros_like(a), np.zeros_like(b), np.zeros((rows, 2), np.float32)
+    tiled_pair_scan_kernel(form, mode)[rows, block](a, b, out_a, out_b, final)
+    for row in range(rows):
+        products, states = affine_reference(a[row], b[row], inclusive=mode == "inclusive")
+        np.testing.assert_allclose(out_a[row], products, rtol=1e-3, atol=1e-6)
+        np.testing.assert_allclose(out_b[row], states, rtol=1e-3, atol=1e-3)
+        last_products, last_states = affine_reference(a[row], b[row])
+        np.testing.assert_allclose(final[row], [last_products[-1], last_states[-1]], rtol=1e-3, atol=1e-3)

@@ -597,7 +597,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             prefix_argument, prefix_state = arguments[name], state_parameter
             state_operand = arguments.get(_prefix_callbacks.STATE_OPERAND)
             prefix_callback = _prefix_callbacks.describe(
-                state, prefix_argument, state_operand, payloads, oracle, where_text
+                state, prefix_argument, state_operand, payloads, oracle, where_text, dtype
             )
             arch = state.metadata["targetoptions"]["chip"]
             symbol = _prefix_callbacks.prefix_callback_symbol(prefix_callback, dtype)
