@@ -212,6 +212,41 @@ TEST(Record, EveryReductionAndScanOfEveryLayoutCompilesToLtoIr) {
   EXPECT_NE(bundle.source.find("static_assert(sizeof(coop_record_int8_float64_int16) == 24"), std::string::npos);
 }
 
+// The families that move records whole (load, store, exchange, shuffle), on blocks and warps,
+// compile for every layout: CUB's classes copy any type, vectorized loads fall back to words.
+TEST(Record, LoadsStoresExchangesAndShufflesOfEveryLayoutCompile) {
+  std::vector<Plan> plans;
+  const Group block = Group::this_block({128, 1, 1}), warp = Group::this_warp({128, 1, 1}, 32);
+  for (const auto& layout : kLayouts) {
+    const auto call = [&](const std::string& operation, Group group, int items,
+                          std::map<std::string, OptionBinding> options) {
+      CallFacts facts;
+      facts.operation = operation;
+      facts.group = group;
+      facts.dtype = record(layout.name);
+      facts.items_per_thread = std::max(items, 1);
+      facts.payload = items == 0 ? PayloadKind::Scalar : PayloadKind::Array;
+      facts.options = std::move(options);
+      facts.where = "record_movement";
+      return facts;
+    };
+    const auto fixed = [](const char* value) { return OptionBinding::fixed(value); };
+    for (const char* algorithm : {"direct", "striped", "vectorize", "transpose", "warp_transpose"}) {
+      plans.push_back(engine().plan(call("load", block, 4, {{"algorithm", fixed(algorithm)}})));
+      plans.push_back(engine().plan(call("store", block, 4, {{"algorithm", fixed(algorithm)}})));
+    }
+    plans.push_back(engine().plan(call("load", warp, 4, {})));
+    plans.push_back(engine().plan(call("store", warp, 4, {{"valid_items", OptionBinding::runtime()}})));
+    plans.push_back(engine().plan(call("exchange", block, 4, {{"mode", fixed("striped_to_blocked")}})));
+    plans.push_back(engine().plan(call("exchange", warp, 4, {{"mode", fixed("blocked_to_striped")}})));
+    plans.push_back(engine().plan(call("shuffle", block, 4, {{"mode", fixed("up")}})));
+    plans.push_back(
+        engine().plan(call("shuffle", block, 0, {{"mode", fixed("offset")}, {"distance", OptionBinding::runtime()}})));
+  }
+  const Bundle bundle = engine().compile(plans, "sm_90");
+  EXPECT_EQ(bundle.providers.size(), plans.size());
+}
+
 std::string shell_quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 // nvcc's host compiler lays out each generated struct as C++ does: sizeof, alignof and each

@@ -2013,7 +2013,7 @@ def reduces_a_tuple_with_an_object_field(source, destination):
     "coop.sum",
     "record(int32,int64)",
     "sum (family reduce) takes no records",
-    "the operations that take records are reduce, ",
+    "the operations that take records are exchange, load, store, reduce, scan, inclusive_scan, exclusive_scan, shuffle",
 )
 @cuda.jit
 def sums_a_tuple_of_mixed_widths(source, destination):
@@ -2023,14 +2023,14 @@ def sums_a_tuple_of_mixed_widths(source, destination):
 
 @expect(
     coop.UnsupportedOperationError,
-    "coop.shuffle",
+    "coop.exclusive_sum",
     "record(int32,int32)",
-    "shuffle (family shuffle) takes no records",
+    "exclusive_sum (family scan) takes no records",
 )
 @cuda.jit
-def shuffles_a_tuple(source, destination):
+def sums_a_tuple_exclusively(source, destination):
     value = source[cuda.threadIdx.x]
-    destination[0] = coop.shuffle(coop.this_block(), (value, value), mode="offset", distance=1)[0]  # <- error
+    destination[0] = coop.exclusive_sum(coop.this_block(), (value, value))[0]  # <- error
 
 
 @expect(

@@ -187,3 +187,14 @@ def test_a_pair_prefix_op_carries_a_selective_scan_across_tiles(form, mode):
     assert plan.dtype == "record(float32,float32)"
     assert "prefix_op: STATIC user:coop_prefix_" in plan.describe()
     compile_for_launch(kernel, (types.Array(types.float32, 2, "C"),) * 5, 3, 128)
+
+
+@pytest.mark.parametrize("mode", ["offset", "rotate"])
+def test_a_block_shuffle_of_a_mixed_width_pair_compiles(mode):
+    kernel = _runtime_kernels().shuffle_pairs_kernel(mode)
+    f64, i32 = array(types.float64), array(types.int32)
+    explained = coop.explain(
+        kernel, np.zeros(128), np.zeros(128, np.int32), np.zeros(128), np.zeros(128, np.int32), 3, grid=1, block=128
+    )
+    assert explained.plans[0].dtype == "record(float64,int32)"
+    compile_for_launch(kernel, (f64, i32, f64, i32, types.int32), 1, 128)

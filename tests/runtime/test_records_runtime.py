@@ -318,3 +318,27 @@ def test_a_pair_prefix_op_scans_rows_tile_by_tile(form, mode):
         np.testing.assert_allclose(out_b[row], states, rtol=1e-3, atol=1e-3)
         last_products, last_states = affine_reference(a[row], b[row])
         np.testing.assert_allclose(final[row], [last_products[-1], last_states[-1]], rtol=1e-3, atol=1e-3)
+
+
+def shuffle_pairs_kernel(mode):
+    @cuda.jit
+    def kernel(values, indices, out_values, out_indices, distance):
+        t = cuda.threadIdx.x
+        pair = (values[t], indices[t])
+        value, index = coop.shuffle(coop.this_block(), pair, mode=mode, distance=distance)
+        out_values[t], out_indices[t] = value, index
+
+    return kernel
+
+
+@pytest.mark.parametrize("mode", ["offset", "rotate"])
+def test_a_block_shuffle_moves_a_mixed_width_pair_whole(mode):
+    block, distance = 128, 3
+    values = np.random.default_rng(5).standard_normal(block)
+    indices = np.arange(block, dtype=np.int32) * 7
+    out_values, out_indices = np.zeros_like(values), np.zeros_like(indices)
+    shuffle_pairs_kernel(mode)[1, block](values, indices, out_values, out_indices, distance)
+    source = np.arange(block) + distance
+    source = source % block if mode == "rotate" else np.where(source < block, source, np.arange(block))
+    np.testing.assert_array_equal(out_values, values[source])
+    np.testing.assert_array_equal(out_indices, indices[source])
