@@ -10,6 +10,9 @@ constexpr const char* kByte = "unsigned char";
 std::string cpp_of(DType dtype) { return std::string(info(dtype).cpp); }
 std::string name_of(DType dtype) { return std::string(info(dtype).name); }
 
+// A complex value or a record: a C++ struct, which a compiler's aggregate need not match when passed by value.
+bool by_address(DType dtype) { return info(dtype).is_complex || info(dtype).is_record; }
+
 AbiParam pointer_to(const std::string& name, DType dtype) {
   return {name, AbiKind::Pointer, cpp_of(dtype), name_of(dtype)};
 }
@@ -63,19 +66,17 @@ std::string c_parameter(const AbiParam& param) {
   return (param.kind == AbiKind::Pointer ? std::string("void* ") : param.cpp_type + " ") + param.name;
 }
 
-bool passes_by_pointer(DType dtype) {
-  return dtype == DType::Float16 || dtype == DType::BFloat16 || info(dtype).is_complex;
-}
+bool passes_by_pointer(DType dtype) { return dtype == DType::Float16 || dtype == DType::BFloat16 || by_address(dtype); }
 
 std::string abi_value_type(DType dtype) {
-  if (info(dtype).is_complex) return "const void*";
+  if (by_address(dtype)) return "const void*";
   if (dtype == DType::Float16 || dtype == DType::BFloat16) return "::cuda::std::uint16_t";
   if (dtype == DType::Bool) return "::cuda::std::uint8_t";
   return cpp_of(dtype);
 }
 
 std::string from_abi_value(DType dtype, const std::string& name) {
-  if (info(dtype).is_complex) return "*static_cast<const " + cpp_of(dtype) + "*>(" + name + ")";
+  if (by_address(dtype)) return "*static_cast<const " + cpp_of(dtype) + "*>(" + name + ")";
   if (dtype == DType::Float16) return "__ushort_as_half(" + name + ")";
   if (dtype == DType::BFloat16) return "__ushort_as_bfloat16(" + name + ")";
   if (dtype == DType::Bool) return name + " != 0";

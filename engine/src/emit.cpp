@@ -534,6 +534,19 @@ bool reverses_a_user_predicate(const Plan& plan) {
   return false;
 }
 
+// Each record a plan uses, once, before anything that names it.
+void emit_records(std::ostream& out, const std::vector<Plan>& plans) {
+  std::set<std::string> emitted;
+  for (const auto& plan : plans) {
+    std::vector<DType> dtypes = {plan.facts.dtype};
+    for (const auto& [name, dtype] : plan.facts.dtypes) dtypes.push_back(dtype);
+    for (const DType dtype : dtypes) {
+      if (info(dtype).is_record && emitted.insert(std::string(info(dtype).name)).second)
+        out << record_definition(dtype) << "\n";
+    }
+  }
+}
+
 void emit_adapters(std::ostream& out, const std::vector<Plan>& plans) {
   const bool views =
       std::any_of(plans.begin(), plans.end(), [](const Plan& plan) { return !plan.facts.strided_views.empty(); });
@@ -611,6 +624,7 @@ EmittedSource emit(const std::vector<Plan>& plans, const EmitContext& context) {
   out << "\n// sizeof/alignof probes: NVRTC's lowered names carry each TempStorage layout.\n"
       << "namespace coop_probe {\ntemplate <unsigned long long Bytes, unsigned long long Align>\n"
       << "__device__ char layout;\n}  // namespace coop_probe\n\n";
+  emit_records(out, plans);
   emit_adapters(out, plans);
   emit_user_functions(out, plans);
 

@@ -47,7 +47,39 @@ const GroupForm& require_form(const OperationSpec& operation, const CallFacts& f
   return *form;
 }
 
+// The operations that take record payloads, for messages: "reduce, scan, ...".
+std::string record_operation_names() {
+  std::string names;
+  for (const auto& operation : catalog()) {
+    if (operation.takes_records) names += (names.empty() ? "" : ", ") + operation.name;
+  }
+  return names;
+}
+
+// A record payload goes to the operations whose CUB class moves or combines any type, and
+// is combined by the user's functions only: a built-in operator has no meaning on it.
+void require_record_support(const OperationSpec& operation, const CallFacts& facts) {
+  const std::string dtype(info(facts.dtype).name);
+  if (!operation.takes_records) {
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), "dtype", dtype,
+           "a scalar dtype: " + operation.name + " (family " + operation.family +
+               ") takes no records; the operations that take records are " + record_operation_names());
+  }
+  for (const auto& option : operation.options) {
+    if (option.type != OptionType::Operator) continue;
+    const OptionBinding bound = facts.option(option.name);
+    if (bound.binding == Binding::Static && bound.value.starts_with(kUserOperatorPrefix)) continue;
+    const std::string given = bound.binding == Binding::Static    ? quoted(bound.value)
+                              : bound.binding == Binding::Omitted ? "omitted (the sum)"
+                                                                  : "a runtime value";
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name, given + " on " + dtype,
+           "a user operator (a Python function op(a, b) taking and returning the record's fields as a tuple): a "
+           "built-in operator has no meaning on a record");
+  }
+}
+
 void require_dtype(const OperationSpec& operation, const CallFacts& facts) {
+  if (info(facts.dtype).is_record) return require_record_support(operation, facts);
   if (operation.dtypes.empty() ||
       std::find(operation.dtypes.begin(), operation.dtypes.end(), facts.dtype) != operation.dtypes.end()) {
     return;
@@ -109,14 +141,15 @@ const PayloadShape& require_payload(const OperationSpec& operation, const GroupF
   return *shape;
 }
 
-// A complex value crosses the ABI by pointer, so it has no literal: a STATIC one is refused.
+// A complex value or a record crosses the ABI by pointer, so it has no literal: a STATIC one is refused.
 void require_complex_by_pointer(const OperationSpec& operation, const CallFacts& facts) {
-  if (!info(facts.dtype).is_complex) return;
+  if (!info(facts.dtype).is_complex && !info(facts.dtype).is_record) return;
   const std::string dtype(info(facts.dtype).name);
+  const char* kind = info(facts.dtype).is_record ? "records" : "complex values";
   for (const auto& option : operation.options) {
     if (option.type != OptionType::PayloadScalar || facts.option(option.name).binding != Binding::Static) continue;
     reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name, "a constant for a " + dtype + " payload",
-           "a " + dtype + " value computed in the kernel (complex values cross by pointer and have no constant form)");
+           "a " + dtype + " value computed in the kernel (" + kind + " cross by pointer and have no constant form)");
   }
 }
 
@@ -838,9 +871,13 @@ std::vector<ExternalFunction> external_functions_of(const Plan& plan) {
 
 std::vector<std::string> headers_of(const Plan& plan) {
   std::set<std::string> headers = {"cuda/std/cstdint", plan.form->header};
-  if (!info(plan.facts.dtype).header.empty()) headers.insert(std::string(info(plan.facts.dtype).header));
-  for (const auto& [name, dtype] : plan.facts.dtypes) {
-    if (!info(dtype).header.empty()) headers.insert(std::string(info(dtype).header));
+  std::vector<DType> dtypes = {plan.facts.dtype};
+  for (const auto& [name, dtype] : plan.facts.dtypes) dtypes.push_back(dtype);
+  for (const DType dtype : dtypes) {
+    const RecordLayout* record = record_layout(dtype);
+    for (const DType each : record != nullptr ? record->fields : std::vector<DType>{dtype}) {
+      if (!info(each).header.empty()) headers.insert(std::string(info(each).header));
+    }
   }
   if (plan.adapter != nullptr) headers.insert(plan.adapter->headers.begin(), plan.adapter->headers.end());
   for (const auto& option : plan.operation->options) {

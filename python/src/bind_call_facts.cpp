@@ -136,7 +136,41 @@ void bind_call_facts(nb::module_& module) {
         return passes_by_pointer(*parsed);
       },
       "dtype"_a,
-      "Whether values of `dtype` cross the engine's ABI, and a user function's, by pointer (16-bit floats, complex).");
+      "Whether values of `dtype` cross the engine's ABI, and a user function's, by pointer (16-bit floats, complex, "
+      "records).");
+  module.def(
+      "record_dtype",
+      [](const std::vector<std::string>& fields) -> std::optional<std::string> {
+        std::vector<DType> parsed;
+        for (const auto& field : fields) {
+          const auto dtype = parse_dtype(field);
+          if (!dtype) return std::nullopt;
+          parsed.push_back(*dtype);
+        }
+        const auto record = record_dtype(parsed);
+        return record ? std::optional<std::string>(info(*record).name) : std::nullopt;
+      },
+      "fields"_a,
+      "The name of the record of these scalar dtypes (\"record(int32,float32)\"), or None where they make none (no "
+      "field, more than 16, or a field that is no scalar dtype).");
+  module.def(
+      "record_layout",
+      [](const std::string& dtype) -> std::optional<nb::dict> {
+        const auto parsed = parse_dtype(dtype);
+        const RecordLayout* layout = parsed ? record_layout(*parsed) : nullptr;
+        if (layout == nullptr) return std::nullopt;
+        nb::list fields;
+        for (const DType field : layout->fields) fields.append(std::string(info(field).name));
+        nb::dict result;
+        result["fields"] = fields;
+        result["offsets"] = layout->offsets;
+        result["size"] = layout->size;
+        result["alignment"] = layout->alignment;
+        return result;
+      },
+      "dtype"_a,
+      "A record's layout as C++ lays it out and the generated provider checks: {fields, offsets, size, alignment}; "
+      "None for a scalar dtype.");
 
   nb::class_<OptionBinding>(module, "OptionBinding",
                             "How an optional argument reaches the call: omitted, a static value, or a runtime operand.")

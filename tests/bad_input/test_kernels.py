@@ -1997,6 +1997,139 @@ def decodes_into_memory_of_another_dtype(source, destination):
     coop.run_length_decode_into(block, values, values, destination, decoded_items_per_thread=2)  # <- error
 
 
+# -- records: tuples of scalars as one payload value
+
+
+def add_pairs(a, b):
+    return a[0] + b[0], a[1] + b[1]
+
+
+def three_from_two(a, b):
+    return a[0] + b[0], a[1] + b[1], a[0]
+
+
+def float_count(a, b):
+    return a[0] * 0.5, a[1] + b[1]
+
+
+@expect(coop.PayloadInferenceError, "coop.reduce", "is a tuple of", "a record's fields are scalars", "str")
+@cuda.jit
+def reduces_a_tuple_with_an_object_field(source, destination):
+    pair = (source[cuda.threadIdx.x], "label")
+    destination[0] = coop.reduce(coop.this_block(), pair, binary_op=add_pairs)[0]  # <- error
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.sum",
+    "record(int32,int64)",
+    "sum (family reduce) takes no records",
+    "the operations that take records are exchange, load, store, reduce, scan, inclusive_scan, exclusive_scan, shuffle",
+)
+@cuda.jit
+def sums_a_tuple_of_mixed_widths(source, destination):
+    pair = (source[cuda.threadIdx.x], np.int64(1))
+    destination[0] = coop.sum(coop.this_block(), pair)[0]  # <- error
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.exclusive_sum",
+    "record(int32,int32)",
+    "exclusive_sum (family scan) takes no records",
+)
+@cuda.jit
+def sums_a_tuple_exclusively(source, destination):
+    value = source[cuda.threadIdx.x]
+    destination[0] = coop.exclusive_sum(coop.this_block(), (value, value))[0]  # <- error
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.reduce",
+    "'binary_op'",
+    "'max' on record(int32,int32)",
+    "a built-in operator has no meaning on a record",
+)
+@cuda.jit
+def reduces_a_tuple_with_a_builtin_operator(source, destination):
+    value = source[cuda.threadIdx.x]
+    destination[0] = coop.reduce(coop.this_block(), (value, value), binary_op="max")[0]  # <- error
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.inclusive_scan",
+    "'scan_op'",
+    "omitted (the sum) on record(int32,int32)",
+    "a user operator",
+)
+@cuda.jit
+def scans_a_tuple_without_an_operator(source, destination):
+    value = source[cuda.threadIdx.x]
+    destination[0] = coop.inclusive_scan(coop.this_block(), (value, value))[0]  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.reduce",
+    "'binary_op' = three_from_two",
+    "returns a tuple of 3 values for record(int32,int32)",
+    "a tuple of 2 values (int32, int32)",
+)
+@cuda.jit
+def reduces_pairs_with_an_operator_returning_three(source, destination):
+    value = source[cuda.threadIdx.x]
+    destination[0] = coop.reduce(coop.this_block(), (value, value), binary_op=three_from_two)[0]  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.reduce",
+    "'binary_op' = float_count",
+    "returns float64 as field 0 of record(int32,int32) (int32)",
+)
+@cuda.jit
+def reduces_pairs_with_an_operator_truncating_a_field(source, destination):
+    value = source[cuda.threadIdx.x]
+    destination[0] = coop.reduce(coop.this_block(), (value, value), binary_op=float_count)[0]  # <- error
+
+
+@expect(coop.InvalidArgumentError, "coop.exclusive_scan", "'initial_value'", "a tuple of 2 values (int32, int32)")
+@cuda.jit
+def seeds_a_pair_scan_with_one_number(source, destination):
+    value = source[cuda.threadIdx.x]
+    seed = source[0]
+    out = coop.exclusive_scan(coop.this_block(), (value, value), scan_op=add_pairs, initial_value=seed)  # <- error
+    destination[0] = out[0]
+
+
+class FirstOfThePair:
+    """A pair scan's prefix_op returning one number where the scan needs a pair."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __call__(self, block_aggregate):
+        return self.state[0]
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.inclusive_scan",
+    "'prefix_op' = FirstOfThePair returns int32 for record(int32,int32) values",
+    "a tuple of 2 values (int32, int32)",
+)
+@cuda.jit
+def carries_a_pair_scan_with_one_number(source, destination):
+    state = cuda.local.array(2, np.int32)
+    state[0], state[1] = 0, 0
+    prefix = FirstOfThePair(state)
+    value = source[cuda.threadIdx.x]
+    out = coop.inclusive_scan(coop.this_block(), (value, value), scan_op=add_pairs, prefix_op=prefix)  # <- error
+    destination[0] = out[0]
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])
 def test_error_names_the_call_and_the_users_line(case):
     with pytest.raises(case.error) as raised:

@@ -35,13 +35,13 @@ const char* to_string(AbiKind kind);             // "pointer", "value", "extent"
 std::string c_parameter(const AbiParam& param);  // as the wrapper declares it: "void* source", "int64_t offset"
 
 // Values passed by pointer rather than by value to a user function: a compiler's
-// half or complex and C++'s struct types are not passed alike.
+// half, complex or tuple and C++'s struct types (records) are not passed alike.
 bool passes_by_pointer(DType dtype);
 
 // The C++ type a payload value of `dtype` crosses the wrapper as: 16-bit floats as
-// their bits, bool as a byte and a complex value by a pointer to its two parts, since a
-// C++ struct or bool by value and a compiler's native half, i1 or complex need not be
-// passed alike.
+// their bits, bool as a byte, a complex value by a pointer to its two parts and a record
+// by a pointer to its fields (at its RecordLayout's offsets), since a C++ struct or bool
+// by value and a compiler's native half, i1, complex or tuple need not be passed alike.
 std::string abi_value_type(DType dtype);
 
 // The payload value of `dtype` that the wrapper's parameter `name` (of abi_value_type) carries.

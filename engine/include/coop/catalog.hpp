@@ -300,6 +300,10 @@ struct OperationSpec {
   // same call: a front end passes a scalar payload (and its other payload operands) as
   // one-item arrays, plans the call for arrays of one item, and returns each result's item.
   bool scalar_as_one_item = false;
+  // The payload may be a record (a tuple of scalars, a NumPy aligned structured dtype) besides
+  // `dtypes`: CUB's class moves or combines any copyable type. Its operators must then be user
+  // functions (a built-in has no meaning on a record), which take and return records by pointer.
+  bool takes_records = false;
 
   const GroupForm* form(GroupKind kind) const;
   const OptionSpec* option(std::string_view option_name) const;

@@ -93,6 +93,7 @@ std::vector<OperationSpec> exchange() {
                  .payloads = {{PayloadKind::Array, {}, &kCheckedWarpExchange}},
                  .lacks = {"warp_time_slicing"}}},
       .methods = mode_rules(),
+      .takes_records = true,  // CUB moves any copyable type: an aligned structured dtype's items whole
   }};
 }
 

@@ -103,6 +103,7 @@ std::vector<OperationSpec> load_store() {
                   offset_option("source")},
       .method_arguments = {"source", "items", "valid_items", "oob_default"},
       .forms = forms("BlockLoad", "WarpLoad", "load", "LOAD"),
+      .takes_records = true,  // an aligned structured dtype's items, moved whole
   };
   // The items are read only: the store's adapter hands CUB a copy (see kBlockStoreFromCopy).
   OperationSpec store{
@@ -114,6 +115,7 @@ std::vector<OperationSpec> load_store() {
                   offset_option("destination")},
       .method_arguments = {"destination", "items", "valid_items"},
       .forms = forms("BlockStore", "WarpStore", "store", "STORE"),
+      .takes_records = true,  // an aligned structured dtype's items, moved whole
   };
   return {load, store};
 }

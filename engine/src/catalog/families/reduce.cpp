@@ -147,6 +147,7 @@ std::vector<OperationSpec> reduce() {
       .returns_value = true,
       .dtypes = arithmetic_dtypes(),
       .identity_on_one_thread = true,
+      .takes_records = true,  // with a Python binary_op: a Welford triple, a (sum, sum of squares) pair
   };
   OperationSpec sum{
       .name = "sum",

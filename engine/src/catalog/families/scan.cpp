@@ -124,6 +124,7 @@ OperationSpec scan_operation(const std::string& name, const std::string& mode, b
                            "valid_items"},
       .forms = forms(),
       .dtypes = arithmetic_dtypes(),
+      .takes_records = !sums_only,  // with a Python scan_op: the selective scan's pairs
   };
   if (chosen_mode) operation.options.push_back(mode_option());
   if (!sums_only) operation.options.push_back(operator_option("scan_op"));

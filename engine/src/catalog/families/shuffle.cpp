@@ -65,6 +65,7 @@ std::vector<OperationSpec> shuffle() {
                  .needs_scratch = true,
                  .payloads = {{PayloadKind::Array}, {PayloadKind::Scalar}}}},
       .methods = mode_rules(),
+      .takes_records = true,  // CUB moves any copyable type: an aligned structured dtype's items whole
   }};
 }
 

@@ -22,7 +22,7 @@ from .._core.errors import (
     UnsupportedOperationError,
 )
 from .._core.markers import all_markers
-from . import _arguments, _groups, _ir, _operators, _payloads, _prefix_callbacks
+from . import _arguments, _groups, _ir, _operators, _payloads, _prefix_callbacks, _records
 from ._find import Site
 from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
 from ._location import context, where
@@ -231,6 +231,8 @@ def _binding(state, var, name: str = "", kind: str = "", where_text: str = ""):
     value = _payloads.plain_constant(python_value(state.func_ir, var)) if module_constant else None
     if isinstance(value, (bool, int, float, str)) or isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
         value = value if module_constant else _payloads.plain_constant(found.value)
+        if kind == "payload_scalar" and isinstance(value, tuple):
+            return _engine.OptionBinding.runtime()  # a record's value: its fields cross by pointer
         if value is None:
             return _engine.OptionBinding.omitted()
         _check_constant_kind(value, name, kind, where_text)
@@ -281,6 +283,11 @@ def _check_runtime_value(value_type, name: str, kind: str, dtype: str, where_tex
         if isinstance(value_type, types.Integer) and str(value_type) != "uint64":
             return
         expected = "an integer (int8-int64 or uint8-uint32; convert it explicitly)"
+    elif kind == "payload_scalar" and _records.is_record(dtype):
+        fields = _records.layout(dtype).fields
+        if isinstance(value_type, types.BaseTuple) and len(value_type.types) == len(fields):
+            return
+        expected = f"a tuple of {len(fields)} values ({', '.join(fields)}), the payload's {dtype}"
     elif kind == "payload_scalar":
         if isinstance(value_type, (types.Number, types.Boolean)):
             return _check_value_type(value_type, dtype, name, where_text)
@@ -457,6 +464,12 @@ def _payload(state, var, payloads, oracle, where_text, argument="items"):
     number = python_value(state.func_ir, var) if isinstance(found, ir.Const) else None
     if isinstance(number, (bool, int, float, complex)):  # `coop.store(block, destination, 0)`
         return _payloads.Payload(None, 1, None, None, "", var.name, literal=number), "scalar"
+    refused = _records.refused_tuple(value_type) if dtype is None else None
+    if refused is not None:
+        raise PayloadInferenceError(
+            f"{where_text}: argument '{argument}' is {refused}; expected a scalar of a supported dtype or a tuple of "
+            "1 to 16 of them (a record), or a payload made by coop.ThreadData(n)"
+        )
     if dtype is None:
         raise _not_a_payload(argument, str(value_type or "of unknown type"), where_text)
     return _payloads.Payload(None, 1, None, dtype, "its type", var.name), "scalar"
@@ -598,7 +611,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
             prefix_argument, prefix_state = arguments[name], state_parameter
             state_operand = arguments.get(_prefix_callbacks.STATE_OPERAND)
             prefix_callback = _prefix_callbacks.describe(
-                state, prefix_argument, state_operand, payloads, oracle, where_text
+                state, prefix_argument, state_operand, payloads, oracle, where_text, dtype
             )
             arch = state.metadata["targetoptions"]["chip"]
             symbol = _prefix_callbacks.prefix_callback_symbol(prefix_callback, dtype)

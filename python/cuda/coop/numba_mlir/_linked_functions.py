@@ -40,8 +40,11 @@ def symbol_for(kind: str, name: str, dtype: str, identity: tuple) -> str:
     underscores (`<lambda>`, `__call__`): C++ reserves any name holding "__", and the
     engine refuses such a symbol."""
     digest = hashlib.sha256(repr(identity).encode()).hexdigest()[:12]
-    spelled = re.sub(r"_+", "_", re.sub(r"[^0-9A-Za-z_]", "_", name)).strip("_") or "fn"
-    return f"coop_{kind}_{spelled}_{dtype}_{digest}"
+
+    def spelled(text):
+        return re.sub(r"_+", "_", re.sub(r"[^0-9A-Za-z_]", "_", text)).strip("_") or "fn"
+
+    return f"coop_{kind}_{spelled(name)}_{spelled(dtype)}_{digest}"  # a record's "record(...)" too
 
 
 def compiled_once(key, build):
@@ -167,18 +170,51 @@ def check_result_kind(state, function, argtypes, dtype: str, where_text: str, ar
     if result is None:
         return  # a cooperative call inside it types as none for now; its compile says what is wrong
     payload = argtypes[-1]
-    if isinstance(payload, types.Integer):
-        allowed = isinstance(result, types.Integer)
-    elif isinstance(payload, types.Float):
-        allowed = isinstance(result, (types.Integer, types.Float))
-    else:
-        allowed = isinstance(result, types.Number)
-    if not allowed:
+    if isinstance(payload, types.BaseTuple):
+        return _check_record_result(result, payload, dtype, where_text, argument, name)
+    if not _of_kind(result, payload):
         raise InvalidArgumentError(
             f"{where_text}: argument '{argument}' = {name} returns {result} for {dtype} values; expected a result of "
             f"the payload's kind ({'an integer' if isinstance(payload, types.Integer) else 'a number'}), as "
             f"{dtype} holds it: convert explicitly where a conversion is meant"
         )
+
+
+def _of_kind(result, payload) -> bool:
+    """Whether a value of type `result` converts to `payload` within its kind."""
+    from numba_cuda_mlir import types
+
+    if isinstance(payload, types.Boolean):
+        return isinstance(result, (types.Boolean, types.Number))
+    if isinstance(payload, types.Integer):
+        return isinstance(result, types.Integer)
+    if isinstance(payload, types.Float):
+        return isinstance(result, (types.Integer, types.Float))
+    return isinstance(result, types.Number)
+
+
+def _check_record_result(result, payload, dtype: str, where_text: str, argument: str, name: str) -> None:
+    """A function combining records returns a tuple of as many values, each of its field's kind."""
+    from numba_cuda_mlir import types
+    from numba_cuda_mlir.numba_cuda.types.misc import unliteral
+
+    fields = ", ".join(str(field) for field in payload.types)
+    expected = f"a tuple of {len(payload.types)} values ({fields}), one per field of {dtype}"
+    if not isinstance(result, types.BaseTuple):
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{argument}' = {name} returns {result} for {dtype} values; expected {expected}"
+        )
+    if len(result.types) != len(payload.types):
+        raise InvalidArgumentError(
+            f"{where_text}: argument '{argument}' = {name} returns a tuple of {len(result.types)} values for "
+            f"{dtype} values; expected {expected}"
+        )
+    for position, (got, field) in enumerate(zip(result.types, payload.types)):
+        if not _of_kind(unliteral(got), field):
+            raise InvalidArgumentError(
+                f"{where_text}: argument '{argument}' = {name} returns {got} as field {position} of {dtype} "
+                f"({field}); expected a value of the field's kind: convert explicitly where a conversion is meant"
+            )
 
 
 def check_predicate_result(state, function, argtypes, dtype: str, where_text: str, argument: str, name: str) -> None:

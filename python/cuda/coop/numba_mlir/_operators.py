@@ -1,8 +1,8 @@
 """Operators and predicates written in Python: each (function, dtype, arch) is compiled
 once per process (_linked_functions) with the C ABI the engine's functor calls (an
 operator `T symbol(T a, T b)`, a predicate `int32 symbol(T a, T b)`, nonzero meaning
-true; for 16-bit floats and complex values `void symbol(R* result, T* a, T* b)`), and
-linked with the bundle."""
+true; for 16-bit floats, complex values and records `void symbol(R* result, T* a, T* b)`,
+a record's fields at the offsets C++ lays them out at), and linked with the bundle."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from ._linked_functions import (
     symbol_for,
     with_device_helpers,
 )
-from ._provider_call import numba_scalar
+from ._provider_call import numba_scalar, read_record, write_record
+from ._records import is_record
 
 
 def python_function(value):
@@ -73,7 +74,14 @@ def compile_operator(function, dtype: str, arch: str, where_text: str, state, ar
                 return 1 if judge(a, b) else 0
 
             core, result_type = truth, types.int32
-        if passes_by_pointer(dtype):
+        if is_record(dtype):  # fields at the offsets C++ lays them out at, read and written by pointer
+            operator = cuda.jit(device=True)(core)
+
+            def record_wrapper(result, a, b):
+                write_record(result, operator(read_record(a, dtype), read_record(b, dtype)), dtype)
+
+            compiled, signature = record_wrapper, types.void(types.voidptr, types.voidptr, types.voidptr)
+        elif passes_by_pointer(dtype):
             operator = cuda.jit(device=True)(core)
 
             def wrapper(result, a, b):

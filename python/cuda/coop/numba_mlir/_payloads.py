@@ -19,6 +19,7 @@ from .. import _engine
 from .._core.api.storage import ThreadData
 from .._core.errors import InvalidArgumentError, PayloadInferenceError, UnsupportedOperationError
 from .._core.markers import marker_of
+from . import _records
 from ._find import Site
 from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value, replace_value
 from ._location import where
@@ -131,7 +132,10 @@ def returned_by(state, var, payloads, *, scalar=False, found=None):
 
 
 def dtype_name(numba_type) -> str | None:
-    """The engine's dtype name of a Numba scalar type, or None if it has none."""
+    """The engine's dtype name of a Numba scalar type, or of a tuple of them (a record:
+    "record(float32,float32)"), or None if it has none."""
+    if isinstance(numba_type, types.BaseTuple):
+        return _records.record_of_tuple(numba_type, dtype_name)
     name = str(numba_type)
     names = {"bool": "bool", "boolean": "bool", "float16": "float16", "bfloat16": "bfloat16", "bf16": "bfloat16"}
     if name in names:

@@ -16,7 +16,8 @@ stand-in for the array to learn which attribute holds the state and which hold
 compile-time numbers; `__call__` becomes a function of (state, block_aggregate)
 with `self.<attribute>` replaced by those, compiled by numba-cuda-mlir to LTO-IR
 with the engine's C ABI (`T symbol(void* state, T block_aggregate)`, by pointer for
-16-bit floats and complex values) and linked with the bundle. The kernel passes the array's address."""
+16-bit floats, complex values and records, a record's fields read and written at the
+offsets C++ lays them out at) and linked with the bundle. The kernel passes the array's address."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ from ._linked_functions import (
     with_device_helpers,
 )
 from ._location import where
+from ._records import is_record
 
 _STATE = "_coop_prefix_state"  # the state parameter of the rewritten __call__
 
@@ -89,18 +91,19 @@ _EXPECTED = (
 )
 
 
-def describe(state, var, state_operand, payloads, oracle, where_text: str) -> PrefixCallback:
-    """The callback `var` names: a StatefulFunction with the scan's `state` operand, or an
-    object made in the kernel (its class, its state array and its constants)."""
+def describe(state, var, state_operand, payloads, oracle, where_text: str, dtype: str) -> PrefixCallback:
+    """The callback `var` names for a scan of `dtype`: a StatefulFunction with the scan's
+    `state` operand, or an object made in the kernel (its class, its state array and its
+    constants)."""
     from .._core.api.stateful import StatefulFunction
 
     stateful = python_value(state.func_ir, var)
     if isinstance(stateful, StatefulFunction):
-        return _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text)
+        return _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text, dtype)
     constructor = _constructor(state, var)
     if constructor is not None and python_value(state.func_ir, constructor.value.func) is StatefulFunction:
         stateful = _made_in_the_kernel(state, constructor, where_text)
-        callback = _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text)
+        callback = _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text, dtype)
         return dataclasses.replace(callback, constructor=constructor)  # exists only at compile time: removed
     function = getattr(stateful, "py_func", None) or (stateful if inspect.isfunction(stateful) else None)
     if function is not None:
@@ -179,10 +182,11 @@ def describe(state, var, state_operand, payloads, oracle, where_text: str) -> Pr
 STATE_OPERAND = "state"  # the scans' third operand: a StatefulFunction's state
 
 
-def _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text) -> PrefixCallback:
+def _stateful_callback(state, stateful, state_operand, payloads, oracle, where_text, dtype) -> PrefixCallback:
     """A StatefulFunction: its op is a device function (or a plain one) of (state,
     block_aggregate), or a class whose __call__(self_ptr, block_aggregate) takes the
-    state as `self_ptr`; the state is the scan's third operand."""
+    state as `self_ptr`; the state is the scan's third operand, one item, or for a scan
+    of records (`dtype` a tuple's) one item per value it keeps (a selective scan's pair)."""
     op = stateful.op
     function = getattr(op, "py_func", None) or (op if inspect.isfunction(op) else None)
     if function is None and inspect.isclass(op) and inspect.isfunction(inspect.getattr_static(op, "__call__", None)):
@@ -212,7 +216,7 @@ def _stateful_callback(state, stateful, state_operand, payloads, oracle, where_t
             f"{where_text}: argument '{STATE_OPERAND}' is not a coop.ThreadData or a local array of compile-time "
             f"length; expected a one-item payload of {state_dtype} holding the StatefulFunction's state"
         )
-    if payload.extent != 1:
+    if payload.extent != 1 and not is_record(dtype):
         raise InvalidArgumentError(
             f"{where_text}: argument '{STATE_OPERAND}' holds {payload.extent} items; expected a one-item "
             f"coop.ThreadData or local array of {state_dtype} holding the StatefulFunction's state (CUB's callback "
@@ -397,7 +401,7 @@ def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, whe
     def build():
         from numba_cuda_mlir import carray, cuda, types
 
-        from ._provider_call import numba_scalar
+        from ._provider_call import numba_scalar, read_record, write_record
 
         symbol = prefix_callback_symbol(callback, dtype)
         function = with_device_helpers(callback.make_function())
@@ -405,7 +409,14 @@ def compile_prefix_callback(callback: PrefixCallback, dtype: str, arch: str, whe
         state_array = types.Array(state, 1, "C")
         check_result_kind(planner_state, function, (state_array, value), dtype, where_text, "prefix_op", callback.name)
         body = cuda.jit(device=True)(function)
-        if passes_by_pointer(dtype):
+        if is_record(dtype):  # the aggregate and the prefix are tuples, their fields at C++'s offsets
+
+            def record_wrapper(result, state_pointer, block_aggregate):
+                prefix = body(carray(state_pointer, extent), read_record(block_aggregate, dtype))
+                write_record(result, prefix, dtype)
+
+            wrapper, signature = record_wrapper, types.void(types.voidptr, types.CPointer(state), types.voidptr)
+        elif passes_by_pointer(dtype):
 
             def wrapper(result, state_pointer, block_aggregate):
                 result[0] = body(carray(state_pointer, extent), block_aggregate[0])

@@ -18,6 +18,8 @@ from numba_cuda_mlir import types
 from numba_cuda_mlir.extending import intrinsic
 from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
 
+from . import _records
+
 
 @dataclasses.dataclass(frozen=True)
 class Operand:
@@ -68,6 +70,9 @@ def _mlir_scalar(name: str):
 
 
 def numba_scalar(name: str):
+    """The Numba type of a payload value of engine dtype `name`: a scalar, or a record's tuple."""
+    if _records.is_record(name):
+        return _records.numba_type(name, numba_scalar)
     if name == "bool":
         return types.boolean
     if name == "bfloat16":
@@ -130,6 +135,89 @@ def _complex_by_pointer(builder, value, value_type: str):
     return slot
 
 
+def record_slot(builder, dtype: str):
+    """A slot of the entry block holding one record: its bytes, at its alignment."""
+    from numba_cuda_mlir._mlir import ir as mlir
+    from numba_cuda_mlir._mlir.dialects import arith, llvm
+    from numba_cuda_mlir._mlir.extras import types as T
+
+    layout = _records.layout(dtype)
+    with builder.alloca_insertion_point():
+        bytes_type = mlir.Type.parse(f"!llvm.array<{layout.size} x i8>")
+        one = arith.constant(T.i64(), 1)
+        return llvm.alloca(llvm.PointerType.get(), one, bytes_type, alignment=layout.alignment)
+
+
+def _field_address(record, offset: int):
+    from numba_cuda_mlir._mlir.dialects import llvm
+    from numba_cuda_mlir._mlir.extras import types as T
+
+    if offset == 0:
+        return record
+    return llvm.getelementptr(llvm.PointerType.get(), record, [], [offset], T.i8(), no_wrap_flags=0)
+
+
+def store_record(record, value, value_types, dtype: str) -> None:
+    """Writes a tuple (its MLIR values, of Numba types `value_types`) into the record at
+    `record`, each field converted to its dtype and stored at the offset C++ reads it from."""
+    from numba_cuda_mlir._mlir.dialects import complex as complex_dialect
+    from numba_cuda_mlir._mlir.dialects import llvm
+    from numba_cuda_mlir.lowering_utilities import convert
+
+    layout = _records.layout(dtype)
+    for field, offset, item, item_type in zip(layout.fields, layout.offsets, value, value_types):
+        address = _field_address(record, offset)
+        if field in ("complex64", "complex128"):
+            item = item if item.type == _mlir_scalar(field) else convert(item, _mlir_scalar(field))
+            _, real_slot, imaginary_slot = _complex_parts(address, field)
+            llvm.store(complex_dialect.re(item), real_slot)
+            llvm.store(complex_dialect.im(item), imaginary_slot)
+        elif field == "bool":
+            llvm.store(_abi_value(item, "bool", True), address)  # C++'s bool is a byte
+        else:
+            llvm.store(convert(item, _mlir_scalar(field), signed=getattr(item_type, "signed", True)), address)
+
+
+def load_record(record, dtype: str) -> tuple:
+    """The tuple (MLIR values) the record at `record` holds: the inverse of store_record."""
+    layout = _records.layout(dtype)
+    return tuple(
+        _read_result(None, _field_address(record, offset), field)
+        for field, offset in zip(layout.fields, layout.offsets)
+    )
+
+
+@intrinsic
+def read_record(typingctx, pointer, dtype):
+    """The record of `dtype` (a constant name) at `pointer`, as a tuple: how a Python function
+    taking records by pointer (an operator, a prefix callback) reads its arguments."""
+    if not isinstance(dtype, types.StringLiteral):
+        return None  # typing retries with the literal name
+    name = dtype.literal_value
+
+    def codegen(builder, target, args, kwargs):
+        builder.store_var(target, load_record(builder.load_var(args[0]), name))
+
+    return numba_scalar(name)(pointer, dtype), codegen
+
+
+@intrinsic
+def write_record(typingctx, pointer, value, dtype):
+    """Writes the tuple `value` as the record of `dtype` (a constant name) at `pointer`."""
+    if not isinstance(dtype, types.StringLiteral):
+        return None
+    name = dtype.literal_value
+    fields = _records.layout(name).fields
+    if not isinstance(value, types.BaseTuple) or len(value.types) != len(fields):
+        raise numba_errors.TypingError(f"{value} is not a {name} (a tuple of {len(fields)} values)")
+
+    def codegen(builder, target, args, kwargs):
+        store_record(builder.load_var(args[0]), builder.load_var(args[1]), value.types, name)
+        builder.store_var(target, None)
+
+    return types.void(pointer, value, dtype), codegen
+
+
 def _view_metadata(array, operand: Operand):
     """An extent or a stride (in elements) of a strided view, as the int64 the wrapper takes.
     numba-cuda-mlir gives a dimension sliced with a negative step a negative size (its
@@ -174,6 +262,10 @@ def _codegen(provider: Provider, operand_types):
                 values.append(_view_metadata(value, operand))
             elif operand.value_type in ("complex64", "complex128"):
                 values.append(_complex_by_pointer(builder, value, operand.value_type))
+            elif _records.is_record(operand.value_type):
+                slot = record_slot(builder, operand.value_type)
+                store_record(slot, value, numba_type.types, operand.value_type)
+                values.append(slot)
             else:
                 signed = getattr(numba_type, "signed", True)
                 values.append(_abi_value(value, operand.value_type, signed))
@@ -181,15 +273,31 @@ def _codegen(provider: Provider, operand_types):
         signature = mlir.FunctionType.get(inputs=[pointer] + [v.type for v in values], results=[T.i32()])
         callee = get_or_insert_function(provider.symbol, signature, builder.mlir_gpu_module)
         # The return slot lives in the entry block: a call in a loop must not grow the stack.
-        slot_type = _slot_type(provider.result)
-        return_slot = builder.alloca(slot_type)
+        if _records.is_record(provider.result):
+            return_slot = record_slot(builder, provider.result)
+        else:
+            return_slot = builder.alloca(_slot_type(provider.result))
         func.call(result=[T.i32()], callee=callee.name.value, operands_=[return_slot] + values)
         for link in provider.links:
             builder.link_external_item(link)
-        result = None if provider.result is None else _read_result(builder, return_slot, provider.result)
+        if provider.result is None:
+            result = None
+        elif _records.is_record(provider.result):
+            result = load_record(return_slot, provider.result)
+        else:
+            result = _read_result(builder, return_slot, provider.result)
         builder.store_var(target, result)
 
     return codegen
+
+
+def _check_record_value(provider, position, numba_type, dtype) -> None:
+    fields = _records.layout(dtype).fields
+    if not isinstance(numba_type, types.BaseTuple) or len(numba_type.types) != len(fields):
+        raise numba_errors.TypingError(
+            f"{provider.symbol}: operand {position} is {numba_type}; the provider takes a {dtype} "
+            f"(a tuple of {len(fields)} values)"
+        )
 
 
 @intrinsic
@@ -203,6 +311,9 @@ def coop_provider_call(typingctx, symbol, *operands):
         )
     for position, (numba_type, operand) in enumerate(zip(operands, provider.operands)):
         is_array = isinstance(numba_type, types.Array)
+        if _records.is_record(operand.value_type) and not is_array:
+            _check_record_value(provider, position, numba_type, operand.value_type)
+            continue
         if operand.takes_array != is_array or not (is_array or isinstance(numba_type, types.Number | types.Boolean)):
             raise numba_errors.TypingError(
                 f"{provider.symbol}: operand {position} is {numba_type}; the provider takes a {operand.kind}"

@@ -210,7 +210,8 @@ def shuffle(group, value, /, *, mode="down", distance=1, block_suffix_output=Non
     Args:
         group: `this_block()` (block groups only).
         value: a `ThreadData` or local array (blocked arrangement) for ``"up"`` and
-            ``"down"``; one value per thread for ``"offset"`` and ``"rotate"``.
+            ``"down"``; one value per thread for ``"offset"`` and ``"rotate"``
+            (or a tuple of scalars, a record, moved whole and returned as a tuple).
         mode: a compile-time string. ``"down"`` (default) shifts the tile down by
             one item: item ``i`` of the result is the tile's item ``i + 1``.
             ``"up"`` shifts it up: item ``i`` is the tile's item ``i - 1``. The

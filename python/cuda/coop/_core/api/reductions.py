@@ -47,6 +47,9 @@ def reduce(group, value, /, *, binary_op=None, broadcast=True, valid_items=None,
             `this_thread()` (whose reduction is its own value).
         value: the thread's `ThreadData` or local array (every item takes part),
             or one scalar value per thread; of an integer, float or complex dtype.
+            Or one tuple of scalars per thread (a record, ``(s, s * s)``) with a
+            Python `binary_op` taking and returning such tuples; the result is
+            then a tuple. See the guide page on operators.
         binary_op: {operators}
         broadcast: ``True`` (the default): every thread of the group gets the
             result (a warp's by a shuffle, a block's through a slot beside the
@@ -207,7 +210,9 @@ def scan(
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
         value: a `ThreadData` or local array, or one scalar per thread; of an
-            integer, float or complex dtype.
+            integer, float or complex dtype. Or one tuple of scalars per thread
+            (a record) with a Python `scan_op` taking and returning such tuples
+            (and a tuple `initial_value`); the result is then a tuple.
         state: {state}
         mode: ``"exclusive"`` (default) or ``"inclusive"``; compile-time.
         scan_op: {operators}
@@ -342,7 +347,8 @@ def exclusive_sum(
 
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
-        value: a `ThreadData`, a local array or one scalar per thread.
+        value: a `ThreadData`, a local array or one scalar per thread (a tuple of
+            scalars too, with a Python `scan_op`: see `scan`).
         state: {state}
         algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
             ``"warp_scans"``.
@@ -405,7 +411,8 @@ def inclusive_scan(
 
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
-        value: a `ThreadData`, a local array or one scalar per thread.
+        value: a `ThreadData`, a local array or one scalar per thread (a tuple of
+            scalars too, with a Python `scan_op`: see `scan`).
         state: {state}
         scan_op: {operators}
         algorithm: blocks only: ``"raking"`` (default), ``"raking_memoize"``,
@@ -467,7 +474,8 @@ def exclusive_scan(
 
     Args:
         group: `this_block()`, `this_warp()` or `this_warp().group_by(n)`.
-        value: a `ThreadData`, a local array or one scalar per thread.
+        value: a `ThreadData`, a local array or one scalar per thread (a tuple of
+            scalars too, with a Python `scan_op`: see `scan`).
         state: {state}
         scan_op: {operators}
         initial_value: the seed, and item 0's result; a value of the payload's

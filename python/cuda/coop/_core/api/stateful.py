@@ -18,7 +18,8 @@ class StatefulFunction:
     prefix_op=sf)``).
 
     The state is the scan's third operand, a one-item `ThreadData` or local
-    array of `dtype`; the first warp calls `op` with it and the block's
+    array of `dtype` (for a scan of tuples, one item per value the op keeps:
+    the pair of a selective scan); the first warp calls `op` with it and the block's
     aggregate, and lane 0's result seeds the scan. It is a compile-time value:
     make it outside the kernel (a global or closure variable) or inside it from
     compile-time arguments (a device function, a NumPy dtype, a string). The
