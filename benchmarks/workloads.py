@@ -11,14 +11,27 @@ size and not. Every library's result is checked equal to coop's (the histograms:
 of each byte value made without a histogram) before it is timed (CUDA events, the median of the
 runs after a warm-up). A ratio is the library's time over coop's: above 1, coop is faster.
 
+The row workloads time the examples' kernels (row_kernels.py), a block per row, against what a
+user writes instead: Mamba's selective scan ([8, 1024 or 2048, 2048 or 8192] float32) against
+torch's log-space form (two cumsums; valid while exp(-cumsum(log a)) stays in float32's range,
+which the inputs here keep) and, at the smallest size, the recurrence stepped in torch; layer
+norm ([32768, 1024], [8192, 4096]) against torch.nn.functional.layer_norm; softmax
+([32768, 1024]) against torch.softmax; cumsum along rows ([4096, 8192]) against torch.cumsum;
+layer norm and softmax also against Triton kernels written here, where Triton imports. Each
+result is checked against a float64 reference (its largest error over the reference's largest
+magnitude, under a tolerance) before it is timed, and each row gives the bandwidth achieved
+(the bytes the operation must read and write, over its time) as a fraction of a measured
+device-to-device copy's.
+
     python3 benchmarks/workloads.py --json OUT.json [--rows 32768] [--runs 25]
-        [--only row_sort,row_topk,byte_histogram,run_length_decode]
+        [--only row_sort,row_topk,byte_histogram,run_length_decode,selective_scan,layer_norm,softmax,cumsum]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import pathlib
 import statistics
@@ -28,10 +41,17 @@ os.environ.setdefault("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0")  # one legacy defa
 
 import cupy as cp
 import numpy as np
+import row_kernels
 import torch
 from numba_cuda_mlir import cuda
 
 from cuda import coop
+
+try:
+    import triton
+    import triton.language as tl
+except ImportError:  # Triton is compared where it is installed
+    triton = None
 
 THREADS, ITEMS = 256, 8
 COLUMNS = THREADS * ITEMS
@@ -89,7 +109,9 @@ def byte_histogram(data, histogram, tiles):
 @cuda.jit
 def tile_totals(lengths, totals):
     block = coop.this_block()
-    sizes = coop.load(block, lengths, coop.ThreadData(RLD_RUNS), offset=cuda.blockIdx.x * RLD_TILE, algorithm="vectorize")
+    sizes = coop.load(
+        block, lengths, coop.ThreadData(RLD_RUNS), offset=cuda.blockIdx.x * RLD_TILE, algorithm="vectorize"
+    )
     total = coop.sum(block, sizes)
     if cuda.threadIdx.x == 0:
         totals[cuda.blockIdx.x] = total
@@ -294,25 +316,241 @@ def run_length_decode_row(runs: int) -> dict:
     return row
 
 
+COPY_BYTES = 1 << 29
+SCAN_BATCH, SCAN_CHANNELS, SCAN_LENGTHS = 8, (1024, 2048), (2048, 8192)
+SEQUENTIAL_MAX_ELEMENTS = 8 * 1024 * 2048  # the torch loop over positions is timed at the smallest size only
+LAYER_NORM_SHAPES = ((32768, 1024), (8192, 4096))
+SOFTMAX_SHAPE = (32768, row_kernels.SOFTMAX_COLUMNS)
+CUMSUM_SHAPE = (4096, 8192)
+EPSILON = 1e-5
+TOLERANCE = {"selective_scan": 1e-4, "layer_norm": 1e-5, "softmax": 1e-5, "cumsum": 1e-5}  # of the largest |expected|
+
+
+def copy_bandwidth(runs: int) -> dict:
+    """A device-to-device copy of COPY_BYTES, the bytes read plus those written, in GB/s."""
+    source = torch.empty(COPY_BYTES // 4, dtype=torch.float32, device="cuda")
+    destination = torch.empty_like(source)
+    ms = statistics.median(timed(lambda: destination.copy_(source), runs))
+    return {"bytes": 2 * COPY_BYTES, "ms": ms, "GBps": 2 * COPY_BYTES / ms / 1e6}
+
+
+def checked_row(name: str, shape: dict, launches: dict, expected, moved: int, copy: dict, runs: int) -> dict:
+    """Checks each launch's result against `expected` (float64) within the workload's tolerance,
+    times those that pass, and adds the bandwidth each achieved: `moved` bytes over its time, as
+    GB/s and as a fraction of the copy's."""
+    scale = float(expected.abs().max())
+    errors, correct = {}, {}
+    for library, launch in launches.items():
+        found = torch.as_tensor(launch(), device="cuda").reshape(expected.shape)
+        errors[library] = float((found.double() - expected).abs().max()) / scale
+        correct[library] = math.isfinite(errors[library]) and errors[library] <= TOLERANCE[name]
+    row = {"workload": name, **shape, "errors": errors, **timed_row(launches, correct, runs, SLOW_BUDGET_S)}
+    row["bytes_moved"] = moved
+    row["GBps"] = {library: moved / ms / 1e6 for library, ms in row["ms"].items()}
+    row["of_copy"] = {library: gbps / copy["GBps"] for library, gbps in row["GBps"].items()}
+    fractions = ", ".join(f"{library} {fraction:.2f}" for library, fraction in row["of_copy"].items())
+    print(f"{name} {shape}: {shown(row)}; of copy bandwidth: {fractions}")
+    return row
+
+
+def scan_inputs(batch: int, channels: int, length: int) -> tuple:
+    """x, delta, A (the decay rate per channel), B, C on the device, float32: steps small enough
+    that the log-space form's exp(-cumsum(delta A)) stays near e^43 at most over 8192 positions
+    (float32 ends at e^88), so that form is valid and its result can be checked."""
+    generator = torch.Generator(device="cuda").manual_seed(0)
+
+    def uniform(low, high, *shape):
+        return torch.rand(shape, device="cuda", generator=generator) * (high - low) + low
+
+    x = torch.randn(batch, channels, length, device="cuda", generator=generator)
+    delta = uniform(0.0005, 0.01, batch, channels, length)
+    rate = -uniform(0.1, 1.0, channels)
+    B = torch.randn(batch, length, device="cuda", generator=generator)
+    C = torch.randn(batch, length, device="cuda", generator=generator)
+    return x, delta, rate, B, C
+
+
+def scan_steps(x, delta, rate, B, C) -> tuple:
+    return torch.exp(delta * rate[:, None]), delta * B[:, None, :] * x
+
+
+def scan_sequential(x, delta, rate, B, C):
+    """The recurrence stepped over positions with torch ops (in the inputs' dtype)."""
+    a, b = scan_steps(x, delta, rate, B, C)
+    h = torch.zeros(x.shape[:2], dtype=x.dtype, device=x.device)
+    y = torch.empty_like(x)
+    for t in range(x.shape[2]):
+        h = torch.addcmul(b[..., t], a[..., t], h)
+        y[..., t] = h
+    return y * C[:, None, :]
+
+
+def scan_log_space(x, delta, rate, B, C):
+    """h_t = P_t * sum over s <= t of b_s / P_s, P_t = exp(cumsum(log a)) = exp(cumsum(delta A))."""
+    decay = torch.cumsum(delta * rate[:, None], dim=-1)
+    b = delta * B[:, None, :] * x
+    return C[:, None, :] * torch.exp(decay) * torch.cumsum(b * torch.exp(-decay), dim=-1)
+
+
+def selective_scan_row(batch: int, channels: int, length: int, runs: int, copy: dict) -> dict:
+    x, delta, rate, B, C = scan_inputs(batch, channels, length)
+    expected = scan_sequential(*(tensor.double() for tensor in (x, delta, rate, B, C)))
+    y = torch.empty_like(x)
+    flat = [cp.asarray(tensor.reshape(-1)) for tensor in (x, delta, rate, B, C, y)]
+    kernel, threads = row_kernels.selective_scan(), row_kernels.SELECTIVE_SCAN_SHAPE[0]
+
+    def coop_launch():
+        kernel[batch * channels, threads](*flat, channels, length)
+        return y
+
+    launches = {"coop": coop_launch, "torch_log_space": lambda: scan_log_space(x, delta, rate, B, C)}
+    if x.numel() <= SEQUENTIAL_MAX_ELEMENTS:
+        launches["torch_sequential"] = lambda: scan_sequential(x, delta, rate, B, C)
+    moved = 4 * (3 * x.numel() + 2 * B.numel() + rate.numel())  # x, delta, y; B, C; A
+    shape = {"batch": batch, "channels": channels, "length": length}
+    return checked_row("selective_scan", shape, launches, expected, moved, copy, runs)
+
+
+if triton is not None:
+
+    @triton.jit
+    def triton_softmax(source, result, columns, BLOCK: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64) * columns
+        where = tl.arange(0, BLOCK)
+        inside = where < columns
+        values = tl.load(source + row + where, mask=inside, other=-float("inf"))
+        exponentials = tl.exp(values - tl.max(values, axis=0))
+        tl.store(result + row + where, exponentials / tl.sum(exponentials, axis=0), mask=inside)
+
+    @triton.jit
+    def triton_layer_norm(source, gamma, beta, result, columns, epsilon, BLOCK: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64) * columns
+        where = tl.arange(0, BLOCK)
+        inside = where < columns
+        values = tl.load(source + row + where, mask=inside, other=0.0)
+        centered = tl.where(inside, values - tl.sum(values, axis=0) / columns, 0.0)
+        inverse_deviation = 1.0 / tl.sqrt(tl.sum(centered * centered, axis=0) / columns + epsilon)
+        scale = tl.load(gamma + where, mask=inside, other=0.0)
+        shift = tl.load(beta + where, mask=inside, other=0.0)
+        tl.store(result + row + where, centered * inverse_deviation * scale + shift, mask=inside)
+
+
+def triton_warps(columns: int) -> int:
+    return min(16, max(4, columns // 256))
+
+
+def layer_norm_row(count: int, columns: int, runs: int, copy: dict) -> dict:
+    matrix = torch.randn(count, columns, device="cuda") * 3 + 10  # a mean far from 0
+    gamma = torch.rand(columns, device="cuda") + 0.5
+    beta = torch.randn(columns, device="cuda")
+    expected = torch.nn.functional.layer_norm(matrix.double(), (columns,), gamma.double(), beta.double(), EPSILON)
+    result, triton_result = torch.empty_like(matrix), torch.empty_like(matrix)
+    kernel, threads = row_kernels.layer_norm(columns), row_kernels.ROW_SHAPES[columns][0]
+    flat = [cp.asarray(tensor.reshape(-1)) for tensor in (matrix, gamma, beta, result)]
+
+    def coop_launch():
+        kernel[count, threads](*flat)
+        return result
+
+    def triton_launch():
+        warps = triton_warps(columns)
+        triton_layer_norm[(count,)](
+            matrix, gamma, beta, triton_result, columns, EPSILON, BLOCK=columns, num_warps=warps
+        )
+        return triton_result
+
+    launches = {
+        "coop": coop_launch,
+        "torch": lambda: torch.nn.functional.layer_norm(matrix, (columns,), gamma, beta, EPSILON),
+    }
+    if triton is not None:
+        launches["triton"] = triton_launch
+    moved = 4 * (2 * matrix.numel() + 2 * columns)
+    return checked_row("layer_norm", {"rows": count, "columns": columns}, launches, expected, moved, copy, runs)
+
+
+def softmax_row(runs: int, copy: dict) -> dict:
+    count, columns = SOFTMAX_SHAPE
+    matrix = torch.randn(count, columns, device="cuda")
+    expected = torch.softmax(matrix.double(), dim=-1)
+    result, triton_result = torch.empty_like(matrix), torch.empty_like(matrix)
+    kernel, threads = row_kernels.softmax(columns), row_kernels.ROW_SHAPES[columns][0]
+    flat = [cp.asarray(tensor.reshape(-1)) for tensor in (matrix, result)]
+
+    def coop_launch():
+        kernel[count, threads](*flat)
+        return result
+
+    def triton_launch():
+        triton_softmax[(count,)](matrix, triton_result, columns, BLOCK=columns, num_warps=triton_warps(columns))
+        return triton_result
+
+    launches = {"coop": coop_launch, "torch": lambda: torch.softmax(matrix, dim=-1)}
+    if triton is not None:
+        launches["triton"] = triton_launch
+    moved = 4 * 2 * matrix.numel()
+    return checked_row("softmax", {"rows": count, "columns": columns}, launches, expected, moved, copy, runs)
+
+
+def cumsum_row(runs: int, copy: dict) -> dict:
+    count, columns = CUMSUM_SHAPE
+    matrix = torch.randn(count, columns, device="cuda")
+    result = torch.empty_like(matrix)
+    expected = torch.cumsum(matrix.double(), dim=1)
+    kernel, threads = row_kernels.cumsum(), row_kernels.CUMSUM_SHAPE[0]
+    flat = [cp.asarray(tensor.reshape(-1)) for tensor in (matrix, result)]
+
+    def coop_launch():
+        kernel[count, threads](*flat, columns)
+        return result
+
+    launches = {"coop": coop_launch, "torch": lambda: torch.cumsum(matrix, dim=1)}
+    moved = 4 * 2 * matrix.numel()
+    return checked_row("cumsum", {"rows": count, "columns": columns}, launches, expected, moved, copy, runs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", type=pathlib.Path, required=True)
     parser.add_argument("--rows", type=int, default=32768)
     parser.add_argument("--runs", type=int, default=25)
-    parser.add_argument("--only", help="comma-separated workloads: row_sort, row_topk, byte_histogram, run_length_decode (default: all)")
+    parser.add_argument(
+        "--only",
+        help="comma-separated workloads: row_sort, row_topk, byte_histogram, run_length_decode, selective_scan, layer_norm, softmax, "
+        "cumsum (default: all)",
+    )
     args = parser.parse_args()
+    copy = {}  # measured once, before the first workload that reports bandwidth
+
+    def measured_copy() -> dict:
+        if not copy:
+            copy.update(copy_bandwidth(args.runs))
+            print(f"device-to-device copy: {copy['GBps']:.0f} GB/s")
+        return copy
+
     workloads = {
         "row_sort": lambda: [row_sort(args.rows, args.runs)],
         "row_topk": lambda: [row_topk(args.rows, args.runs)],
         "byte_histogram": lambda: histogram_rows(args.runs),
         "run_length_decode": lambda: [run_length_decode_row(args.runs)],
+        "selective_scan": lambda: [
+            selective_scan_row(SCAN_BATCH, channels, length, args.runs, measured_copy())
+            for channels in SCAN_CHANNELS
+            for length in SCAN_LENGTHS
+        ],
+        "layer_norm": lambda: [layer_norm_row(*shape, args.runs, measured_copy()) for shape in LAYER_NORM_SHAPES],
+        "softmax": lambda: [softmax_row(args.runs, measured_copy())],
+        "cumsum": lambda: [cumsum_row(args.runs, measured_copy())],
     }
     chosen = args.only.split(",") if args.only else list(workloads)
     unknown = [name for name in chosen if name not in workloads]
     if unknown:
         parser.error(f"unknown workloads {unknown}: choose from {', '.join(workloads)}")
     rows = [row for name in chosen for row in workloads[name]()]
-    args.json.write_text(json.dumps({"device": torch.cuda.get_device_name(), "workloads": rows}, indent=1))
+    results = {"device": torch.cuda.get_device_name(), "triton": triton.__version__ if triton else None}
+    if copy:
+        results["copy_bandwidth"] = copy
+    args.json.write_text(json.dumps({**results, "workloads": rows}, indent=1))
 
 
 if __name__ == "__main__":

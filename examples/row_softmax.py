@@ -1,6 +1,7 @@
 """Softmax of each row of a matrix, one block per row: a block max, then a block
 sum of the exponentials (coop.reduce and coop.sum, whose results every thread
-gets), checked against NumPy."""
+gets), checked against NumPy. benchmarks/workloads.py times the same kernel against
+torch.softmax."""
 
 import math
 
@@ -10,27 +11,34 @@ from numba_cuda_mlir import cuda
 from cuda import coop
 
 THREADS, ITEMS = 128, 4
-COLUMNS = THREADS * ITEMS
 
 
-@cuda.jit
-def row_softmax(matrix, result):
-    block = coop.this_block()
-    row = cuda.blockIdx.x * COLUMNS
-    values = coop.ThreadData(ITEMS)
-    coop.load(block, matrix, values, algorithm="transpose", offset=row)
-    largest = coop.reduce(block, values, binary_op="max")  # in every thread of the block
-    for i in range(ITEMS):
-        values[i] = math.exp(values[i] - largest)
-    total = coop.sum(block, values)
-    for i in range(ITEMS):
-        values[i] = values[i] / total
-    coop.store(block, result, values, algorithm="transpose", offset=row)
+def row_softmax_kernel(threads, items):
+    """The kernel for rows of threads * items columns, a block of `threads` per row."""
+    columns = threads * items
+
+    @cuda.jit
+    def row_softmax(matrix, result):
+        block = coop.this_block()
+        row = cuda.blockIdx.x * columns
+        values = coop.ThreadData(items)
+        coop.load(block, matrix, values, algorithm="vectorize", offset=row)  # 16 bytes per thread at a time
+        largest = coop.reduce(block, values, binary_op="max")  # in every thread of the block
+        for i in range(items):
+            values[i] = math.exp(values[i] - largest)
+        total = coop.sum(block, values)
+        for i in range(items):
+            values[i] = values[i] / total
+        coop.store(block, result, values, algorithm="vectorize", offset=row)
+
+    return row_softmax
 
 
 def main(rows=64):
-    matrix = np.random.default_rng(3).standard_normal((rows, COLUMNS)).astype(np.float32)
+    columns = THREADS * ITEMS
+    matrix = np.random.default_rng(3).standard_normal((rows, columns)).astype(np.float32)
     result = np.zeros_like(matrix)
+    row_softmax = row_softmax_kernel(THREADS, ITEMS)
     if not cuda.is_available():
         print(coop.explain(row_softmax, matrix.ravel(), result.ravel(), grid=rows, block=THREADS))
         print("no GPU here: planned and compiled; not launched")
@@ -41,7 +49,7 @@ def main(rows=64):
     expected = shifted / shifted.sum(axis=1, keepdims=True)
     error = np.abs(result - expected).max()
     assert error < 1e-6, error
-    print(f"softmax of {rows} rows of {COLUMNS}: max abs error {error:.2e} against float64 NumPy")
+    print(f"softmax of {rows} rows of {columns}: max abs error {error:.2e} against float64 NumPy")
 
 
 if __name__ == "__main__":
