@@ -177,6 +177,28 @@ TEST(Catalog, MethodArgumentsNameOperandsOrOptions) {
   }
 }
 
+// A sized array is memory the method bounds itself (it receives the array's size, not a pointer
+// an Offset could move), and an index the method takes whole displaces no operand.
+TEST(Catalog, SizedArraysAreMemoryAndIndexesHaveNoTarget) {
+  for (const auto& operation : catalog()) {
+    for (const auto& operand : operation.operands) {
+      EXPECT_TRUE(!operand.array.sized || is_memory(operand.role)) << operation.name << ": " << operand.name;
+    }
+    for (const auto& option : operation.options) {
+      EXPECT_TRUE(!option.array.sized || option.type == OptionType::DestinationArray)
+          << operation.name << ": " << option.name;
+      if (option.type != OptionType::Offset) {
+        EXPECT_TRUE(option.index_dtype.empty()) << operation.name << ": " << option.name;
+        continue;
+      }
+      if (!option.index_dtype.empty()) EXPECT_TRUE(option.target.empty()) << operation.name << ": " << option.name;
+      for (const auto& operand : operation.operands) {
+        if (operand.name == option.target) EXPECT_FALSE(operand.array.sized) << operation.name << ": " << option.name;
+      }
+    }
+  }
+}
+
 // The CLI gives each option name one flag, its kind decided once (cli_test): one kind in every
 // family, or arrays the call takes at run time, which a flag without a value binds alike (a run-length
 // decode's relative offsets: a ThreadData of a window, a device array decoding into memory).
