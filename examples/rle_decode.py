@@ -1,8 +1,11 @@
 """Run-length decoding of many tiles of runs in one kernel: each block loads its tile of runs
 (values and lengths), decodes the whole of it into the output where a host-side exclusive scan
 of the tiles' totals puts it, with coop.run_length_decode_into (cub::BlockRunLengthDecode, one
-scan of the lengths, then window after window), and records its total. Prints the plan (no GPU
-needed), then launches and checks against np.repeat where a GPU exists."""
+scan of the lengths, then window after window), writes each item's index within its run beside
+it, and records its total. The offsets count in the lengths' dtype (uint16, so uint32: 32 bits
+at least); the output arrays are checked to hold every item (a launch with too small an array
+traps). Prints the plan (no GPU needed), then launches and checks against np.repeat where a GPU
+exists."""
 
 import numpy as np
 from numba_cuda_mlir import cuda
@@ -16,13 +19,19 @@ DECODED = 8  # items each thread decodes per window
 
 
 @cuda.jit
-def rle_decode(values, lengths, starts, output, totals):
+def rle_decode(values, lengths, starts, output, within, totals):
     block = coop.this_block()
     first = cuda.blockIdx.x * TILE
     runs = coop.load(block, values, coop.ThreadData(RUNS), offset=first)
     sizes = coop.load(block, lengths, coop.ThreadData(RUNS), offset=first)
     total = coop.run_length_decode_into(
-        block, runs, sizes, output, decoded_items_per_thread=DECODED, destination_offset=starts[cuda.blockIdx.x]
+        block,
+        runs,
+        sizes,
+        output,
+        decoded_items_per_thread=DECODED,
+        destination_offset=starts[cuda.blockIdx.x],
+        relative_offsets=within,
     )
     if cuda.threadIdx.x == 0:
         totals[cuda.blockIdx.x] = total
@@ -37,15 +46,17 @@ def main(tiles=200):
     per_tile = lengths.reshape(tiles, TILE).sum(axis=1, dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(per_tile)[:-1]]).astype(np.int64)
     output = np.zeros(int(per_tile.sum()), dtype=np.int32)
+    within = np.zeros(output.size, dtype=np.uint32)  # each item's index within its run
     totals = np.zeros(tiles, dtype=np.uint32)
-    print(coop.explain(rle_decode, values, lengths, starts, output, totals, grid=tiles, block=THREADS))
+    print(coop.explain(rle_decode, values, lengths, starts, output, within, totals, grid=tiles, block=THREADS))
     if not cuda.is_available():
         print("no GPU here: planned, generated, compiled and linked; not launched")
         return
-    rle_decode[tiles, THREADS](values, lengths, starts, output, totals)
+    rle_decode[tiles, THREADS](values, lengths, starts, output, within, totals)
     cuda.synchronize()
     np.testing.assert_array_equal(totals, per_tile)
     np.testing.assert_array_equal(output, np.repeat(values, lengths))
+    np.testing.assert_array_equal(within, np.concatenate([np.arange(n, dtype=np.uint32) for n in lengths]))
     print(f"launched on the GPU: {tiles} tiles of runs decode to {output.size} items, matching np.repeat")
 
 

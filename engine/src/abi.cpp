@@ -29,6 +29,15 @@ void add_view_metadata(std::vector<AbiParam>& params, const std::string& array, 
   }
 }
 
+// A memory array's parameters: its pointer, then a view's extents and strides or a sized array's size.
+std::vector<AbiParam> memory_abi(const CallFacts& facts, const std::string& name, DType dtype, bool sized) {
+  std::vector<AbiParam> params = {pointer_to(name, dtype)};
+  const int dimensions = view_dimensions(facts, name);
+  add_view_metadata(params, name, dimensions);
+  if (sized && dimensions == 0) params.push_back({name + "_size", AbiKind::Size, kInt64, "int64", name});
+  return params;
+}
+
 // An array of `extent` items of `dtype` (a ThreadData, CounterT[bins]) the wrapper receives as void*.
 std::string array_argument(const std::string& name, DType dtype, int extent) {
   return "*static_cast<" + cpp_of(dtype) + " (*)[" + std::to_string(extent) + "]>(" + name + ")";
@@ -46,6 +55,15 @@ std::string view_argument(const std::string& name, DType dtype, int dimensions) 
          strides + "}}";
 }
 
+// A memory array from the parameters memory_abi declared for it.
+std::string memory_argument(const CallFacts& facts, const std::string& name, DType dtype, bool sized) {
+  if (const int dimensions = view_dimensions(facts, name); dimensions > 0) {
+    return view_argument(name, dtype, dimensions);
+  }
+  const std::string pointer = "static_cast<" + cpp_of(dtype) + "*>(" + name + ")";
+  return sized ? sized_type(dtype) + "{" + pointer + ", " + name + "_size}" : pointer;
+}
+
 }  // namespace
 
 const char* to_string(AbiKind kind) {
@@ -58,6 +76,8 @@ const char* to_string(AbiKind kind) {
       return "extent";
     case AbiKind::Stride:
       return "stride";
+    case AbiKind::Size:
+      return "size";
   }
   return "?";
 }
@@ -96,11 +116,8 @@ std::vector<AbiParam> operand_abi(const CallFacts& facts, const OperandSpec& ope
   const DType dtype = element_dtype(facts, operand);
   switch (operand.role) {
     case OperandRole::SourceArray:
-    case OperandRole::DestinationArray: {
-      std::vector<AbiParam> params = {pointer_to(operand.name, dtype)};
-      add_view_metadata(params, operand.name, view_dimensions(facts, operand.name));
-      return params;
-    }
+    case OperandRole::DestinationArray:
+      return memory_abi(facts, operand.name, dtype, operand.array.sized);
     case OperandRole::PayloadIn:
     case OperandRole::PayloadOut:
     case OperandRole::PayloadInOut:
@@ -116,17 +133,27 @@ std::vector<AbiParam> operand_abi(const CallFacts& facts, const OperandSpec& ope
   return {};
 }
 
-AbiParam option_abi(const CallFacts& facts, const OptionSpec& option) {
+std::vector<AbiParam> option_abi(const CallFacts& facts, const OptionSpec& option) {
   switch (option.type) {
     case OptionType::PayloadScalar:
-      return {option.name, AbiKind::Value, abi_value_type(facts.dtype), name_of(facts.dtype)};
+      return {{option.name, AbiKind::Value, abi_value_type(facts.dtype), name_of(facts.dtype)}};
     case OptionType::ScalarOutput:
-      return pointer_to(option.name, facts.dtype);
+      return {pointer_to(option.name, facts.dtype)};
     case OptionType::PayloadArray:
-      return pointer_to(option.name, element_dtype(facts, option));
-    default:  // counts and offsets
-      return int64_value(option.name);
+      return {pointer_to(option.name, element_dtype(facts, option))};
+    case OptionType::DestinationArray:
+      return memory_abi(facts, option.name, element_dtype(facts, option), option.array.sized);
+    case OptionType::Offset:
+      if (option.index_dtype.empty()) return {int64_value(option.name)};
+      return {{option.name, AbiKind::Value, offset_type(facts, option), name_of(facts.dtypes.at(option.index_dtype))}};
+    default:  // counts
+      return {int64_value(option.name)};
   }
+}
+
+std::string offset_type(const CallFacts& facts, const OptionSpec& option) {
+  if (option.index_dtype.empty()) return kInt64;
+  return cpp_of(facts.dtypes.at(option.index_dtype));
 }
 
 AbiParam prefix_state_abi(const OptionSpec& option) { return bytes(prefix_state_parameter(option)); }
@@ -137,13 +164,19 @@ std::string view_type(DType dtype, int dimensions) {
   return "::coop_adapt::StridedView<" + cpp_of(dtype) + ", " + std::to_string(dimensions) + ">";
 }
 
+std::string sized_type(DType dtype) { return "::coop_adapt::Sized<" + cpp_of(dtype) + ">"; }
+
+std::string memory_parameter_type(const CallFacts& facts, const std::string& name, DType dtype, bool sized,
+                                  bool read_only) {
+  if (const int dimensions = view_dimensions(facts, name); dimensions > 0) return view_type(dtype, dimensions);
+  if (sized) return sized_type(dtype);
+  return (read_only ? "const " : "") + cpp_of(dtype) + "*";
+}
+
 std::string operand_argument(const CallFacts& facts, const OperandSpec& operand) {
   const DType dtype = element_dtype(facts, operand);
-  if (const int dimensions = view_dimensions(facts, operand.name); dimensions > 0) {
-    return view_argument(operand.name, dtype, dimensions);
-  }
+  if (is_memory(operand.role)) return memory_argument(facts, operand.name, dtype, operand.array.sized);
   if (operand.role == OperandRole::Flag) return "static_cast<int>(" + operand.name + ")";
-  if (!is_payload(operand.role)) return "static_cast<" + cpp_of(dtype) + "*>(" + operand.name + ")";
   if (payload_by_value(facts, operand)) return from_abi_value(dtype, operand.name);
   return array_argument(operand.name, dtype, array_extent(facts, operand.array));
 }
@@ -158,7 +191,9 @@ std::string option_argument(const CallFacts& facts, const OptionSpec& option) {
       return "*static_cast<" + cpp_of(facts.dtype) + "*>(" + option.name + ")";
     case OptionType::PayloadArray:
       return array_argument(option.name, element_dtype(facts, option), array_extent(facts, option.array));
-    default:  // an offset: int64 as the impl takes it
+    case OptionType::DestinationArray:
+      return memory_argument(facts, option.name, element_dtype(facts, option), option.array.sized);
+    default:  // an offset: as the impl takes it
       return option.name;
   }
 }

@@ -173,4 +173,17 @@ std::string dtype_names() {
   return names;
 }
 
+DType at_least_32_bits(DType dtype) {
+  switch (dtype) {
+    case DType::Int8:
+    case DType::Int16:
+      return DType::Int32;
+    case DType::UInt8:
+    case DType::UInt16:
+      return DType::UInt32;
+    default:
+      return dtype;
+  }
+}
+
 }  // namespace coop

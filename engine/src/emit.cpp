@@ -106,9 +106,15 @@ std::string predicate_argument(const Plan& plan, const OptionSpec& option, const
   return (reverse ? find_predicate(predicate->reversed) : predicate)->functor + "{}";
 }
 
+// A STATIC offset (plan checked it): an index past int64's range is an unsigned literal.
+std::string offset_literal(const std::string& text) {
+  if (const auto value = literal::parse_signed(text)) return "(" + std::to_string(*value) + "LL)";
+  return "(" + std::to_string(*literal::parse_unsigned(text)) + "ULL)";
+}
+
 std::string static_literal(const Plan& plan, const OptionSpec& option, const std::string& text) {
   if (option.type == OptionType::PayloadScalar) return payload_literal(plan, text);
-  if (option.type == OptionType::Offset) return "(" + std::to_string(*literal::parse_signed(text)) + "LL)";
+  if (option.type == OptionType::Offset) return offset_literal(text);
   if (option.type == OptionType::Count) return std::to_string(*literal::parse_signed(text));
   if (option.type == OptionType::Operator) return operator_functor(text);
   if (option.type == OptionType::Predicate) return predicate_argument(plan, option, text);
@@ -187,14 +193,12 @@ std::string array_parameter(const std::string& name, DType dtype, int extent) {
 std::string operand_parameter(const Plan& plan, const OperandSpec& operand) {
   const DType dtype = element_dtype(plan.facts, operand);
   const std::string type(info(dtype).cpp);
-  if (const int dimensions = view_dimensions(plan.facts, operand.name); dimensions > 0) {
-    return view_type(dtype, dimensions) + " " + operand.name;
-  }
   switch (operand.role) {
     case OperandRole::SourceArray:
-      return "const " + type + "* " + operand.name;
     case OperandRole::DestinationArray:
-      return type + "* " + operand.name;
+      return memory_parameter_type(plan.facts, operand.name, dtype, operand.array.sized,
+                                   operand.role == OperandRole::SourceArray) +
+             " " + operand.name;
     case OperandRole::PayloadIn:
     case OperandRole::PayloadOut:
     case OperandRole::PayloadInOut:
@@ -217,8 +221,12 @@ std::string option_parameter(const Plan& plan, const OptionSpec& option) {
       return element_type(plan) + "& " + option.name;
     case OptionType::PayloadArray:
       return array_parameter(option.name, element_dtype(plan.facts, option), array_extent(plan.facts, option.array));
+    case OptionType::DestinationArray:
+      return memory_parameter_type(plan.facts, option.name, element_dtype(plan.facts, option), option.array.sized,
+                                   false) +
+             " " + option.name;
     default:
-      return "::cuda::std::int64_t " + option.name;
+      return offset_type(plan.facts, option) + " " + option.name;
   }
 }
 
@@ -547,10 +555,25 @@ void emit_records(std::ostream& out, const std::vector<Plan>& plans) {
   }
 }
 
+// Whether the plan passes a contiguous memory array with its size (ArrayType::sized).
+bool passes_sized_memory(const Plan& plan) {
+  const auto sized = [&](const std::string& name, const ArrayType& array) {
+    return array.sized && view_dimensions(plan.facts, name) == 0;
+  };
+  for (const auto& operand : plan.operation->operands) {
+    if (is_memory(operand.role) && sized(operand.name, operand.array)) return true;
+  }
+  for (const OptionSpec* option : runtime_options(plan)) {
+    if (option->type == OptionType::DestinationArray && sized(option->name, option->array)) return true;
+  }
+  return false;
+}
+
 void emit_adapters(std::ostream& out, const std::vector<Plan>& plans) {
   const bool views =
       std::any_of(plans.begin(), plans.end(), [](const Plan& plan) { return !plan.facts.strided_views.empty(); });
   if (views) out << adapters::source("strided_view") << "\n";
+  if (std::any_of(plans.begin(), plans.end(), passes_sized_memory)) out << adapters::source("sized") << "\n";
   if (std::any_of(plans.begin(), plans.end(), broadcasts_through_scratch))
     out << adapters::source("with_result") << "\n";
   if (std::any_of(plans.begin(), plans.end(), reverses_a_user_predicate)) out << adapters::source("reversed") << "\n";

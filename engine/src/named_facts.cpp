@@ -35,8 +35,13 @@ std::vector<NamedUse> named_uses(const CallFacts& facts, const OperationSpec& op
   std::vector<NamedUse> uses;
   for (const auto& operand : operation.operands) add_array_uses(uses, operand.name, operand.array, "T", true);
   for (const auto& option : operation.options) {
-    const bool bound = facts.option(option.name).binding != Binding::Omitted;
-    add_array_uses(uses, option.name, option.array, std::string(info(option.element).name), bound);
+    const Binding binding = facts.option(option.name).binding;
+    add_array_uses(uses, option.name, option.array, std::string(info(option.element).name),
+                   binding != Binding::Omitted);
+    if (!option.index_dtype.empty()) {
+      uses.push_back({option.index_dtype, FactKind::DType, option.name, "the runtime value passed as " + option.name,
+                      binding == Binding::Runtime, index_dtypes()});
+    }
   }
   for (const auto& candidate : operation.forms) {
     for (const auto& slot : candidate.template_args) {

@@ -153,15 +153,26 @@ void require_complex_by_pointer(const OperationSpec& operation, const CallFacts&
   }
 }
 
-// A strided view names a memory operand of the operation and has 1..kMaxViewDimensions dimensions.
+// Whether `name` is memory the operation reads or writes: an operand of a memory role, or an
+// option of type DestinationArray.
+bool is_memory_parameter(const OperationSpec& operation, const std::string& name) {
+  for (const auto& operand : operation.operands) {
+    if (operand.name == name) return is_memory(operand.role);
+  }
+  const OptionSpec* option = operation.option(name);
+  return option != nullptr && option->type == OptionType::DestinationArray;
+}
+
+// A strided view names memory of the operation and has 1..kMaxViewDimensions dimensions.
 void check_views(const OperationSpec& operation, const CallFacts& facts) {
   for (const auto& [name, dimensions] : facts.strided_views) {
-    const auto operand = std::find_if(operation.operands.begin(), operation.operands.end(),
-                                      [&](const OperandSpec& candidate) { return candidate.name == name; });
-    if (operand == operation.operands.end() || !is_memory(operand->role)) {
+    if (!is_memory_parameter(operation, name)) {
       std::string memory;
       for (const auto& candidate : operation.operands) {
         if (is_memory(candidate.role)) memory += (memory.empty() ? "" : ", ") + candidate.name;
+      }
+      for (const auto& candidate : operation.options) {
+        if (candidate.type == OptionType::DestinationArray) memory += (memory.empty() ? "" : ", ") + candidate.name;
       }
       reject(ErrorKind::InvalidArgument, facts.call_name(), "strided view", quoted(name),
              "a memory operand of " + operation.name + (memory.empty() ? " (it has none)" : ": " + memory));
@@ -369,8 +380,15 @@ void check_static_value(const CallFacts& facts, const OptionSpec& option, const 
       break;
     case OptionType::ScalarOutput:
     case OptionType::PayloadArray:
+    case OptionType::DestinationArray:
       break;  // never STATIC: rejected by allow_static
     case OptionType::Offset: {
+      if (!option.index_dtype.empty()) {  // an index the method takes whole, of any 64-bit value >= 0
+        if (literal::parse_unsigned(text)) break;
+        const auto negative = literal::parse_signed(text);
+        reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, negative ? text : quoted(text),
+               "an integer index >= 0 and <= " + std::to_string(std::numeric_limits<unsigned long long>::max()));
+      }
       // Elements from the start of the array: CUB's pointer arithmetic before it would read out of bounds.
       // The tile's last element, (offset + tile) x sizeof(T) bytes in, must fit the 64-bit pointer
       // arithmetic: beyond it the address wraps and the call reads or writes somewhere else.
@@ -477,10 +495,19 @@ void reject_other_fact(const CallFacts& facts, const OptionSpec& option, const s
          "the " + option.fills_fact + " of the arrays it types, which is " + had.str() + " there");
 }
 
+// The value an omitted dtype option takes where no array passed gives its fact: the named dtype
+// it is like, at least 32 bits wide, else its default.
+std::string omitted_dtype(const CallFacts& facts, const OptionSpec& option) {
+  const auto like = facts.dtypes.find(option.default_like);
+  if (option.default_like.empty() || like == facts.dtypes.end()) return option.default_choice;
+  return std::string(info(at_least_32_bits(like->second)).name);
+}
+
 // The facts with the named dtype or extent each option with a fills_fact gives (a histogram's
 // counter_dtype is its counters' CounterT), checked as the option is, so that the named facts
-// the operands read are known before they are checked. A runtime value or a required option
-// omitted is refused here, before a parameter the fact shapes could be blamed for it.
+// the operands read are known before they are checked. An omitted dtype option yields to the
+// arrays that give its fact (relative offsets the kernel typed). A runtime value or a required
+// option omitted is refused here, before a parameter the fact shapes could be blamed for it.
 CallFacts with_option_facts(const CallFacts& facts, const OperationSpec& operation, long long tile) {
   CallFacts filled = facts;
   for (const auto& option : operation.options) {
@@ -490,9 +517,12 @@ CallFacts with_option_facts(const CallFacts& facts, const OperationSpec& operati
       reject(ErrorKind::InvalidArgument, facts.call_name(), option.name, "a runtime value", "a compile-time constant");
     }
     if (bound.binding == Binding::Omitted && option.required) check_required(facts, operation);
+    const bool dtype_option = option.type == OptionType::Choice;
+    if (bound.binding == Binding::Omitted && dtype_option && facts.dtypes.contains(option.fills_fact)) continue;
     const std::string value = bound.binding == Binding::Static    ? bound.value
-                              : bound.binding == Binding::Omitted ? option.default_choice
-                                                                  : "";
+                              : bound.binding != Binding::Omitted ? ""
+                              : dtype_option                      ? omitted_dtype(facts, option)
+                                                                  : option.default_choice;
     if (value.empty()) continue;
     check_static_value(facts, option, value, tile);
     if (option.type == OptionType::Count) {
@@ -504,6 +534,17 @@ CallFacts with_option_facts(const CallFacts& facts, const OperationSpec& operati
       reject_other_fact(facts, option, facts.dtypes, dtype, std::string(info(dtype).name));
       filled.dtypes[option.fills_fact] = dtype;
     }
+  }
+  return filled;
+}
+
+// The facts with the dtype each RUNTIME index crosses as (OptionSpec::index_dtype) where the
+// front end left it out: int64.
+CallFacts with_index_dtypes(const CallFacts& facts, const OperationSpec& operation) {
+  CallFacts filled = facts;
+  for (const auto& option : operation.options) {
+    if (option.index_dtype.empty() || facts.option(option.name).binding != Binding::Runtime) continue;
+    filled.dtypes.try_emplace(option.index_dtype, DType::Int64);
   }
   return filled;
 }
@@ -815,7 +856,9 @@ std::vector<AbiParam> abi_of(const Plan& plan) {
   }
   for (const auto& option : plan.operation->options) {
     const Binding binding = plan.facts.option(option.name).binding;
-    if (binding == Binding::Runtime) abi.push_back(option_abi(plan.facts, option));
+    if (binding == Binding::Runtime) {
+      for (AbiParam& param : option_abi(plan.facts, option)) abi.push_back(std::move(param));
+    }
     if (option.type == OptionType::PrefixCallback && binding == Binding::Static)
       abi.push_back(prefix_state_abi(option));
   }
@@ -992,7 +1035,8 @@ Plan plan(const CallFacts& given, const OperationSpec& operation) {
            quoted(operation.name) + ", the operation it is planned against");
   }
   validate(given.group, given.call_name());
-  const CallFacts facts = with_result_extents(with_option_facts(given, operation, tile), operation);
+  const CallFacts facts =
+      with_result_extents(with_index_dtypes(with_option_facts(given, operation, tile), operation), operation);
   const GroupForm& form = require_form(operation, facts);
   check_group_shape(facts, form);
   require_dtype(operation, facts);

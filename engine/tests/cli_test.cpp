@@ -154,7 +154,8 @@ TEST(CliFlags, EveryCatalogOptionHasAFlagOfItsKind) {
     for (const auto& option : operation.options) {
       const cli::OptionFlag* flag = cli::find_option_flag(option.name);
       ASSERT_NE(flag, nullptr) << operation.name << ": " << option.name;
-      EXPECT_EQ(flag->type, option.type) << option.name;
+      // A name two array kinds share is one switch (catalog_test), its help naming both.
+      EXPECT_TRUE(flag->type == option.type || flag->value == cli::FlagValue::None) << option.name;
       EXPECT_EQ(flag->value, cli::flag_value(option.type)) << option.name;
       EXPECT_NE(help.find("  " + flag->flag + " "), std::string::npos) << flag->flag << "\n" << help;
     }

@@ -247,10 +247,10 @@ TEST(CompileMatrix, CoversTheRequiredCountingCombinationsOnce) {
   std::size_t calls = 0;
   const std::size_t keys = distinct_keys(testing::counting_matrix(), calls);
   // Per histogram algorithm: 8 sample dtypes x 4 counter dtypes, and for 2 sample dtypes 3
-  // shapes x 3 items and 4 bin counts. Run-length windows: 8 length dtypes x 2 offset dtypes, 6
-  // value dtypes, 3 shapes x 2 runs per thread, 2 offset dtypes x 3 option sets; into memory: 2
-  // offset dtypes x 3 shapes x 2 destination offsets.
-  EXPECT_EQ(calls, 2u * (8 * 4 + 2 * (9 + 4)) + (8 * 2 + 6 + 3 * 2 + 2 * 3) + 2 * 3 * 2);
+  // shapes x 3 items and 4 bin counts. Run-length windows: 8 length dtypes the offsets follow, 8
+  // offset dtypes, 6 value dtypes, 3 shapes x 2 runs per thread, 3 offset dtypes x 4 option sets;
+  // into memory: 3 offset dtypes x 3 shapes x 3 option sets, and 2 strided views.
+  EXPECT_EQ(calls, 2u * (8 * 4 + 2 * (9 + 4)) + (8 + 8 + 6 + 3 * 2 + 3 * 4) + (3 * 3 * 3 + 2));
   EXPECT_EQ(keys, calls);
 }
 

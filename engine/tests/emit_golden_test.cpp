@@ -38,6 +38,17 @@ CallFacts scalar_call(const std::string& operation, Group group, DType dtype, co
   return facts;
 }
 
+// A run-length decode of int16 runs with uint32 lengths, 2 runs and 3 decoded items per thread,
+// its named dtypes given as a front end reads them from the arrays passed.
+CallFacts run_length_call(const std::string& operation, std::map<std::string, OptionBinding> options,
+                          std::map<std::string, DType> dtypes) {
+  CallFacts facts{operation, Group::this_block({64, 1, 1}), DType::Int16, 2, std::move(options), ""};
+  facts.options["decoded_items_per_thread"] = OptionBinding::fixed("3");
+  facts.dtypes = std::move(dtypes);
+  facts.dtypes["LengthT"] = DType::UInt32;
+  return facts;
+}
+
 struct GoldenCase {
   std::string name;
   std::vector<CallFacts> calls;
@@ -108,6 +119,18 @@ std::vector<GoldenCase> golden_cases() {
         scalar_call("segmented_reduce", Group::this_warp({64, 1, 1}), DType::UInt32, ""),
         scalar_call("broadcast", Group::this_warp({64, 1, 1}, 4), DType::UInt32, "", {{"src_lane", runtime}}),
         scalar_call("broadcast", Group::this_warp({64, 1, 1}), DType::UInt32, "", {{"src_lane", fixed("3")}})}},
+      // An index of uint64 taken whole; memory that crosses with its size, a device array as an option.
+      {"run_length_index_and_sized_memory",
+       {[&] {
+          CallFacts window = run_length_call(
+              "run_length_decode",
+              {{"decoded_window_offset", runtime}, {"relative_offsets", runtime}, {"total_decoded_size", runtime}},
+              {{"WindowOffsetT", DType::UInt64}, {"OffsetT", DType::UInt64}});
+          window.extents["TOTAL_ITEMS"] = 1;
+          return window;
+        }(),
+        run_length_call("run_length_decode_into", {{"destination_offset", runtime}, {"relative_offsets", runtime}},
+                        {{"DestinationOffsetT", DType::Int64}, {"OffsetT", DType::Int32}})}},
   };
 }
 

@@ -728,15 +728,82 @@ CallFacts run_length_window(std::map<std::string, OptionBinding> options) {
 }
 
 TEST(Plan, AnOptionFillingANamedFactFillsItAndRefusesAnArrayGivingAnother) {
-  const Plan planned = plan(run_length_window({{"relative_offsets", OptionBinding::runtime()}}));
-  EXPECT_EQ(planned.facts.dtypes.at("OffsetT"), DType::UInt32);  // decoded_offset_dtype's default
+  const Plan planned = plan(run_length_window(
+      {{"relative_offsets", OptionBinding::runtime()}, {"decoded_offset_dtype", OptionBinding::fixed("uint32")}}));
+  EXPECT_EQ(planned.facts.dtypes.at("OffsetT"), DType::UInt32);
   EXPECT_EQ(planned.facts.extents.at("DECODED_ITEMS_PER_THREAD"), 3);
-  CallFacts other_dtype = run_length_window({{"relative_offsets", OptionBinding::runtime()}});
+  CallFacts other_dtype = run_length_window(
+      {{"relative_offsets", OptionBinding::runtime()}, {"decoded_offset_dtype", OptionBinding::fixed("uint32")}});
   other_dtype.dtypes["OffsetT"] = DType::UInt64;  // the relative offsets passed are uint64
   expect_rejected(other_dtype, ErrorKind::InvalidArgument, "decoded_offset_dtype", "OffsetT of the arrays");
   CallFacts other_extent = run_length_window({{"relative_offsets", OptionBinding::runtime()}});
   other_extent.extents["DECODED_ITEMS_PER_THREAD"] = 4;
   expect_rejected(other_extent, ErrorKind::InvalidArgument, "decoded_items_per_thread", "which is 4 there");
+}
+
+// An omitted dtype option yields to the arrays giving its fact, else follows the named dtype it is
+// like, at least 32 bits wide (a run-length decode counts in its lengths' dtype).
+TEST(Plan, AnOmittedDtypeOptionTakesTheArraysDtypeElseTheOneItFollows) {
+  CallFacts typed = run_length_window({{"relative_offsets", OptionBinding::runtime()}});
+  typed.dtypes["OffsetT"] = DType::Int64;  // the relative offsets the kernel typed
+  EXPECT_EQ(plan(typed).facts.dtypes.at("OffsetT"), DType::Int64);
+  EXPECT_EQ(plan(typed).template_arguments[4].second, "::cuda::std::int64_t");
+  const std::map<DType, DType> followed = {{DType::Int32, DType::Int32},  {DType::UInt64, DType::UInt64},
+                                           {DType::Int8, DType::Int32},   {DType::UInt16, DType::UInt32},
+                                           {DType::UInt8, DType::UInt32}, {DType::Int64, DType::Int64},
+                                           {DType::Int16, DType::Int32},  {DType::UInt32, DType::UInt32}};
+  for (const auto& [lengths, offsets] : followed) {
+    CallFacts facts = run_length_window({});
+    facts.dtypes["LengthT"] = lengths;
+    EXPECT_EQ(plan(facts).facts.dtypes.at("OffsetT"), offsets) << info(lengths).name;
+  }
+  CallFacts signed_offsets = run_length_window({{"decoded_offset_dtype", OptionBinding::fixed("int16")}});
+  EXPECT_EQ(plan(signed_offsets).facts.dtypes.at("OffsetT"), DType::Int16);  // every integer dtype
+  signed_offsets.options["decoded_offset_dtype"] = OptionBinding::fixed("float32");
+  expect_rejected(signed_offsets, ErrorKind::InvalidArgument, "decoded_offset_dtype", "one of: int8");
+}
+
+// An index crosses as the dtype its runtime value has (uint64 whole, any other integer as int64),
+// and a static one is 0..2^64 - 1.
+TEST(Plan, AnIndexCrossesAsItsValuesDtype) {
+  CallFacts runtime = run_length_window({{"decoded_window_offset", OptionBinding::runtime()}});
+  const Plan signed_index = plan(runtime);
+  EXPECT_EQ(signed_index.facts.dtypes.at("WindowOffsetT"), DType::Int64);  // left out: int64
+  runtime.dtypes["WindowOffsetT"] = DType::UInt64;
+  const Plan unsigned_index = plan(runtime);
+  const auto index = std::find_if(unsigned_index.abi.begin(), unsigned_index.abi.end(),
+                                  [](const AbiParam& param) { return param.name == "decoded_window_offset"; });
+  ASSERT_NE(index, unsigned_index.abi.end());
+  EXPECT_EQ(index->cpp_type, "::cuda::std::uint64_t");
+  EXPECT_NE(unsigned_index.key, signed_index.key);
+  runtime.dtypes["WindowOffsetT"] = DType::Int32;
+  expect_rejected(runtime, ErrorKind::InvalidArgument, "decoded_window_offset", "one of int64, uint64");
+  CallFacts largest = run_length_window({{"decoded_window_offset", OptionBinding::fixed("18446744073709551615")}});
+  EXPECT_NO_THROW(plan(largest));
+  largest.dtypes["WindowOffsetT"] = DType::UInt64;  // a static index reads no dtype
+  expect_rejected(largest, ErrorKind::InvalidArgument, "dtypes", "WindowOffsetT");
+  CallFacts negative = run_length_window({{"decoded_window_offset", OptionBinding::fixed("-1")}});
+  expect_rejected(negative, ErrorKind::InvalidArgument, "decoded_window_offset", "an integer index >= 0");
+}
+
+// A device array given as an option (a run-length decode's relative offsets into memory) types its
+// named dtype, crosses with its size, and may be a strided view.
+TEST(Plan, ADestinationArrayOptionCrossesAsSizedMemory) {
+  CallFacts into = run_length_window({{"relative_offsets", OptionBinding::runtime()}});
+  into.operation = "run_length_decode_into";
+  into.dtypes["OffsetT"] = DType::UInt64;
+  const Plan planned = plan(into);
+  std::vector<std::string> names;
+  for (const auto& param : planned.abi) names.push_back(param.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"run_values", "run_lengths", "destination", "destination_size",
+                                             "relative_offsets", "relative_offsets_size", "temp_storage"}));
+  into.strided_views["relative_offsets"] = 1;
+  names.clear();
+  for (const auto& param : plan(into).abi) names.push_back(param.name);
+  EXPECT_EQ(names[4], "relative_offsets");
+  EXPECT_EQ(names[5], "relative_offsets_extent_0");
+  into.strided_views = {{"decoded_offset_dtype", 1}};
+  expect_rejected(into, ErrorKind::InvalidArgument, "strided view", "destination, relative_offsets");
 }
 
 TEST(Plan, AnOptionFillingANamedFactIsNeitherRuntimeNorOmittedWhenRequired) {

@@ -140,10 +140,10 @@ INSTANTIATE_TEST_SUITE_P(
         OracleCase{"neighbours", testing::neighbour_matrix, (14u + 2 * 2) + (15 + 2 * 2)},
         // The histogram adapter's TempStorage (CUB's beside the counters) for every call: each
         // axis is one of its template arguments. The run-length adapter's (its scan's and CUB's
-        // runs) for every window call but those differing in options alone (2 offset dtypes x 2 of
-        // 3 option sets), and for every call into memory but those differing in the offset alone.
-        OracleCase{"counting", testing::counting_matrix,
-                   2u * (8 * 4 + 2 * (9 + 4)) + (8 * 2 + 6 + 3 * 2 + 2 * 1) + 2 * 3}),
+        // runs) for every window call but the uint16 lengths whose offsets follow them as uint32
+        // (given again) and those differing in options alone (one of 4 option sets per sampled
+        // offset dtype), and for every call into memory but those differing in options alone.
+        OracleCase{"counting", testing::counting_matrix, 2u * (8 * 4 + 2 * (9 + 4)) + (8 + 7 + 6 + 3 * 2 + 3) + 3 * 3}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

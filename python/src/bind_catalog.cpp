@@ -33,6 +33,8 @@ const char* option_type_name(OptionType type) {
       return "broadcast";
     case OptionType::PayloadArray:
       return "payload_array";
+    case OptionType::DestinationArray:
+      return "destination_array";
     case OptionType::Predicate:
       return "predicate";
   }
@@ -116,6 +118,12 @@ nb::dict option_dict(const OptionSpec& option) {
   add_named_facts(entry, option.array);
   // The named dtype (a choice of dtype names) or extent (a count) the option's value is.
   if (!option.fills_fact.empty()) entry["fills_fact"] = option.fills_fact;
+  // An omitted dtype option no array gives the fact of: the named dtype it is like, widened to
+  // at least 32 bits (a run-length decode's offsets, like its LengthT).
+  if (!option.default_like.empty()) entry["default_like"] = option.default_like;
+  // An offset taken whole as an index: the named dtype its runtime value crosses as, which the
+  // front end fills (uint64 for an unsigned 64-bit value, else int64).
+  if (!option.index_dtype.empty()) entry["index_dtype"] = option.index_dtype;
   // A prefix callback's state crosses the ABI as its own pointer parameter; the
   // front end binds the kernel's state array to it by this name.
   entry["reversed_by"] = option.reversed_by;
@@ -169,11 +177,13 @@ void bind_catalog(nb::module_& module) {
   module.def(
       "operation_options", [](const std::string& name) { return option_list(operation_named(name)); }, "operation"_a,
       "The options of a catalog operation, in order: dicts of name, type (choice, count, payload_scalar, offset, "
-      "operator, prefix_callback, scalar_output), choices, default, allow_static, allow_runtime, "
-      "required, aliases (other names a front end accepts), element (a payload_array's fixed dtype, else None), "
-      "state_parameter (a prefix callback's ABI state parameter, else None), and where the catalog names them "
-      "named_dtype / named_extent (the CallFacts.dtypes / extents name the array passed fills: \"ValueT\", "
-      "\"bins\").");
+      "operator, prefix_callback, scalar_output, bool, broadcast, payload_array, destination_array, predicate), "
+      "choices, default, allow_static, allow_runtime, required, aliases (other names a front end accepts), element "
+      "(a payload_array's fixed dtype, else None), state_parameter (a prefix callback's ABI state parameter, else "
+      "None), and where the catalog names them named_dtype / named_extent (the CallFacts.dtypes / extents name the "
+      "array passed fills: \"ValueT\", \"bins\"), fills_fact, default_like (the named dtype an omitted dtype "
+      "option follows, widened to 32 bits) and index_dtype (the CallFacts.dtypes name an index's runtime value "
+      "fills: uint64 or int64).");
   module.def(
       "operation_operands", [](const std::string& name) { return operand_list(operation_named(name)); }, "operation"_a,
       "The data operands of a catalog operation, in order: dicts of name and role (source_array, "

@@ -23,7 +23,24 @@ UNSUPPORTED = "exit 2 UnsupportedOperationError"
 SUPPORTED_ARCHS = "compiles for: sm_"
 PERMISSION_CASES = {"output_in_a_read_only_directory"}
 
+RUN_LENGTH = ["explain", "run_length_decode", "--group", "block:64", "--dtype", "int32", "--items", "2"]
+RUN_LENGTH += ["--decoded-items-per-thread", "3", "--named-dtype", "LengthT=int32"]
+
 CASES = [
+    # A run-length decode's window offset is an index: a runtime one crosses as int64 or uint64, a
+    # static one is 0..2^64 - 1.
+    Case(
+        "run_length_index_of_int32",
+        EXIT2,
+        ("'decoded_window_offset' = int32", "one of int64, uint64"),
+        [*RUN_LENGTH, "--decoded-window-offset", "--named-dtype", "WindowOffsetT=int32"],
+    ),
+    Case(
+        "run_length_negative_static_index",
+        EXIT2,
+        ("'decoded_window_offset' = -1", "an integer index >= 0 and <= 18446744073709551615"),
+        [*RUN_LENGTH, "--decoded-window-offset", "-1"],
+    ),
     # Item 3: link inputs that are not readable regular files.
     Case(
         "link_input_is_a_directory",

@@ -1997,6 +1997,60 @@ def decodes_into_memory_of_another_dtype(source, destination):
     coop.run_length_decode_into(block, values, values, destination, decoded_items_per_thread=2)  # <- error
 
 
+@expect(
+    coop.PayloadInferenceError,
+    "coop.run_length_decode_into",
+    "argument 'relative_offsets' is",
+    "expected a device array",
+)
+@cuda.jit
+def decodes_relative_offsets_into_a_thread_data(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    relative = coop.ThreadData(2, dtype=np.uint32)
+    coop.run_length_decode_into(  # <- error
+        block, values, values, destination, decoded_items_per_thread=2, relative_offsets=relative
+    )
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.run_length_decode_into",
+    "relative_offsets",
+    "float32",
+    "the array passed as relative_offsets",
+    argtypes=(I32, F32),
+)
+@cuda.jit
+def decodes_relative_offsets_into_floats(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    coop.run_length_decode_into(  # <- error
+        block, values, values, source, decoded_items_per_thread=2, relative_offsets=destination
+    )
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.run_length_decode_into",
+    "argument 'decoded_offset_dtype' = uint64 is not allowed",
+    "the OffsetT of the arrays it types, which is int32 there",
+)
+@cuda.jit
+def decodes_relative_offsets_into_memory_of_another_dtype(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    coop.run_length_decode_into(  # <- error
+        block,
+        values,
+        values,
+        source,
+        decoded_items_per_thread=2,
+        relative_offsets=destination,
+        decoded_offset_dtype=np.uint64,
+    )
+
+
 # -- records: tuples of scalars as one payload value
 
 

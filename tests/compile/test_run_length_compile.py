@@ -1,6 +1,9 @@
 """Kernels of the run-length runtime tests, compiled for sm_90 without a GPU: each reaches a
 cubin through the planner, with the window adapter over cub::BlockRunLengthDecode of the
-runs, lengths, decoded items and offset dtype the call gives."""
+runs, lengths, decoded items and offset dtype the call gives: offsets of every integer dtype,
+given or following the lengths or the arrays the kernel typed, window offsets of any integer
+dtype (uint64 crossing whole), and decoding into memory with relative offsets beside, each
+array crossing with its size (or as a strided view) for the adapter to check."""
 
 import importlib.util
 import pathlib
@@ -75,7 +78,7 @@ def test_shapes_one_run_per_thread_and_into_memory_compile():
     )
     (call,) = decode_calls(explanation)
     assert call.startswith(
-        "::coop_adapt::BlockRunLengthWindow<::cuda::std::uint8_t, 8, 2, 3, ::cuda::std::uint32_t, 4, 2,"
+        "::coop_adapt::BlockRunLengthWindow<::cuda::std::uint8_t, 8, 2, 3, ::cuda::std::uint64_t, 4, 2,"  # as the lengths
     )
     into = coop.explain(
         kernels.into_kernel(2, 3, np.uint64),
@@ -92,18 +95,155 @@ def test_shapes_one_run_per_thread_and_into_memory_compile():
 
 
 @pytest.mark.parametrize(
-    "offset_dtype, spelled", [(None, "uint32_t"), (np.uint64, "uint64_t")], ids=["default", "uint64"]
+    "length_dtype, offset_dtype, spelled",
+    [
+        (np.int32, None, "int32_t"),
+        (np.uint16, None, "uint32_t"),
+        (np.int8, None, "int32_t"),
+        (np.int32, np.uint64, "uint64_t"),
+        (np.uint32, np.int64, "int64_t"),
+    ],
+    ids=["follows_int32", "follows_uint16_as_uint32", "follows_int8_as_int32", "uint64", "int64"],
 )
-def test_untyped_outputs_take_the_offset_dtype(offset_dtype, spelled):
+def test_untyped_outputs_take_the_offset_dtype(length_dtype, offset_dtype, spelled):
+    held = spelled.removesuffix("_t")
     explanation = coop.explain(
         kernels.untyped_outputs_kernel(offset_dtype),
         np.zeros(64, np.int32),
-        np.zeros(64, np.int32),
-        np.zeros(32, np.uint64),
-        np.zeros(64, np.uint64),
+        np.zeros(64, length_dtype),
+        np.zeros(32, held),
+        np.zeros(64, held),
         grid=1,
         block=32,
     )
     assert f"::cuda::std::{spelled} (&relative_offsets)[2], ::cuda::std::{spelled} (&total_decoded_size)[1]" in (
         explanation.source
     )
+
+
+def abi_of(explanation, method):
+    """The ABI line of the run-length plan calling `method`."""
+    for plan in explanation.plans:
+        text = plan.describe()
+        if f">::{method}\n" in text:
+            return next(line for line in text.splitlines() if line.startswith("abi: "))
+    raise AssertionError(f"no plan calls {method}")
+
+
+@pytest.mark.parametrize(
+    "start_dtype, crosses",
+    [(np.uint64, "uint64_t"), (np.int64, "int64_t"), (np.int8, "int64_t"), (np.uint32, "int64_t")],
+)
+def test_a_window_offset_of_any_integer_dtype_crosses_whole(start_dtype, crosses):
+    values, lengths, _, decoded, relative = window_arguments(32, np.int32, np.uint64, np.uint64)
+    explanation = coop.explain(
+        kernels.window_kernel(3, 2, np.uint64),
+        values,
+        lengths,
+        np.zeros(2, start_dtype),
+        decoded,
+        relative,
+        np.zeros(32, np.uint64),
+        grid=1,
+        block=32,
+    )
+    assert f"::cuda::std::{crosses} decoded_window_offset" in abi_of(explanation, "Decode")
+
+
+@pytest.mark.parametrize("length_dtype", [np.int64, np.uint64, np.int32, np.uint32], ids=lambda d: np.dtype(d).name)
+def test_a_run_of_the_offset_dtypes_max_compiles_with_offsets_following_the_lengths(length_dtype):
+    threads = 64
+    spelled = f"::cuda::std::{np.dtype(length_dtype).name}_t"
+    explanation = coop.explain(
+        kernels.max_run_kernel(length_dtype),
+        np.zeros(threads * 2, np.uint8),
+        np.zeros(threads * 2, length_dtype),
+        np.zeros(1, length_dtype),
+        np.zeros(threads * 3, np.uint8),
+        np.zeros(threads * 3, length_dtype),
+        np.zeros(threads, length_dtype),
+        np.zeros(threads * 3, np.uint8),
+        grid=1,
+        block=threads,
+    )
+    calls = decode_calls(explanation)
+    assert len(calls) == 2  # typed outputs and none: both count in the lengths' dtype
+    assert all(f"3, {spelled}, 1, 1, {spelled}>::Decode" in call for call in calls), calls
+
+
+@pytest.mark.parametrize("length_dtype", [np.uint64, np.int32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_outputs_typed_as_the_lengths_compile_in_a_3d_block(length_dtype):
+    block = (8, 4, 2)
+    explanation = coop.explain(
+        kernels.typed_outputs_kernel(block),
+        np.zeros(128, np.uint8),
+        np.zeros(128, length_dtype),
+        np.asarray(4, length_dtype)[()],
+        np.zeros(192, np.uint8),
+        np.zeros(192, length_dtype),
+        np.zeros(64, length_dtype),
+        grid=1,
+        block=block,
+    )
+    spelled = f"::cuda::std::{np.dtype(length_dtype).name}_t"
+    (call,) = decode_calls(explanation)
+    assert (
+        call == f"::coop_adapt::BlockRunLengthWindow<::cuda::std::uint8_t, 8, 2, 3, {spelled}, 4, 2, {spelled}>::Decode"
+    )
+
+
+def test_a_static_window_offset_past_int64_compiles():
+    explanation = coop.explain(
+        kernels.one_run_per_thread_kernel,
+        np.zeros(32, np.float32),
+        np.zeros(32, np.int32),
+        np.zeros(64, np.float32),
+        np.zeros(64, np.float32),
+        grid=1,
+        block=32,
+    )
+    assert "18446744073709551611ULL" in explanation.source
+    assert "(3LL)" in explanation.source
+
+
+def into_relative_explained(offset_dtype, destination, relative):
+    return coop.explain(
+        kernels.into_relative_kernel(offset_dtype),
+        np.zeros(64, np.int16),
+        np.zeros(64, np.uint32),
+        destination,
+        relative,
+        np.uint64(3),
+        np.zeros(32, np.uint64),
+        grid=1,
+        block=32,
+    )
+
+
+@pytest.mark.parametrize(
+    "offset_dtype, relative_dtype",
+    [(np.uint64, np.uint64), (None, np.uint64), (None, np.int32), (np.uint32, np.uint32)],
+    ids=["uint64", "from_the_array_uint64", "from_the_array_int32", "uint32"],
+)
+def test_into_with_relative_offsets_passes_both_arrays_with_their_sizes(offset_dtype, relative_dtype):
+    explanation = into_relative_explained(offset_dtype, np.zeros(500, np.int16), np.zeros(500, relative_dtype))
+    spelled = f"::cuda::std::{np.dtype(relative_dtype).name}_t"
+    abi = abi_of(explanation, "DecodeInto")
+    for parameter in (
+        "::cuda::std::int16_t* destination, ::cuda::std::int64_t destination_size",
+        "::cuda::std::uint64_t destination_offset",
+        f"{spelled}* relative_offsets, ::cuda::std::int64_t relative_offsets_size",
+    ):
+        assert parameter in abi, abi
+    assert f"::coop_adapt::Sized<{spelled}> relative_offsets" in explanation.source
+    assert "struct Sized" in explanation.source
+
+
+def test_into_strided_views_cross_as_views():
+    destination = np.zeros(40, np.int16)[::2]  # typed as the device views the runtime test passes
+    relative = np.zeros(60, np.uint64)[::3]
+    explanation = into_relative_explained(np.uint64, destination, relative)
+    abi = abi_of(explanation, "DecodeInto")
+    assert "destination_extent_0" in abi and "relative_offsets_stride_0" in abi
+    assert "destination_size" not in abi and "relative_offsets_size" not in abi
+    assert "::coop_adapt::StridedView<::cuda::std::uint64_t, 1> relative_offsets" in explanation.source

@@ -64,7 +64,7 @@ SIGNATURES = {
     "run_length_decode": "(group, run_values, run_lengths, /, *, decoded_items_per_thread, decoded_window_offset=0, "
     "total_decoded_size=None, relative_offsets=None, decoded_offset_dtype=None, temp_storage=None)",
     "run_length_decode_into": "(group, run_values, run_lengths, destination, /, *, decoded_items_per_thread, "
-    "destination_offset=0, decoded_offset_dtype=None, temp_storage=None)",
+    "destination_offset=0, relative_offsets=None, decoded_offset_dtype=None, temp_storage=None)",
     "reduce_batched": "(group, value, /, *, binary_op=None, output_layout='striped')",
     "this_block": "(block_shape=None, /)",
     "this_warp": "()",

@@ -15,8 +15,9 @@ namespace coop {
 
 // One parameter of a generated wrapper after its leading `void* ret` slot. A strided
 // view crosses as its data pointer followed by its extents and strides (in elements,
-// int64 each), which the front end reads from the array operand named by `array`.
-enum class AbiKind { Pointer, Value, Extent, Stride };
+// int64 each), which the front end reads from the array operand named by `array`; a sized
+// contiguous array (ArrayType::sized) as its data pointer followed by its element count (Size).
+enum class AbiKind { Pointer, Value, Extent, Stride, Size };
 struct AbiParam {
   std::string name;
   AbiKind kind;
@@ -26,12 +27,12 @@ struct AbiParam {
   // (scratch, a prefix callback's state), the operand's element dtype for payload values
   // (the call's dtype, or the named dtype its type expression gives: ValueT).
   std::string value_dtype;
-  std::string array;   // Extent, Stride: the array operand described
+  std::string array;   // Extent, Stride, Size: the array operand (or option) described
   int dimension = -1;  // Extent, Stride: which dimension
   friend bool operator==(const AbiParam&, const AbiParam&) = default;
 };
 
-const char* to_string(AbiKind kind);             // "pointer", "value", "extent", "stride"
+const char* to_string(AbiKind kind);             // "pointer", "value", "extent", "stride", "size"
 std::string c_parameter(const AbiParam& param);  // as the wrapper declares it: "void* source", "int64_t offset"
 
 // Values passed by pointer rather than by value to a user function: a compiler's
@@ -56,13 +57,23 @@ int view_dimensions(const CallFacts& facts, const std::string& operand);
 
 // The wrapper parameters that carry one operand or RUNTIME option, and the others it takes.
 std::vector<AbiParam> operand_abi(const CallFacts& facts, const OperandSpec& operand);
-AbiParam option_abi(const CallFacts& facts, const OptionSpec& option);
+std::vector<AbiParam> option_abi(const CallFacts& facts, const OptionSpec& option);
 AbiParam prefix_state_abi(const OptionSpec& option);  // a bound prefix callback's state
 AbiParam scratch_abi();                               // the call's TempStorage
 AbiParam result_abi(DType dtype);                     // what `ret` points to, when the call produces a value
 
-// The C++ type the impl takes a strided view of `dimensions` as.
+// The C++ type the impl takes a strided view of `dimensions` as, and a sized contiguous array as.
 std::string view_type(DType dtype, int dimensions);
+std::string sized_type(DType dtype);
+
+// The C++ type of the impl's parameter for a memory array (an operand of role SourceArray or
+// DestinationArray, an option of type DestinationArray): its view, its sized array, or a pointer.
+std::string memory_parameter_type(const CallFacts& facts, const std::string& name, DType dtype, bool sized,
+                                  bool read_only);
+
+// The C++ type an Offset option's RUNTIME value crosses and reaches the impl as: its index
+// dtype's (OptionSpec::index_dtype), else int64.
+std::string offset_type(const CallFacts& facts, const OptionSpec& option);
 
 // The expression the wrapper passes the impl for an operand or RUNTIME option, from
 // the parameters operand_abi / option_abi declared for it.

@@ -65,6 +65,12 @@ struct ArrayType {
   // takes precedence over `element`.
   std::optional<DType> fixed = {};
   ExtentRule rule = ExtentRule::Given;  // with a named `extent`: what its length must be
+  // A memory array (an operand of role SourceArray or DestinationArray, an option of type
+  // DestinationArray) whose element count the method receives with it, to check that what it
+  // reads or writes fits: contiguous memory crosses as its pointer and its size (AbiKind::Size)
+  // and reaches the method as a ::coop_adapt::Sized<T>, a strided view as its StridedView; both
+  // answer size() and index from the array's first element. A sized array is no Offset's target.
+  bool sized = false;
 };
 
 struct OperandSpec {
@@ -85,7 +91,9 @@ enum class OptionType {
   Choice,         // one of `choices`, STATIC only
   Count,          // an integer; a RUNTIME value arrives as int64 and is range-checked
   PayloadScalar,  // a value of the payload's dtype
-  Offset,         // an element offset (int64) added to `target` before the call
+  // An element offset (int64) added to `target` before the call, or with `index_dtype` an index
+  // the method takes whole.
+  Offset,
   // A binary operator, STATIC only: a built-in name (builtin_operators()) or
   // "user:<symbol>", an extern "C" __device__ function compiled elsewhere and
   // linked with the provider: `T symbol(T a, T b)`, or for 16-bit floats (whose
@@ -106,6 +114,11 @@ enum class OptionType {
   // An array shaped like the payload whose element type is `element` (exchange's
   // int32 ranks, bool valid_flags), RUNTIME only: read by the method.
   PayloadArray,
+  // A device array the method writes beside the call's memory (a run-length decode's relative
+  // offsets, at the positions of the items it decodes), RUNTIME only: crossing as a memory operand
+  // of role DestinationArray does (a pointer, or a strided view), of elements of the named dtype
+  // `array.element`, or of the call's dtype.
+  DestinationArray,
   // A binary predicate, STATIC only: a built-in name (builtin_predicates()) or
   // "user:<symbol>", an extern "C" __device__ function compiled elsewhere and linked with
   // the provider: `int symbol(T a, T b)`, nonzero meaning true, or for values passed by
@@ -173,7 +186,24 @@ struct OptionSpec {
   // Count: at most the group's threads times this other STATIC Count's value (a histogram's bins
   // fit the striped counters its threads hold).
   std::string at_most_threads_times = {};
+  // Choice of dtype names with a fills_fact, omitted: where no array passed gives the fact (an
+  // array the kernel typed does), the named dtype of the call this names, widened to at least 32
+  // bits within its signedness (at_least_32_bits), rather than `default_choice`: a run-length
+  // decode counts its decoded items in its lengths' dtype.
+  std::string default_like = {};
+  // Offset taken whole as an index by the method (no `target`): the CallFacts::dtypes name of the
+  // dtype its RUNTIME value crosses as, which the front end fills from the value given: uint64
+  // for an unsigned 64-bit value, whose values past int64's range the method then sees whole, and
+  // int64 for any other integer (also where the front end leaves it out). A STATIC value is then
+  // 0..2^64-1. Empty: an int64 offset, and a front end refuses an unsigned 64-bit value.
+  std::string index_dtype = {};
 };
+
+// The dtypes an Offset's `index_dtype` may be: int64, and uint64 for an unsigned 64-bit value.
+inline const std::vector<DType>& index_dtypes() {
+  static const std::vector<DType> dtypes = {DType::Int64, DType::UInt64};
+  return dtypes;
+}
 
 // The ABI parameter carrying a PrefixCallback option's state pointer.
 inline std::string prefix_state_parameter(const OptionSpec& option) { return option.name + "_state"; }

@@ -70,4 +70,8 @@ std::optional<DType> parse_dtype(std::string_view name);
 const std::vector<DType>& all_dtypes();  // the scalar dtypes
 std::string dtype_names();               // "bool, int8, ..." for error messages
 
+// An integer dtype of fewer than 32 bits as the 32-bit one of its signedness (int8 -> int32,
+// uint16 -> uint32); any other dtype as it is.
+DType at_least_32_bits(DType dtype);
+
 }  // namespace coop

@@ -34,6 +34,14 @@ struct StridedView {
     return offset + flat * strides[0];
   }
 
+  // Elements in the view (from `base`, whatever this iterator's position).
+  __host__ __device__ __forceinline__ ::cuda::std::int64_t size() const {
+    ::cuda::std::int64_t count = 1;
+#pragma unroll
+    for (int dimension = 0; dimension < DIMENSIONS; ++dimension) count *= extents[dimension];
+    return count;
+  }
+
   __host__ __device__ __forceinline__ T& operator[](difference_type index) const {
     return base[offset_of(position + index)];
   }

@@ -63,7 +63,8 @@ DType element_dtype(const CallFacts& facts, const OperandSpec& operand) {
 
 DType element_dtype(const CallFacts& facts, const OptionSpec& option) {
   if (option.array.fixed) return *option.array.fixed;
-  return option.array.element.empty() ? option.element : facts.dtypes.at(option.array.element);
+  if (!option.array.element.empty()) return facts.dtypes.at(option.array.element);
+  return option.type == OptionType::DestinationArray ? facts.dtype : option.element;
 }
 
 int array_extent(const CallFacts& facts, const ArrayType& array) {

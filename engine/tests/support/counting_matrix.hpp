@@ -5,6 +5,8 @@
 // so a catalog that loses an algorithm, a sample or a counter dtype fails the tests.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,10 +66,14 @@ inline MatrixBundle histogram_bundle() {
 inline const std::vector<DType> kRunLengthDtypes = kSampleDtypes;  // every integer width, signed or not
 inline const std::vector<DType> kRunValueDtypes = {DType::Int8,    DType::UInt16,  DType::Int64,
                                                    DType::Float16, DType::Float32, DType::Float64};
-inline const std::vector<DType> kDecodedOffsetDtypes = {DType::UInt32, DType::UInt64};
+inline const std::vector<DType> kDecodedOffsetDtypes = kSampleDtypes;  // every integer width too
+// One unsigned offset dtype of each width the adapter hands CUB, and a signed one.
+inline const std::vector<DType> kOffsetDtypeSamples = {DType::UInt32, DType::Int64, DType::UInt64};
 
+// A run-length call; `offsets` omitted leaves decoded_offset_dtype to follow the lengths' dtype.
 inline CallFacts run_length_call(const char* operation, Dim3 block, DType values, int runs, DType lengths,
-                                 int decoded_items, DType offsets, Bindings options) {
+                                 int decoded_items, std::optional<DType> offsets, Bindings options,
+                                 std::map<std::string, DType> dtypes = {}) {
   CallFacts facts;
   facts.operation = operation;
   facts.group = Group::this_block(block);
@@ -75,22 +81,26 @@ inline CallFacts run_length_call(const char* operation, Dim3 block, DType values
   facts.items_per_thread = runs;
   facts.options = std::move(options);
   facts.options["decoded_items_per_thread"] = OptionBinding::fixed(std::to_string(decoded_items));
-  facts.options["decoded_offset_dtype"] = OptionBinding::fixed(std::string(info(offsets).name));
+  if (offsets) facts.options["decoded_offset_dtype"] = OptionBinding::fixed(std::string(info(*offsets).name));
+  facts.dtypes = std::move(dtypes);
   facts.dtypes["LengthT"] = lengths;
   facts.where = "counting_matrix";
   return facts;
 }
 
-// The window: every length dtype with each offset dtype (int32 values, 2 runs and 3 decoded
-// items per thread, 128 threads); the value dtypes; int32 runs in every shape with 1 and 4 runs
-// per thread; and the optional outputs and offsets (runtime, static) at 1 decoded item.
+// The window: every length dtype with the offset dtype following it, and every offset dtype (int32
+// values, 2 runs and 3 decoded items per thread, 128 threads); the value dtypes; int32 runs in every
+// shape with 1 and 4 runs per thread; and, per sampled offset dtype at 1 decoded item, the optional
+// outputs and window offsets: a runtime uint64 index, a static one, a runtime int64 one, and a static
+// one past int64's range.
 inline MatrixBundle run_length_window_bundle() {
   MatrixBundle bundle{"run_length_decode", {}};
   const Dim3 block = kHistogramBlocks[0];
   for (const DType lengths : kRunLengthDtypes) {
-    for (const DType offsets : kDecodedOffsetDtypes) {
-      bundle.calls.push_back(run_length_call("run_length_decode", block, DType::Int32, 2, lengths, 3, offsets, {}));
-    }
+    bundle.calls.push_back(run_length_call("run_length_decode", block, DType::Int32, 2, lengths, 3, std::nullopt, {}));
+  }
+  for (const DType offsets : kDecodedOffsetDtypes) {
+    bundle.calls.push_back(run_length_call("run_length_decode", block, DType::Int32, 2, DType::UInt16, 3, offsets, {}));
   }
   for (const DType values : kRunValueDtypes) {
     bundle.calls.push_back(run_length_call("run_length_decode", block, values, 2, DType::UInt32, 3, DType::UInt32, {}));
@@ -101,35 +111,51 @@ inline MatrixBundle run_length_window_bundle() {
           run_length_call("run_length_decode", shape, DType::Int32, runs, DType::Int64, 5, DType::UInt32, {}));
     }
   }
-  for (const DType offsets : kDecodedOffsetDtypes) {
-    CallFacts both = run_length_call("run_length_decode", block, DType::Int32, 2, DType::UInt16, 1, offsets,
-                                     {{"decoded_window_offset", OptionBinding::runtime()},
-                                      {"relative_offsets", OptionBinding::runtime()},
-                                      {"total_decoded_size", OptionBinding::runtime()}});
+  const auto runtime = OptionBinding::runtime();
+  for (const DType offsets : kOffsetDtypeSamples) {
+    CallFacts both = run_length_call(
+        "run_length_decode", block, DType::Int32, 2, DType::UInt16, 1, offsets,
+        {{"decoded_window_offset", runtime}, {"relative_offsets", runtime}, {"total_decoded_size", runtime}},
+        {{"WindowOffsetT", DType::UInt64}});
     both.extents["TOTAL_ITEMS"] = 1;
     bundle.calls.push_back(both);
-    CallFacts total = run_length_call(
-        "run_length_decode", block, DType::Int32, 2, DType::UInt16, 1, offsets,
-        {{"decoded_window_offset", OptionBinding::fixed("7")}, {"total_decoded_size", OptionBinding::runtime()}});
+    CallFacts total =
+        run_length_call("run_length_decode", block, DType::Int32, 2, DType::UInt16, 1, offsets,
+                        {{"decoded_window_offset", OptionBinding::fixed("7")}, {"total_decoded_size", runtime}});
     total.extents["TOTAL_ITEMS"] = 2;
     bundle.calls.push_back(total);
     bundle.calls.push_back(run_length_call("run_length_decode", block, DType::Int32, 2, DType::UInt16, 1, offsets,
-                                           {{"relative_offsets", OptionBinding::runtime()}}));
+                                           {{"decoded_window_offset", runtime}, {"relative_offsets", runtime}},
+                                           {{"WindowOffsetT", DType::Int64}}));
+    bundle.calls.push_back(run_length_call("run_length_decode", block, DType::Int32, 2, DType::UInt16, 1, offsets,
+                                           {{"decoded_window_offset", OptionBinding::fixed("18446744073709551610")}}));
   }
   return bundle;
 }
 
-// Into global memory: each offset dtype in every shape, with and without a runtime destination
-// offset (int16 values, int32 lengths, 2 runs and 4 decoded items per thread).
+// Into global memory: each sampled offset dtype in every shape, without options, with a runtime int64
+// destination offset, and with relative offsets and a runtime uint64 one (int16 values, int32 lengths,
+// 2 runs and 4 decoded items per thread); and the destination and the relative offsets as strided views.
 inline MatrixBundle run_length_into_bundle() {
   MatrixBundle bundle{"run_length_decode_into", {}};
-  for (const DType offsets : kDecodedOffsetDtypes) {
+  const auto runtime = OptionBinding::runtime();
+  for (const DType offsets : kOffsetDtypeSamples) {
     for (const Dim3 shape : kHistogramBlocks) {
       bundle.calls.push_back(
           run_length_call("run_length_decode_into", shape, DType::Int16, 2, DType::Int32, 4, offsets, {}));
       bundle.calls.push_back(run_length_call("run_length_decode_into", shape, DType::Int16, 2, DType::Int32, 4, offsets,
-                                             {{"destination_offset", OptionBinding::runtime()}}));
+                                             {{"destination_offset", runtime}},
+                                             {{"DestinationOffsetT", DType::Int64}}));
+      bundle.calls.push_back(run_length_call("run_length_decode_into", shape, DType::Int16, 2, DType::Int32, 4, offsets,
+                                             {{"destination_offset", runtime}, {"relative_offsets", runtime}},
+                                             {{"DestinationOffsetT", DType::UInt64}}));
     }
+  }
+  for (const char* view : {"destination", "relative_offsets"}) {
+    CallFacts viewed = run_length_call("run_length_decode_into", kHistogramBlocks[0], DType::Int16, 2, DType::Int32, 4,
+                                       DType::UInt64, {{"relative_offsets", runtime}});
+    viewed.strided_views[view] = 1;
+    bundle.calls.push_back(viewed);
   }
   return bundle;
 }

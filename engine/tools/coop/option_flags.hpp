@@ -14,7 +14,7 @@ namespace coop::cli {
 enum class FlagValue {
   Required,  // Choice, Operator, PrefixCallback: a value, always STATIC
   Optional,  // Count, PayloadScalar, Offset: no value = a RUNTIME operand, a value = STATIC
-  None,      // PayloadOutput, ScalarOutput: a switch, a RUNTIME pointer operand
+  None,      // PayloadArray, DestinationArray, ScalarOutput: a switch, a RUNTIME pointer operand
 };
 
 FlagValue flag_value(OptionType type);

@@ -458,6 +458,7 @@ def run_length_decode_into(
     *,
     decoded_items_per_thread: int,
     destination_offset: int = 0,
+    relative_offsets: Array | None = None,
     decoded_offset_dtype: Any = None,
     temp_storage: TempStorage | None = None,
 ) -> int: ...

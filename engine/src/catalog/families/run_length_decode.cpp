@@ -1,12 +1,16 @@
 // Block run-length decoding: cub::BlockRunLengthDecode through an adapter
 // (block_run_length_window.cuh) that checks the runs and scans their lengths itself. Thread t's
 // RUNS_PER_THREAD runs (values, and lengths of any integer dtype: LengthT) are blocked; positive
-// lengths come before any zero (trailing zeros are fewer runs). One call decodes one window: slot
-// i of thread t holds decoded index offset + t x DECODED_ITEMS_PER_THREAD + i, 0 at or past the
-// total. relative_offsets receives each item's index within its run (the offset dtype's max past
-// the total), total_decoded_size the total in every thread; both are of the offset dtype OffsetT.
-// run_length_decode_into decodes every window into a global array from destination_offset on,
-// after one scan, and returns the total (of OffsetT) to every thread.
+// lengths come before any zero (trailing zeros are fewer runs). Decoded indices count in the
+// offset dtype OffsetT, any integer dtype: decoded_offset_dtype, else the dtype of the arrays the
+// kernel typed for it, else LengthT (at least 32 bits). One call decodes one window: slot i of
+// thread t holds decoded index offset + t x DECODED_ITEMS_PER_THREAD + i, 0 at or past the total,
+// the offset an index of any 64-bit value. relative_offsets receives each item's index within its
+// run (past the total: OffsetT's max, or -1 for a signed OffsetT), total_decoded_size the total in
+// every thread. run_length_decode_into decodes every window into a global array from
+// destination_offset on, after one scan, with each item's index within its run at the same
+// position of relative_offsets if given; it checks both arrays hold the stream, and returns the
+// total (of OffsetT) to every thread.
 #include "catalog/family.hpp"
 
 namespace coop::catalog_families {
@@ -16,20 +20,27 @@ const ClassAdapter kBlockRunLengthWindow{"::coop_adapt::BlockRunLengthWindow",
                                          {"cub/block/block_scan.cuh", "cuda/std/limits", "cuda/std/type_traits"},
                                          adapters::source("block_run_length_window")};
 
-const std::vector<DType> kOffsetDtypes = {DType::UInt32, DType::UInt64};
-
 OptionSpec offset_dtype_option() {
   OptionSpec option{.name = "decoded_offset_dtype", .type = OptionType::Choice, .allow_runtime = false};
-  for (const DType dtype : kOffsetDtypes) option.choices.emplace_back(info(dtype).name);
-  option.default_choice = "uint32";
+  for (const DType dtype : integer_dtypes()) option.choices.emplace_back(info(dtype).name);
+  option.default_choice = "uint32";  // where the lengths' dtype is not known
+  option.default_like = "LengthT";
   option.fills_fact = "OffsetT";
   return option;
 }
 
-// An array of the offset dtype the method writes, `extent` long.
+// An array of the offset dtype the method writes, `extent` items per thread.
 OptionSpec offsets_output(std::string name, std::string extent) {
   OptionSpec option{.name = std::move(name), .type = OptionType::PayloadArray, .allow_static = false};
-  option.array = {.element = "OffsetT", .extent = std::move(extent), .dtypes = kOffsetDtypes};
+  option.array = {.element = "OffsetT", .extent = std::move(extent), .dtypes = integer_dtypes()};
+  return option;
+}
+
+// A device array of the offset dtype the method writes at the decoded items' positions, which it
+// checks holds them all.
+OptionSpec offsets_memory(std::string name) {
+  OptionSpec option{.name = std::move(name), .type = OptionType::DestinationArray, .allow_static = false};
+  option.array = {.element = "OffsetT", .dtypes = integer_dtypes(), .sized = true};
   return option;
 }
 
@@ -62,10 +73,12 @@ OptionSpec decoded_items_option() {
           .fills_fact = "DECODED_ITEMS_PER_THREAD"};
 }
 
-// A 64-bit index at run time, which the adapter takes whole (no operand it displaces) and traps if negative.
-OptionSpec index_option(std::string name) {
+// An index of any integer dtype, which the adapter takes whole (no operand it displaces) and traps
+// if negative: its runtime value crosses as `dtype` (int64, or uint64 for an unsigned 64-bit one).
+OptionSpec index_option(std::string name, std::string dtype) {
   OptionSpec option{.name = std::move(name), .type = OptionType::Offset};
   option.omitted_value = "0LL";
+  option.index_dtype = std::move(dtype);
   return option;
 }
 
@@ -85,7 +98,7 @@ std::vector<OperationSpec> run_length_decode() {
       .operands = {{"run_values", OperandRole::PayloadIn},
                    lengths_operand(),
                    {"decoded", OperandRole::PayloadResult, "", {.extent = "DECODED_ITEMS_PER_THREAD"}}},
-      .options = {decoded_items_option(), index_option("decoded_window_offset"), relative,
+      .options = {decoded_items_option(), index_option("decoded_window_offset", "WindowOffsetT"), relative,
                   offsets_output("total_decoded_size", "TOTAL_ITEMS"), offset_dtype_option()},
       .method_arguments = {"run_values", "run_lengths", "decoded", "decoded_window_offset", "relative_offsets",
                            "total_decoded_size"},
@@ -99,9 +112,10 @@ std::vector<OperationSpec> run_length_decode() {
       .method = "DecodeInto",
       .operands = {{"run_values", OperandRole::PayloadIn},
                    lengths_operand(),
-                   {"destination", OperandRole::DestinationArray}},
-      .options = {decoded_items_option(), index_option("destination_offset"), offset_dtype_option()},
-      .method_arguments = {"run_values", "run_lengths", "destination", "destination_offset"},
+                   {"destination", OperandRole::DestinationArray, "", {.sized = true}}},
+      .options = {decoded_items_option(), index_option("destination_offset", "DestinationOffsetT"),
+                  offsets_memory("relative_offsets"), offset_dtype_option()},
+      .method_arguments = {"run_values", "run_lengths", "destination", "destination_offset", "relative_offsets"},
       .forms = {block_form()},
       .returns_value = true,
       .result_dtype = "OffsetT",

@@ -155,6 +155,15 @@ class Parameters:
     # The named dtype of the value the call returns where it is not the payload's (a run-length
     # decode's total, OffsetT); None: the payload's.
     result_dtype: str | None = None
+    # Device arrays the call writes beside its memory, given as options (a run-length decode's
+    # relative offsets into memory): their dtype is the named dtype they fill, or the call's.
+    memory_options: tuple = ()
+    # Offsets the call takes whole as an index -> the named dtype their runtime value fills
+    # (uint64 for an unsigned 64-bit value, else int64).
+    index_dtypes: dict = dataclasses.field(default_factory=dict)
+    # A dtype option -> the named dtype it follows when omitted and no array gives its fact,
+    # widened to 32 bits (a run-length decode's decoded_offset_dtype follows its LengthT).
+    dtype_likes: dict = dataclasses.field(default_factory=dict)
 
     def options_of(self, kind: str) -> list:
         return [name for name, option_kind in self.kinds.items() if option_kind == kind]
@@ -209,6 +218,9 @@ def parameters(operation: str) -> Parameters:
         named_operands=tuple(name for name, _ in roles if name in named_dtypes or name in named_extents),
         scalar_as_one_item=spec["scalar_as_one_item"],
         result_dtype=spec.get("result_dtype"),
+        memory_options=tuple(option["name"] for option in spec["options"] if option["type"] == "destination_array"),
+        index_dtypes={option["name"]: option["index_dtype"] for option in spec["options"] if "index_dtype" in option},
+        dtype_likes={option["name"]: option["default_like"] for option in spec["options"] if "default_like" in option},
     )
 
 
@@ -274,12 +286,17 @@ def _check_constant_kind(value, name: str, kind: str, where_text: str) -> None:
     )
 
 
-def _check_runtime_value(value_type, name: str, kind: str, dtype: str, where_text: str) -> None:
+def _check_runtime_value(value_type, name: str, kind: str, dtype: str, where_text: str, index: bool = False) -> None:
     """A runtime option must be a scalar of the kind it stands for: an array or a float
-    count would reach the device call converted, or not at all."""
+    count would reach the device call converted, or not at all. An index (`index`) is any
+    integer, uint64 included; another offset or count is one int64 holds."""
     if value_type is None:
         return  # not known before typing
-    if kind in _INTEGER_OPTIONS:
+    if kind in _INTEGER_OPTIONS and index:
+        if isinstance(value_type, types.Integer):
+            return
+        expected = "an integer (int8-int64 or uint8-uint64)"
+    elif kind in _INTEGER_OPTIONS:
         if isinstance(value_type, types.Integer) and str(value_type) != "uint64":
             return
         expected = "an integer (int8-int64 or uint8-uint32; convert it explicitly)"
@@ -585,6 +602,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     _adopt_filled_dtypes(state, declared, arguments, payloads, oracle, where_text)
     arrays = _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text)
     named = named_facts(declared, arrays, where_text)  # CallFacts.dtypes, CallFacts.extents
+    views.update(_memory_options(state, declared, arguments, dtype, named[0], oracle, where_text))
 
     options, link_requests = {}, {}
     not_options = (group_name, payload_name, memory, *declared.values, _TEMP_STORAGE, *declared.prefix_states)
@@ -602,7 +620,11 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         else:
             options[name] = _binding(state, var, name, kind, where_text)
             if options[name].binding == "runtime":
-                _check_runtime_value(oracle.type_of(var), name, kind, dtype, where_text)
+                index = name in declared.index_dtypes
+                _check_runtime_value(oracle.type_of(var), name, kind, dtype, where_text, index)
+                if index:  # the dtype the value crosses as: uint64 keeps its values past int64's range
+                    unsigned = str(oracle.type_of(var)) == "uint64"
+                    named[0][declared.index_dtypes[name]] = "uint64" if unsigned else "int64"
     for name in declared.values:
         _check_runtime_value(oracle.type_of(arguments[name]), name, "flag", dtype, where_text)
     prefix_callback, prefix_argument, prefix_state = None, None, None
@@ -672,6 +694,34 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     )
 
 
+def _memory_options(state, declared, arguments, dtype: str, dtypes: dict, oracle, where_text: str) -> dict:
+    """The device arrays given as options (a run-length decode's relative offsets into memory): each
+    fills the named dtype the catalog types it by in `dtypes` (or holds the call's dtype); returns
+    the strided views among them, as CallFacts.strided_views takes them."""
+    views = {}
+    for name in declared.memory_options:
+        if not _given(state, arguments, name):
+            continue
+        memory_type = _memory_type(oracle, arguments[name], name, where_text)
+        held = _payloads.dtype_name(memory_type.dtype)
+        if name in declared.named_dtypes:
+            # The arrays that gave the facts before it: the payloads named_facts read.
+            givers = {
+                fact: other
+                for other, fact in declared.named_dtypes.items()
+                if fact in dtypes and other != name and _given(state, arguments, other)
+            }
+            _fill(dtypes, declared.named_dtypes[name], held, name, givers, where_text)
+        elif held != dtype:
+            raise InvalidArgumentError(
+                f"{where_text}: argument '{name}' holds {memory_type.dtype}; expected a device array of the "
+                f"payload's dtype {dtype}"
+            )
+        if view_dimensions(memory_type):
+            views[name] = view_dimensions(memory_type)
+    return views
+
+
 def _by_option_name(arguments, aliases: dict, where_text: str) -> dict:
     """The call's arguments with an option given by another accepted name under its own."""
     named = {}
@@ -695,22 +745,58 @@ def _check_payload_arrays(state, declared, arguments, payload, shape, payloads, 
             _check_same_extent(payload, array, arguments[declared.payload].name, name, where_text)
 
 
+# A dtype option following another named dtype (OptionSpec::default_like) counts in it at least 32 bits wide.
+_AT_LEAST_32_BITS = {"int8": "int32", "int16": "int32", "uint8": "uint32", "uint16": "uint32"}
+
+
 def _adopt_filled_dtypes(state, declared, arguments, payloads, oracle, where_text) -> None:
-    """An untyped array typed by a named dtype that a dtype option fills takes the option's dtype,
-    or its default (a run-length decode's relative offsets: decoded_offset_dtype, uint32). A typed
-    one keeps its own: the engine refuses one that disagrees with the option."""
+    """An untyped array typed by a named dtype that a dtype option fills takes the option's dtype.
+    Where the option is omitted it takes the dtype the typed arrays of that fact give (relative
+    offsets the kernel typed), else the named dtype the option follows, at least 32 bits wide (a
+    run-length decode's lengths'), else the option's default: as the engine fills the fact. A typed
+    array keeps its own dtype: the engine refuses one that disagrees with the option given."""
     for fact, option in declared.dtype_fills.items():
         typed = [
             name for name, named in declared.named_dtypes.items() if named == fact and _given(state, arguments, name)
         ]
         if not typed:
             continue
+        arrays = {name: _fact_array(state, declared, arguments, name, payloads, oracle, where_text) for name in typed}
         binding = _dtype_binding(state, arguments[option], option, where_text) if option in arguments else None
-        dtype = binding.value if binding is not None and binding.binding == "static" else declared.defaults[option]
-        for name in typed:
-            array, _ = _payload(state, arguments[name], payloads, oracle, where_text, name)
-            if array.dtype is None:
+        if binding is not None and binding.binding == "static":
+            dtype = binding.value
+        else:
+            given = [array_dtype for _, array_dtype in arrays.values() if array_dtype is not None]
+            dtype = (
+                given[0] if given else _followed_dtype(state, declared, arguments, option, payloads, oracle, where_text)
+            )
+        for array, array_dtype in arrays.values():
+            if array_dtype is None:
                 _payloads.agree(array, dtype, f"argument '{option}' of {where_text}", where_text)
+
+
+def _fact_array(state, declared, arguments, name, payloads, oracle, where_text):
+    """(the payload, or None for a device array; its dtype, or None while untyped) of an array
+    passed for a parameter the catalog types by a named dtype."""
+    if name in declared.memory_options:
+        memory_type = _memory_type(oracle, arguments[name], name, where_text)
+        return None, _payloads.dtype_name(memory_type.dtype)
+    array, _ = _payload(state, arguments[name], payloads, oracle, where_text, name)
+    return array, array.dtype
+
+
+def _followed_dtype(state, declared, arguments, option, payloads, oracle, where_text) -> str:
+    """The dtype an omitted dtype option takes where no array gives its fact: the named dtype it
+    follows (OptionSpec::default_like), at least 32 bits wide, where the array typed by it is typed;
+    else its default."""
+    like = declared.dtype_likes.get(option)
+    for name, fact in declared.named_dtypes.items():
+        if like is None or fact != like or not _given(state, arguments, name):
+            continue
+        dtype = _fact_array(state, declared, arguments, name, payloads, oracle, where_text)[1]
+        if dtype is not None:
+            return _AT_LEAST_32_BITS.get(dtype, dtype)
+    return declared.defaults[option]
 
 
 def _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, where_text) -> dict:
@@ -718,7 +804,7 @@ def _named_arrays(state, declared, arguments, payload, shape, payloads, oracle, 
     shape) by parameter; one whose length is not a named fact is shaped like the payload."""
     arrays = {}
     for name in {**declared.named_dtypes, **declared.named_extents}:
-        if not _given(state, arguments, name):
+        if not _given(state, arguments, name) or name in declared.memory_options:
             continue
         arrays[name] = _payload(state, arguments[name], payloads, oracle, where_text, name)
         if name in declared.named_operands and name not in declared.named_extents and arrays[name][1] != shape:

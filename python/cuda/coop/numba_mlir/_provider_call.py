@@ -5,8 +5,9 @@
 The literal symbol selects a provider registered by the planner. Codegen emits
 `i32 symbol(ptr ret, operands...)` (the Numba ABI of the engine's wrappers):
 arrays as generic pointers to their first element (local, shared or global;
-slice offsets included), a strided view's extents and strides read from its
-descriptor, scalars converted to the ABI's value type, and the
+slice offsets included), a strided view's extents and strides and a sized
+array's element count read from its descriptor, scalars converted to the ABI's
+value type, and the
 bundle's LTO-IR as a link item, so nvJitLink inlines CUB into the kernel."""
 
 from __future__ import annotations
@@ -23,13 +24,15 @@ from . import _records
 
 @dataclasses.dataclass(frozen=True)
 class Operand:
-    kind: str  # "pointer", "value", or "extent" / "stride" (of dimension `dimension` of an array operand)
+    # "pointer", "value", "extent" / "stride" (of dimension `dimension` of an array operand), or "size"
+    # (an array operand's element count)
+    kind: str
     value_type: str  # for values: the scalar type the ABI takes ("int64", "float16", "bool", ...)
     dimension: int = -1
 
     @property
     def takes_array(self) -> bool:
-        return self.kind in ("pointer", "extent", "stride")
+        return self.kind in ("pointer", "extent", "stride", "size")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -234,6 +237,22 @@ def _view_metadata(array, operand: Operand):
     return math_dialect.absi(convert(metadata[2 + operand.dimension], T.i64()))
 
 
+def _array_size(array):
+    """An array's element count, as the int64 the wrapper takes: the product of its extents (a
+    dimension sliced with a negative step counts by its absolute size, as in _view_metadata)."""
+    from numba_cuda_mlir._mlir.dialects import arith, memref
+    from numba_cuda_mlir._mlir.dialects import math as math_dialect
+    from numba_cuda_mlir._mlir.extras import types as T
+    from numba_cuda_mlir.lowering_utilities import convert
+
+    rank = array.type.rank
+    metadata = memref.extract_strided_metadata(array)  # base, offset, sizes..., strides...
+    size = arith.constant(T.i64(), 1)
+    for dimension in range(rank):
+        size = arith.muli(size, math_dialect.absi(convert(metadata[2 + dimension], T.i64())))
+    return size
+
+
 def _slot_type(result: str | None):
     """What the return slot is allocated as: a byte, the scalar, or two parts of a complex."""
     from numba_cuda_mlir._mlir import ir as mlir
@@ -260,6 +279,8 @@ def _codegen(provider: Provider, operand_types):
                 values.append(memref_data_pointer(value))
             elif operand.kind in ("extent", "stride"):
                 values.append(_view_metadata(value, operand))
+            elif operand.kind == "size":
+                values.append(_array_size(value))
             elif operand.value_type in ("complex64", "complex128"):
                 values.append(_complex_by_pointer(builder, value, operand.value_type))
             elif _records.is_record(operand.value_type):

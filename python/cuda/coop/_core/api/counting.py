@@ -214,15 +214,24 @@ def run_length_decode(
     total. Slot ``i`` of the thread of linear rank ``t`` (``threadIdx.x + blockDim.x x
     (threadIdx.y + blockDim.y x threadIdx.z)``) holds decoded index ``decoded_window_offset
     + t x decoded_items_per_thread + i``; a slot at or past the total holds 0, so a window
-    starting at or past the total is all zeros. Call it once per window, moving the offset on
-    by ``threads x decoded_items_per_thread``, to decode a stream longer than one window (or
-    see `run_length_decode_into`). Every thread of the block must reach the call.
+    starting at or past the total is all zeros. Nothing wraps: a window whose indices would
+    pass 2**64 - 1 (or the offset dtype's max) is zeros there, not the stream's start. Call it
+    once per window, moving the offset on by ``threads x decoded_items_per_thread``, to decode
+    a stream longer than one window (or see `run_length_decode_into`). Every thread of the
+    block must reach the call.
 
-    Lengths are integers of any width, signed or unsigned. The positive ones come first:
-    zeros after them are runs that are not there (padding), and a tile of zeros is an empty
-    stream. A negative length, a zero length followed by a positive one, a total that leaves
-    less than one window of decoded indices below the offset dtype's maximum, or a negative
-    offset **traps** (the kernel fails with a launch error): CUB would decode them wrongly.
+    Decoded indices are counted in the offset dtype: `decoded_offset_dtype` where given; else
+    the dtype of `relative_offsets` or `total_decoded_size` where the kernel typed them; else
+    the lengths' dtype, widened to 32 bits when narrower (int8 and int16 lengths count in int32,
+    uint8 and uint16 in uint32). The total, and so every decoded index, must be a value of it.
+
+    Lengths are integers of any width, signed or unsigned, up to the largest the offset dtype
+    holds (a single run of 2**64 - 1 items decodes with uint64 offsets). The positive ones
+    come first: zeros after them are runs that are not there (padding), and a tile of zeros is
+    an empty stream. These **trap** (the kernel fails with a launch error, before the call
+    writes anything): a negative length, a zero length followed by a positive one, a total
+    past the offset dtype's max (or past 2**64 - 1), and a negative offset. CUB would decode
+    them wrongly.
 
     Args:
         group: `this_block()` (any 1-D, 2-D or 3-D block).
@@ -230,19 +239,22 @@ def run_length_decode(
             integer or float dtype; or one run per thread.
         run_lengths: the runs' lengths, as many per thread as `run_values`, of an integer dtype.
         decoded_items_per_thread: compile-time, at least 1: the window's items per thread.
-        decoded_window_offset: compile-time or runtime, 0 to 2**63 - 1 (default 0): the
-            decoded index the window starts at, an integer the same in every thread (a
-            runtime one is int8 to int64 or uint8 to uint32).
+        decoded_window_offset: compile-time (0 to 2**64 - 1) or runtime (an integer of any
+            dtype, uint64 included, at least 0), default 0: the decoded index the window
+            starts at, the same in every thread. It need not be a value of the offset dtype:
+            one at or past the total gives a window of zeros.
         total_decoded_size: a `ThreadData` (or local array) of the offset dtype that
             receives the total in each item, in every thread, whatever its window holds; an
             untyped `ThreadData` takes the offset dtype.
         relative_offsets: a `ThreadData` of `decoded_items_per_thread` items of the offset
             dtype (an untyped one takes it) that receives each decoded item's index within
-            its run (the offset dtype's maximum at or past the total).
-        decoded_offset_dtype: compile-time: ``"uint32"`` (the default) or ``"uint64"``, as its
-            name, a NumPy type or ``np.dtype`` or a kernel compiler type: the dtype decoded
-            indices are counted in, and the dtype of `total_decoded_size` and
-            `relative_offsets`.
+            its run; a slot at or past the total receives the offset dtype's maximum when it
+            is unsigned and -1 when it is signed.
+        decoded_offset_dtype: compile-time: any integer dtype, ``"int8"``, ``"int16"``,
+            ``"int32"``, ``"int64"``, ``"uint8"``, ``"uint16"``, ``"uint32"`` or ``"uint64"``,
+            as its name, a NumPy type or ``np.dtype`` or a kernel compiler type: the dtype
+            decoded indices are counted in, and the dtype of `total_decoded_size` and
+            `relative_offsets` (a typed one of another dtype is refused). Omitted, see above.
         temp_storage: a `TempStorage` the call's scratch comes from.
 
     Returns:
@@ -250,7 +262,8 @@ def run_length_decode(
 
     CUB: ``cub::BlockRunLengthDecode<ItemT, BLOCK_DIM_X, RUNS_PER_THREAD,
     DECODED_ITEMS_PER_THREAD, DecodedOffsetT, BLOCK_DIM_Y, BLOCK_DIM_Z>::RunLengthDecode``,
-    handed run offsets that an adapter scans and checks itself.
+    handed run offsets that an adapter scans and checks itself (CUB counts in an unsigned
+    ``DecodedOffsetT`` of at least 32 bits; the adapter decides which slots are valid).
 
     Example:
         Expand one tile of runs per block, one window of 512 items at a time::
@@ -279,6 +292,7 @@ def run_length_decode_into(
     *,
     decoded_items_per_thread,
     destination_offset=0,
+    relative_offsets=None,
     decoded_offset_dtype=None,
     temp_storage=None,
 ):
@@ -286,32 +300,41 @@ def run_length_decode_into(
     length (cub::BlockRunLengthDecode, every window after one scan of the lengths).
 
     Decoded index ``k`` (``np.repeat(values, lengths)[k]``) is written to
-    ``destination[destination_offset + k]`` for every ``k`` below the total, and nothing else
-    is written: the items around them keep their values. The block decodes
+    ``destination[destination_offset + k]`` for every ``k`` below the total, and with
+    `relative_offsets` its index within its run to ``relative_offsets[destination_offset +
+    k]``; nothing else is written: the items around them keep their values. The block decodes
     ``threads x decoded_items_per_thread`` items per step, as many steps as the total needs.
-    The runs, their lengths and what traps are as for `run_length_decode`; a negative
-    `destination_offset` traps too. `destination` must have room for the total: its length is
-    not checked. Every thread of the block must reach the call.
+    The runs, their lengths, the offset dtype and what traps are as for `run_length_decode`.
+    Besides, the call **traps** before it writes anything where `destination` (or
+    `relative_offsets`) holds fewer than ``destination_offset + total`` elements, and where
+    `destination_offset` is negative. Every thread of the block must reach the call.
 
     Args:
         group: `this_block()` (any 1-D, 2-D or 3-D block).
         run_values: a `ThreadData` or local array (blocked) of the runs' values, of any
             integer or float dtype; or one run per thread.
         run_lengths: the runs' lengths, as many per thread as `run_values`, of an integer dtype.
-        destination: a 1-D device array of the values' dtype.
+        destination: a device array of the values' dtype (its elements in C order).
         decoded_items_per_thread: compile-time, at least 1: the items each thread decodes per step.
-        destination_offset: compile-time or runtime, at least 0 (default 0): where in
-            `destination` decoded index 0 goes.
-        decoded_offset_dtype: compile-time: ``"uint32"`` (the default) or ``"uint64"``: the
-            dtype decoded indices are counted in, and the dtype of the total returned.
+        destination_offset: compile-time or runtime (an integer of any dtype, uint64 included),
+            at least 0 (default 0): where in `destination` decoded index 0 goes.
+        relative_offsets: a device array of the offset dtype (an integer dtype), as long as the
+            destination needs to be, that receives each decoded item's index within its run at
+            the item's position; its dtype is the offset dtype where `decoded_offset_dtype` is
+            omitted.
+        decoded_offset_dtype: compile-time, any integer dtype (``"int8"``, ``"int16"``,
+            ``"int32"``, ``"int64"``, ``"uint8"``, ``"uint16"``, ``"uint32"``, ``"uint64"``): the
+            dtype decoded indices are counted in, and the dtype of the total returned and of
+            `relative_offsets`. Omitted: the dtype of `relative_offsets`, else the lengths'
+            dtype (at least 32 bits wide).
         temp_storage: a `TempStorage` the call's scratch comes from.
 
     Returns:
-        The total, a scalar of `decoded_offset_dtype`, in every thread.
+        The total, a scalar of the offset dtype, in every thread.
 
     CUB: ``cub::BlockRunLengthDecode<ItemT, BLOCK_DIM_X, RUNS_PER_THREAD,
     DECODED_ITEMS_PER_THREAD, DecodedOffsetT, BLOCK_DIM_Y, BLOCK_DIM_Z>::RunLengthDecode`` once
-    per step, in an adapter that scans and checks the lengths.
+    per step, in an adapter that scans and checks the lengths and the arrays' room.
 
     Example:
         Expand the runs of many tiles, each tile's output where a host-side scan of the tiles'
