@@ -288,11 +288,10 @@ def run_length_decode_row(runs: int) -> dict:
     output = cp.empty(size, cp.float32)
     totals = cp.empty(tiles, cp.int64)
     values_t, lengths_t = torch.as_tensor(values, device="cuda"), torch.as_tensor(lengths, device="cuda")
-    totals_t = torch.as_tensor(totals, device="cuda")
 
     def coop_launch():
         tile_totals[tiles, RLD_THREADS](lengths, totals)
-        starts = torch.cumsum(totals_t, 0) - totals_t
+        starts = cp.cumsum(totals) - totals
         decode_tiles[tiles, RLD_THREADS](values, lengths, starts, output)
         return torch.as_tensor(output, device="cuda")
 
