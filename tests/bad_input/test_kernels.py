@@ -1942,14 +1942,19 @@ def decodes_without_a_window_size(source, destination):
     coop.store(block, source, coop.run_length_decode(block, values, lengths))  # <- error
 
 
-@expect(coop.InvalidArgumentError, "coop.run_length_decode", "argument 'decoded_offset_dtype' = 'int64' is not allowed")
+@expect(
+    coop.InvalidArgumentError,
+    "coop.run_length_decode",
+    "argument 'decoded_offset_dtype' = 'float32' is not allowed",
+    "int8, int16, int32, int64, uint8, uint16, uint32, uint64",
+)
 @cuda.jit
-def decodes_with_signed_offsets(source, destination):
+def decodes_with_float_offsets(source, destination):
     block = coop.this_block()
     values = coop.load(block, source, coop.ThreadData(2))
     lengths = coop.load(block, destination, coop.ThreadData(2))
     decoded = coop.run_length_decode(  # <- error
-        block, values, lengths, decoded_items_per_thread=2, decoded_offset_dtype=np.int64
+        block, values, lengths, decoded_items_per_thread=2, decoded_offset_dtype=np.float32
     )
     coop.store(block, source, decoded)
 
@@ -1962,7 +1967,61 @@ def decodes_relative_offsets_of_another_dtype(source, destination):
     lengths = coop.load(block, destination, coop.ThreadData(2))
     relative = coop.ThreadData(2, dtype=np.uint64)
     decoded = coop.run_length_decode(  # <- error
-        block, values, lengths, decoded_items_per_thread=2, relative_offsets=relative
+        block, values, lengths, decoded_items_per_thread=2, relative_offsets=relative, decoded_offset_dtype=np.uint32
+    )
+    coop.store(block, source, decoded)
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.run_length_decode",
+    "'total_decoded_size' gives OffsetT = int16",
+    "'relative_offsets' gives uint64",
+)
+@cuda.jit
+def decodes_relative_offsets_and_a_total_of_two_dtypes(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(2))
+    relative = coop.ThreadData(2, dtype=np.uint64)
+    total = coop.ThreadData(1, dtype=np.int16)
+    decoded = coop.run_length_decode(  # <- error
+        block, values, lengths, decoded_items_per_thread=2, relative_offsets=relative, total_decoded_size=total
+    )
+    coop.store(block, source, decoded)
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.run_length_decode",
+    "argument 'decoded_window_offset' is float32",
+    "uint8-uint64",
+    argtypes=(I32, F32),
+)
+@cuda.jit
+def decodes_from_a_float_window_offset(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, source, coop.ThreadData(2))
+    decoded = coop.run_length_decode(  # <- error
+        block, values, lengths, decoded_items_per_thread=2, decoded_window_offset=destination[0]
+    )
+    coop.store(block, source, decoded)
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.run_length_decode",
+    "argument 'decoded_window_offset' = -1",
+    "an integer index >= 0",
+)
+@cuda.jit
+def decodes_from_a_negative_window_offset(source, destination):
+    block = coop.this_block()
+    values = coop.load(block, source, coop.ThreadData(2))
+    lengths = coop.load(block, destination, coop.ThreadData(2))
+    decoded = coop.run_length_decode(  # <- error
+        block, values, lengths, decoded_items_per_thread=2, decoded_window_offset=-1
     )
     coop.store(block, source, decoded)
 
