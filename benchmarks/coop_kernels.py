@@ -267,14 +267,20 @@ def before_tile(tile):
     first block's is the last item of the grid's. Unsigned, as the twin's arithmetic is: a
     signed index would add Python's negative-index wrap to what the row times."""
     block = np.uint64(cuda.blockIdx.x)
-    return block * np.uint64(tile) - np.uint64(1) if block > 0 else np.uint64(cuda.gridDim.x) * np.uint64(tile) - np.uint64(1)
+    return (
+        block * np.uint64(tile) - np.uint64(1)
+        if block > 0
+        else np.uint64(cuda.gridDim.x) * np.uint64(tile) - np.uint64(1)
+    )
 
 
 @cuda.jit(device=True)
 def after_tile(tile):
     """The index of the item after the block's tile; the first item for the last block."""
     block = np.uint64(cuda.blockIdx.x)
-    return (block + np.uint64(1)) * np.uint64(tile) if block + np.uint64(1) < np.uint64(cuda.gridDim.x) else np.uint64(0)
+    return (
+        (block + np.uint64(1)) * np.uint64(tile) if block + np.uint64(1) < np.uint64(cuda.gridDim.x) else np.uint64(0)
+    )
 
 
 def adjacent_difference_left(items_per_thread: int, tile: int):
