@@ -210,10 +210,9 @@ def block_radix_sort(pairs: bool, items_per_thread: int, tile: int):
         keys = coop.ThreadData(items_per_thread)
         start = cuda.blockIdx.x * tile
         coop.load(block, source, keys, algorithm="direct", offset=start)
-        if pairs:
+        if pairs:  # the values are loaded from the source too, as the twin's are
             values = coop.ThreadData(items_per_thread)
-            for i in range(items_per_thread):
-                values[i] = keys[i]
+            coop.load(block, source, values, algorithm="direct", offset=start)
             _, moved = coop.radix_sort_pairs(block, keys, values)
             coop.store(block, destination, moved, algorithm="direct", offset=start)
         else:

@@ -23,9 +23,10 @@
 #define TWIN_HAS_BLOCK_TOPK 1
 #endif
 
-// PAIRS: the values are a copy of the keys (what moves is the point, not what they hold: a
-// position computed in the Python kernel would time its integer arithmetic), and the sorted
-// values are stored.
+// PAIRS: the values are loaded from the source as the keys are (what moves is the point, not
+// what they hold: a position computed in the Python kernel would time its integer arithmetic,
+// and a copy loop over the keys its dynamic indexing where the loop is not unrolled), and the
+// sorted values are stored.
 template <typename T, int BLOCK, int ITEMS, bool PAIRS>
 __device__ __forceinline__ void block_radix_sort(const T* source, T* destination) {
   using Load = cub::BlockLoad<T, BLOCK, ITEMS, cub::BLOCK_LOAD_DIRECT, 1, 1>;
@@ -37,7 +38,7 @@ __device__ __forceinline__ void block_radix_sort(const T* source, T* destination
   Load().Load(source + tile, keys);
   if constexpr (PAIRS) {
     T values[ITEMS];
-    for (int i = 0; i < ITEMS; ++i) values[i] = keys[i];
+    Load().Load(source + tile, values);
     Sort(scratch).Sort(keys, values);
     Store().Store(destination + tile, values);
   } else {
