@@ -128,9 +128,16 @@ def decode_tiles(values, lengths, starts, output):
     )
 
 
+SPIN_CYCLES = 1_000_000  # ~0.5 ms of a busy GPU ahead of each timed launch
+
+
 def timed(launch, runs: int, budget_s: float | None = None) -> list[float]:
     """Milliseconds of `launch()` in each of `runs` runs, after two warm-ups; with a budget,
-    fewer runs (at least 3) where they would take longer than it."""
+    fewer runs (at least 3) where they would take longer than it. The GPU spins before each
+    start event, so the host's work to launch (tens of microseconds for a Python kernel, a
+    few for torch) overlaps the spin and the events time the GPU's work alone, for every
+    library alike: a short kernel's time is its own, not its launch's (launch cost is
+    measured apart, by compile_latency.py)."""
     for _ in range(2):
         launch()
     times = []
@@ -139,6 +146,7 @@ def timed(launch, runs: int, budget_s: float | None = None) -> list[float]:
         if budget_s is not None and len(times) >= 3 and time.perf_counter() - started > budget_s:
             break
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(SPIN_CYCLES)
         start.record()
         launch()
         end.record()
