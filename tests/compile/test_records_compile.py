@@ -198,3 +198,18 @@ def test_a_block_shuffle_of_a_mixed_width_pair_compiles(mode):
     )
     assert explained.plans[0].dtype == "record(float64,int32)"
     compile_for_launch(kernel, (f64, i32, f64, i32, types.int32), 1, 128)
+
+
+@cuda.jit
+def pair_of_loaded_items(values, out):
+    block = coop.this_block()
+    items = coop.load(block, values, coop.ThreadData(2))  # typed by the load, not by its constructor
+    s, sq = coop.reduce(block, (items[0] + items[1], items[0] * items[0] + items[1] * items[1]), binary_op=combine_pair)
+    if cuda.threadIdx.x == 0:
+        out[0] = s
+        out[1] = sq
+
+
+def test_a_tuple_of_items_from_a_thread_data_a_load_typed_is_a_record():
+    explained = coop.explain(pair_of_loaded_items, np.zeros(256, np.float32), np.zeros(2, np.float32), block=128)
+    assert [plan.dtype for plan in explained.plans] == ["float32", "record(float32,float32)"]

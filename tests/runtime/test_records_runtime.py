@@ -342,3 +342,22 @@ def test_a_block_shuffle_moves_a_mixed_width_pair_whole(mode):
     source = source % block if mode == "rotate" else np.where(source < block, source, np.arange(block))
     np.testing.assert_array_equal(out_values, values[source])
     np.testing.assert_array_equal(out_indices, indices[source])
+
+
+@cuda.jit
+def sums_and_squares_of_loaded_pairs(values, out):
+    block = coop.this_block()
+    items = coop.load(block, values, coop.ThreadData(2))  # typed by the load
+    s, sq = coop.reduce(
+        block, (items[0] + items[1], items[0] * items[0] + items[1] * items[1]), binary_op=sum_and_squares
+    )
+    if cuda.threadIdx.x == 0:
+        out[0] = s
+        out[1] = sq
+
+
+def test_a_tuple_of_a_loaded_thread_datas_items_reduces():
+    values = np.arange(256, dtype=np.float64) / 64
+    out = np.zeros(2)
+    sums_and_squares_of_loaded_pairs[1, 128](values, out)
+    np.testing.assert_allclose(out, [values.sum(), (values * values).sum()], rtol=1e-12)

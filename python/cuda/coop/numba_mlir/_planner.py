@@ -127,12 +127,14 @@ def _bound_the_launch(state, block_shape) -> None:
 
 def _analyze(state, sites, block_shape, payloads, storages, reserved) -> tuple[_facts.Call, ...]:
     """CallFacts for every primitive, in program order (barrier placement depends on it)."""
-    oracle = TypeOracle(state, {id(each.statement): (each.count, each.dtype) for each in reserved})
+    reservations = {id(each.statement): (each.count, each.dtype) for each in reserved}
+    oracle = TypeOracle(state, {**reservations, **_typed_thread_data(payloads)})
     for site in sites:  # first: a call reading what one returns would report a missing payload instead
         if _facts.is_primitive(site):
             _facts.refuse_unimplemented(state, site)
     payloads.extend(_facts.result_payloads(state, sites, payloads, oracle, block_shape))
     primitives = [site for site in sites if _facts.is_primitive(site)]
+    untyped = {id(payload) for payload in payloads if payload.dtype is None}
     # Loads and stores type their payloads from memory; calls typed by their payload come after.
     calls = [
         _facts.analyze(state, site, block_shape, payloads, oracle, storages)
@@ -144,6 +146,10 @@ def _analyze(state, sites, block_shape, payloads, storages, reserved) -> tuple[_
             _payloads.infer_from_writes(
                 state, payload, oracle, context("ThreadData", state, payload.site.statement.loc)
             )
+    if any(id(payload) in untyped and payload.dtype is not None for payload in payloads):
+        # Values read from a ThreadData the first calls typed (`(items[0], items[1])` as a tuple
+        # payload) have types only now.
+        oracle = oracle.refined({**reservations, **_typed_thread_data(payloads, state, sites, oracle)})
     calls += [
         _facts.analyze(state, site, block_shape, payloads, oracle, storages)
         for site in primitives
@@ -153,6 +159,23 @@ def _analyze(state, sites, block_shape, payloads, storages, reserved) -> tuple[_
     for payload in payloads:
         _facts.dtype_of(payload, context("ThreadData", state, payload.site.statement.loc))
     return tuple(calls)
+
+
+def _typed_thread_data(payloads, state=None, sites=(), oracle=None) -> dict:
+    """The ThreadData constructors whose dtype is known, standing in for the type pass as the
+    local arrays the rewrite makes of them (the kernel compiler cannot type a ThreadData), and
+    with `sites`, the calls returning a payload they filled (`items = coop.load(...)`)."""
+    typed = {
+        id(payload.site.statement): (payload.extent, payload.dtype)
+        for payload in payloads
+        if payload.site is not None and not isinstance(payload, _payloads.Result) and payload.dtype is not None
+    }
+    for site in sites:
+        filled = _payloads.filled_by(state, site.call) if _facts.is_primitive(site) else None
+        payload = _payloads.array_payload(state, filled, payloads, oracle) if filled is not None else None
+        if payload is not None and payload.dtype is not None:
+            typed[id(site.statement)] = (payload.extent, payload.dtype)
+    return typed
 
 
 def _warn_unused_results(state, calls) -> None:

@@ -4,6 +4,7 @@ slices, user local arrays and values carried through type-preserving loops)."""
 
 from __future__ import annotations
 
+from numba_cuda_mlir.numba_cuda import types as numba_types
 from numba_cuda_mlir.numba_cuda.core import ir
 from numba_cuda_mlir.numba_cuda.core.errors import TypingError
 from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
@@ -20,8 +21,21 @@ class TypeOracle:
         self._state = state
         self._arrays = arrays or {}
         self._typemap = None
+        self._earlier = None
+
+    def refined(self, arrays):
+        """An oracle answering as this one where this one knows, and from a type pass with
+        `arrays` standing in where it does not (a value read from a payload typed since): a
+        second pass runs only for what the first could not type."""
+        refined = TypeOracle(self._state, arrays)
+        refined._earlier = self
+        return refined
 
     def type_of(self, var):
+        if self._earlier is not None:
+            known = self._earlier.type_of(var)
+            if known is not None and known not in (numba_types.unknown, numba_types.undefined):
+                return known
         found = definition(self._state.func_ir, var)
         if isinstance(found, ir.Arg):
             return self._state.args[found.index]
