@@ -320,6 +320,8 @@ def _check_runtime_value(value_type, name: str, kind: str, dtype: str, where_tex
 
 def _memory_type(oracle, var, role, where_text):
     memory_type = oracle.type_of(var)
+    if oracle.holds_a_payload(var):
+        memory_type = "a coop.ThreadData (kernel-local)"
     if not isinstance(memory_type, types.Array) or memory_type.ndim < 1:
         raise PayloadInferenceError(
             f"{where_text}: argument '{role}' is {memory_type or 'of unknown type'}; expected a device array"

@@ -128,7 +128,7 @@ def _bound_the_launch(state, block_shape) -> None:
 def _analyze(state, sites, block_shape, payloads, storages, reserved) -> tuple[_facts.Call, ...]:
     """CallFacts for every primitive, in program order (barrier placement depends on it)."""
     reservations = {id(each.statement): (each.count, each.dtype) for each in reserved}
-    oracle = TypeOracle(state, {**reservations, **_typed_thread_data(payloads)})
+    oracle = TypeOracle(state, reservations, _typed_thread_data(payloads))
     for site in sites:  # first: a call reading what one returns would report a missing payload instead
         if _facts.is_primitive(site):
             _facts.refuse_unimplemented(state, site)
@@ -149,7 +149,7 @@ def _analyze(state, sites, block_shape, payloads, storages, reserved) -> tuple[_
     if any(id(payload) in untyped and payload.dtype is not None for payload in payloads):
         # Values read from a ThreadData the first calls typed (`(items[0], items[1])` as a tuple
         # payload) have types only now.
-        oracle = oracle.refined({**reservations, **_typed_thread_data(payloads, state, sites, oracle)})
+        oracle = oracle.refined(reservations, _typed_thread_data(payloads, state, sites, oracle))
     calls += [
         _facts.analyze(state, site, block_shape, payloads, oracle, storages)
         for site in primitives

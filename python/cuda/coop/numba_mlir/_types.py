@@ -15,21 +15,33 @@ from ._ir import definition
 
 class TypeOracle:
     """`arrays`: statements that make an array the kernel compiler cannot type before the
-    rewrite (a TempStorage reservation), by id, with the (length, dtype) it will have."""
+    rewrite (a TempStorage reservation), by id, with the (length, dtype) it will have;
+    `payloads` the same for the payloads the rewrite makes local arrays (a ThreadData)."""
 
-    def __init__(self, state, arrays=None):
+    def __init__(self, state, arrays=None, payloads=None):
         self._state = state
-        self._arrays = arrays or {}
+        self._arrays = {**(arrays or {}), **(payloads or {})}
+        self._payloads = set(payloads or ())
         self._typemap = None
         self._earlier = None
 
-    def refined(self, arrays):
+    def refined(self, arrays, payloads):
         """An oracle answering as this one where this one knows, and from a type pass with
-        `arrays` standing in where it does not (a value read from a payload typed since): a
-        second pass runs only for what the first could not type."""
-        refined = TypeOracle(self._state, arrays)
+        `arrays` and `payloads` standing in where it does not (a value read from a payload
+        typed since): a second pass runs only for what the first could not type."""
+        refined = TypeOracle(self._state, arrays, payloads)
         refined._earlier = self
         return refined
+
+    def holds_a_payload(self, var) -> bool:
+        """Whether `var` holds a payload typed only by its stand-in (a ThreadData, or what a
+        load returns of it): kernel-local, never the device memory a call reads or writes."""
+        found = definition(self._state.func_ir, var)
+        for block in self._state.func_ir.blocks.values():
+            for statement in block.body:
+                if id(statement) in self._payloads and (statement.value is found or statement.target.name == var.name):
+                    return True
+        return self._earlier is not None and self._earlier.holds_a_payload(var)
 
     def type_of(self, var):
         if self._earlier is not None:
