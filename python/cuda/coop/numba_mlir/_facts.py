@@ -562,7 +562,9 @@ def _joined_payload(state, var, payloads, oracle, where_text) -> _payloads.Paylo
         if len(shapes) == 1 and joined[0].dtype is not None:
             return joined[0]
     made = [payload for payload in joined if payload is not None and payload.site is not None]
-    lines = ", ".join(f"line {payload.site.statement.loc.line}" for payload in made) or "several"
+    if len(made) < 2:
+        return None  # a value per thread set on several paths (`x = a if c else b`), or one payload
+    lines = ", ".join(f"line {payload.site.statement.loc.line}" for payload in made)
     raise PayloadInferenceError(
         f"{where_text}: argument '{_shown(var.name)}' is a different payload on different paths ({lines}) "
         "of different extents or dtypes, or of a dtype no call has fixed yet; expected one payload per call: "
