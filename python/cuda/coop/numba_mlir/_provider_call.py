@@ -221,35 +221,38 @@ def write_record(typingctx, pointer, value, dtype):
     return types.void(pointer, value, dtype), codegen
 
 
-def _view_metadata(array, operand: Operand):
-    """An extent or a stride (in elements) of a strided view, as the int64 the wrapper takes.
-    numba-cuda-mlir gives a dimension sliced with a negative step a negative size (its
-    own indexing reads only strides); the wrapper takes the element count."""
+def _extent(metadata, dimension: int):
+    """A dimension's element count from a memref's strided metadata (base, offset, sizes...,
+    strides...), as int64: numba-cuda-mlir gives a dimension sliced with a negative step a
+    negative size (its own indexing reads only strides)."""
     from numba_cuda_mlir._mlir.dialects import math as math_dialect
+    from numba_cuda_mlir._mlir.extras import types as T
+    from numba_cuda_mlir.lowering_utilities import convert
+
+    return math_dialect.absi(convert(metadata[2 + dimension], T.i64()))
+
+
+def _view_metadata(array, operand: Operand):
+    """An extent or a stride (in elements) of a strided view, as the int64 the wrapper takes."""
     from numba_cuda_mlir._mlir.dialects import memref
     from numba_cuda_mlir._mlir.extras import types as T
     from numba_cuda_mlir.lowering_utilities import convert
 
-    rank = array.type.rank
-    metadata = memref.extract_strided_metadata(array)  # base, offset, sizes..., strides...
+    metadata = memref.extract_strided_metadata(array)
     if operand.kind == "stride":
-        return convert(metadata[2 + rank + operand.dimension], T.i64())
-    return math_dialect.absi(convert(metadata[2 + operand.dimension], T.i64()))
+        return convert(metadata[2 + array.type.rank + operand.dimension], T.i64())
+    return _extent(metadata, operand.dimension)
 
 
 def _array_size(array):
-    """An array's element count, as the int64 the wrapper takes: the product of its extents (a
-    dimension sliced with a negative step counts by its absolute size, as in _view_metadata)."""
+    """An array's element count, as the int64 the wrapper takes: the product of its extents."""
     from numba_cuda_mlir._mlir.dialects import arith, memref
-    from numba_cuda_mlir._mlir.dialects import math as math_dialect
     from numba_cuda_mlir._mlir.extras import types as T
-    from numba_cuda_mlir.lowering_utilities import convert
 
-    rank = array.type.rank
-    metadata = memref.extract_strided_metadata(array)  # base, offset, sizes..., strides...
+    metadata = memref.extract_strided_metadata(array)
     size = arith.constant(T.i64(), 1)
-    for dimension in range(rank):
-        size = arith.muli(size, math_dialect.absi(convert(metadata[2 + dimension], T.i64())))
+    for dimension in range(array.type.rank):
+        size = arith.muli(size, _extent(metadata, dimension))
     return size
 
 

@@ -22,6 +22,7 @@ class TypeOracle:
         self._state = state
         self._arrays = {**(arrays or {}), **(payloads or {})}
         self._payloads = set(payloads or ())
+        self._payload_statements = None
         self._typemap = None
         self._earlier = None
 
@@ -36,11 +37,16 @@ class TypeOracle:
     def holds_a_payload(self, var) -> bool:
         """Whether `var` holds a payload typed only by its stand-in (a ThreadData, or what a
         load returns of it): kernel-local, never the device memory a call reads or writes."""
+        if self._payload_statements is None:  # found once: memory checks ask for every load and store
+            self._payload_statements = [
+                statement
+                for block in self._state.func_ir.blocks.values()
+                for statement in block.body
+                if id(statement) in self._payloads
+            ]
         found = definition(self._state.func_ir, var)
-        for block in self._state.func_ir.blocks.values():
-            for statement in block.body:
-                if id(statement) in self._payloads and (statement.value is found or statement.target.name == var.name):
-                    return True
+        if any(statement.value is found or statement.target.name == var.name for statement in self._payload_statements):
+            return True
         return self._earlier is not None and self._earlier.holds_a_payload(var)
 
     def type_of(self, var):
