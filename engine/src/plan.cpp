@@ -153,27 +153,26 @@ void require_complex_by_pointer(const OperationSpec& operation, const CallFacts&
   }
 }
 
-// Whether `name` is memory the operation reads or writes: an operand of a memory role, or an
-// option of type DestinationArray.
-bool is_memory_parameter(const OperationSpec& operation, const std::string& name) {
+// The memory the operation reads or writes: its operands of a memory role, then its options of
+// type DestinationArray.
+std::vector<std::string> memory_parameters(const OperationSpec& operation) {
+  std::vector<std::string> names;
   for (const auto& operand : operation.operands) {
-    if (operand.name == name) return is_memory(operand.role);
+    if (is_memory(operand.role)) names.push_back(operand.name);
   }
-  const OptionSpec* option = operation.option(name);
-  return option != nullptr && option->type == OptionType::DestinationArray;
+  for (const auto& option : operation.options) {
+    if (option.type == OptionType::DestinationArray) names.push_back(option.name);
+  }
+  return names;
 }
 
 // A strided view names memory of the operation and has 1..kMaxViewDimensions dimensions.
 void check_views(const OperationSpec& operation, const CallFacts& facts) {
   for (const auto& [name, dimensions] : facts.strided_views) {
-    if (!is_memory_parameter(operation, name)) {
+    const std::vector<std::string> memory_names = memory_parameters(operation);
+    if (std::find(memory_names.begin(), memory_names.end(), name) == memory_names.end()) {
       std::string memory;
-      for (const auto& candidate : operation.operands) {
-        if (is_memory(candidate.role)) memory += (memory.empty() ? "" : ", ") + candidate.name;
-      }
-      for (const auto& candidate : operation.options) {
-        if (candidate.type == OptionType::DestinationArray) memory += (memory.empty() ? "" : ", ") + candidate.name;
-      }
+      for (const auto& candidate : memory_names) memory += (memory.empty() ? "" : ", ") + candidate;
       reject(ErrorKind::InvalidArgument, facts.call_name(), "strided view", quoted(name),
              "a memory operand of " + operation.name + (memory.empty() ? " (it has none)" : ": " + memory));
     }

@@ -139,6 +139,16 @@ void bind_call_facts(nb::module_& module) {
       "Whether values of `dtype` cross the engine's ABI, and a user function's, by pointer (16-bit floats, complex, "
       "records).");
   module.def(
+      "at_least_32_bits",
+      [](const std::string& dtype) {
+        const auto parsed = parse_dtype(dtype);
+        if (!parsed) reject(ErrorKind::InvalidArgument, "at_least_32_bits", "dtype", "'" + dtype + "'", dtype_names());
+        return std::string(info(at_least_32_bits(*parsed)).name);
+      },
+      "dtype"_a,
+      "`dtype` widened to 32 bits within its signedness where it is a narrower integer (int8 -> int32), else itself: "
+      "what a dtype option following another counts in.");
+  module.def(
       "record_dtype",
       [](const std::vector<std::string>& fields) -> std::optional<std::string> {
         std::vector<DType> parsed;

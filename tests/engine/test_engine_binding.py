@@ -118,6 +118,13 @@ def test_the_engine_says_which_values_cross_by_pointer():
         _engine.passes_by_pointer("float8")
 
 
+def test_the_engine_widens_narrow_integers_to_32_bits():
+    widened = [_engine.at_least_32_bits(d) for d in ("int8", "int16", "uint8", "uint16", "int64", "uint32", "float16")]
+    assert widened == ["int32", "int32", "uint32", "uint32", "int64", "uint32", "float16"]
+    with pytest.raises(_engine.EngineError, match="argument 'dtype' = 'int4'"):
+        _engine.at_least_32_bits("int4")
+
+
 def test_the_engine_says_how_much_shared_memory_a_block_has():
     assert _engine.max_shared_memory_per_block("sm_90") == 227 * 1024
     assert _engine.max_shared_memory_per_block("sm_75") == 64 * 1024

@@ -178,6 +178,7 @@ def parameters(operation: str) -> Parameters:
     arrays = (*(operand for operand in spec["operands"] if operand not in results), *spec["options"])
     named_dtypes, named_extents = _named(arrays, "named_dtype"), _named(arrays, "named_extent")
     filling = {option["fills_fact"]: option["name"] for option in spec["options"] if "fills_fact" in option}
+    dtype_choices = [option for option in spec["options"] if "fills_fact" in option and option["type"] == "choice"]
     return Parameters(
         payload=next(name for name, role in roles if role in _PAYLOAD_ROLES),
         fills=next((name for name, role in roles if role == "payload_out"), None),
@@ -198,16 +199,8 @@ def parameters(operation: str) -> Parameters:
         ),
         kinds={option["name"]: option["type"] for option in spec["options"]},
         defaults={option["name"]: option["default"] for option in spec["options"]},
-        dtype_options={
-            option["name"]: tuple(option["choices"])
-            for option in spec["options"]
-            if "fills_fact" in option and option["type"] == "choice"
-        },
-        dtype_fills={
-            option["fills_fact"]: option["name"]
-            for option in spec["options"]
-            if "fills_fact" in option and option["type"] == "choice"
-        },
+        dtype_options={option["name"]: tuple(option["choices"]) for option in dtype_choices},
+        dtype_fills={option["fills_fact"]: option["name"] for option in dtype_choices},
         elements={option["name"]: option["element"] for option in spec["options"] if option["element"]},
         prefix_states={
             option["name"]: option["state_parameter"] for option in spec["options"] if option["state_parameter"]
@@ -749,10 +742,6 @@ def _check_payload_arrays(state, declared, arguments, payload, shape, payloads, 
             _check_same_extent(payload, array, arguments[declared.payload].name, name, where_text)
 
 
-# A dtype option following another named dtype (OptionSpec::default_like) counts in it at least 32 bits wide.
-_AT_LEAST_32_BITS = {"int8": "int32", "int16": "int32", "uint8": "uint32", "uint16": "uint32"}
-
-
 def _adopt_filled_dtypes(state, declared, arguments, payloads, oracle, where_text) -> None:
     """An untyped array typed by a named dtype that a dtype option fills takes the option's dtype.
     Where the option is omitted it takes the dtype the typed arrays of that fact give (relative
@@ -799,7 +788,7 @@ def _followed_dtype(state, declared, arguments, option, payloads, oracle, where_
             continue
         dtype = _fact_array(state, declared, arguments, name, payloads, oracle, where_text)[1]
         if dtype is not None:
-            return _AT_LEAST_32_BITS.get(dtype, dtype)
+            return _engine.at_least_32_bits(dtype)  # as the engine fills the fact
     return declared.defaults[option]
 
 
