@@ -26,6 +26,11 @@ without coop primitives (shared memory and barriers by hand):
      imported: loaded from the disk cache
 and `import cuda.coop` alone (no compiler) in a fresh process.
 
+Without a GPU, `--compile-only` measures scenarios 1 to 3 alone, each first launch
+replaced by kernel.compile() for sm_90 (the same planner, engine and kernel compiler;
+no context, no launch): cuda.coop's share and its stages, to compare a change before
+and after on any machine.
+
 The coop kernel declares its block (coop.this_block(THREADS)); the undeclared one
 beside it compiles once per block shape and caches to disk too. Every scenario runs in a fresh Python
 process (subprocess) with its own XDG_CACHE_HOME and NUMBA_CACHE_DIR.
@@ -269,6 +274,60 @@ def first_launch(kernel, problem, clock, grid: int = BLOCKS) -> dict:
         result.update(clock.reading())
         result["kernel_compiler_s"] = wall - result["coop_s"]
     return result
+
+
+def first_compile(kernel, dtype: str, clock) -> dict:
+    """first_launch without a GPU: the kernel compiled for its argument types (sm_90)."""
+    from numba_cuda_mlir import types
+
+    clock.reset()
+    array = types.Array(getattr(types, dtype), 1, "C")
+    start = time.perf_counter()
+    kernel.compile((array, array, array))
+    result = {"wall_s": time.perf_counter() - start, **clock.reading()}
+    result["kernel_compiler_s"] = result["wall_s"] - result["coop_s"]
+    return result
+
+
+def compile_only_child(mode: str) -> dict:
+    """One fresh process without a GPU: 'compile-only' (scenarios 1 and 2) or
+    'compile-only-warm' (3)."""
+    import numpy  # noqa: F401 -- before the clock of numba-cuda-mlir's import
+
+    from cuda import coop  # noqa: F401  (activates the backend)
+    from cuda.coop.numba_mlir._explain import _capability
+
+    _capability()  # sm_90 without a device
+    clock = PlannerClock()
+    result = {"mode": mode, "first": first_compile(coop_kernel(), "int32", clock)}
+    if mode == "compile-only":
+        result["second"] = first_compile(coop_kernel(), "float32", clock)
+    return result
+
+
+def compile_only(repeat: int, out: pathlib.Path) -> None:
+    """Scenarios 1 to 3 without a GPU (--compile-only), medians of `repeat` repetitions."""
+    repetitions = []
+    with tempfile.TemporaryDirectory() as work:
+        for index in range(repeat):
+            cache = pathlib.Path(work) / f"cache{index}"
+            cold = run_child("compile-only", cache)
+            warm = run_child("compile-only-warm", cache)
+            repetitions.append(
+                {
+                    "1_fresh_empty_cache": cold["first"],
+                    "2_second_kernel": cold["second"],
+                    "3_fresh_warm_cache": warm["first"],
+                }
+            )
+    summary = median_of(repetitions)
+    out.write_text(json.dumps({"scenarios": summary, "repetitions": repetitions}, indent=1))
+    print(
+        f"compile only: (1) {summary['1_fresh_empty_cache']['coop_s']:.3f} s coop, "
+        f"(2) {summary['2_second_kernel']['coop_s']:.3f} s coop, "
+        f"(3) {summary['3_fresh_warm_cache']['coop_s'] * 1e3:.1f} ms coop -> {out}"
+    )
+    print("\n".join(stage_check(summary)))
 
 
 def per_launch(kernels: dict, arrays, launches: int = 1000, batches: int = 10) -> dict:
@@ -565,14 +624,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", type=pathlib.Path, required=True)
     parser.add_argument("--repeat", type=int, default=2, help="repetitions of every process (medians reported)")
+    parser.add_argument("--compile-only", action="store_true", help="scenarios 1 to 3 without a GPU")
     parser.add_argument(
         "--child",
-        choices=["coop", "coop-warm", "plain", "coop-cache", "plain-cache", "import-only"],
+        choices=[
+            "coop",
+            "coop-warm",
+            "plain",
+            "coop-cache",
+            "plain-cache",
+            "import-only",
+            "compile-only",
+            "compile-only-warm",
+        ],
         help=argparse.SUPPRESS,
     )
     args = parser.parse_args()
     if args.child:
-        args.json.write_text(json.dumps(child(args.child)))
+        run = compile_only_child if args.child.startswith("compile-only") else child
+        args.json.write_text(json.dumps(run(args.child)))
+        return
+    if args.compile_only:
+        compile_only(args.repeat, args.json)
         return
     repetitions = []
     with tempfile.TemporaryDirectory() as work:
