@@ -167,7 +167,10 @@ struct Engine::Impl {
   // Located on first use: planning needs no toolkit.
   const Toolkit& require_toolkit() {
     std::call_once(located, [this] {
-      toolkit = Toolkit::locate(config.toolkit);
+      const HeaderNotes notes{
+          [this](const std::string& name) { return disk.load_note(name); },
+          [this](const std::string& name, const std::string& text) { disk.store_note(name, text); }};
+      toolkit = Toolkit::locate(config.toolkit, &notes);
       compiler = std::make_unique<Compiler>(*toolkit, config.pch);
     });
     return *toolkit;

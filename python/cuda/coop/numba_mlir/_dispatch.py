@@ -84,9 +84,13 @@ def compiler_version() -> str:
 
 def _record_bundle(state, calls, bundle) -> None:
     """What a cached result of this compile depends on beyond its key (the planner's
-    explain hook: called once per planned kernel)."""
+    explain hook: called once per planned kernel). Only a compile whose result may go to
+    the disk cache (the gate is open) records the toolkit and the operators."""
     record = state.metadata.setdefault(METADATA_KEY, {})
     record["bundle"] = bundle.cache_key
+    if not getattr(_gate, "open", False):
+        _operators_seen.functions = []
+        return
     record["toolkit"] = toolkit_identity()
     record["toolkit_files"] = toolkit_files()
     record["toolkit_fingerprint"] = toolkit_fingerprint(record["toolkit_files"])
@@ -135,11 +139,12 @@ def dependency_unchanged(entry) -> bool:
 def toolkit_identity() -> str:
     """What, besides the plans, decides the providers' code: the toolkit the engine
     compiles with (NVRTC, nvJitLink, a digest of the CUDA and CCCL header trees).
-    Creating the engine to ask costs tens of milliseconds (it stats every header), so
-    a cache hit first tries toolkit_fingerprint."""
+    Creating the engine to ask costs milliseconds (it finds the toolkit, and stats every
+    header unless an earlier process noted their digest), so a cache hit first tries
+    toolkit_fingerprint. Neither library is loaded to answer."""
     from .._engine_session import engine
 
-    return str(engine().toolkit["identity"])
+    return str(engine().toolkit_paths["identity"])
 
 
 def toolkit_files() -> list[str]:
@@ -147,7 +152,7 @@ def toolkit_files() -> list[str]:
     header of each include tree (a package upgrade rewrites them)."""
     from .._engine_session import engine
 
-    toolkit = engine().toolkit
+    toolkit = engine().toolkit_paths
     cccl, cuda = toolkit["cccl_include"], toolkit["cuda_include"]
     return [
         toolkit["nvrtc_library"],
