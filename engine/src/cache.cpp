@@ -278,6 +278,18 @@ void require_note_name(const std::string& name) {
   }
 }
 
+// open_root for a note, without a word and without creating it: a note only saves work, and
+// whatever keeps it from the cache directory keeps the entries too, which say so.
+std::optional<files::Descriptor> open_root_quietly(const fs::path& root) {
+  try {
+    files::Descriptor directory = files::open_directory_unlinked(root);
+    files::require_private(directory, root);
+    return directory;
+  } catch (const files::Fault&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 CacheConfig CacheConfig::from_environment() {
@@ -353,7 +365,7 @@ void DiskCache::store(const std::string& key, const CachedCompile& value) const 
 std::optional<std::string> DiskCache::load_note(const std::string& name) const {
   require_note_name(name);
   if (!config_.enabled) return std::nullopt;
-  const std::optional<files::Descriptor> directory = open_root(config_.directory, false);
+  const std::optional<files::Descriptor> directory = open_root_quietly(config_.directory);
   if (!directory) return std::nullopt;
   try {
     const std::optional<std::string> text =
@@ -370,11 +382,13 @@ std::optional<std::string> DiskCache::load_note(const std::string& name) const {
   }
 }
 
-void DiskCache::store_note(const std::string& name, const std::string& text) const {
+bool DiskCache::store_note(const std::string& name, const std::string& text) const {
   require_note_name(name);
-  if (!config_.enabled) return;
-  const std::optional<files::Descriptor> directory = open_root(config_.directory, true);
-  if (!directory) return;
+  if (!config_.enabled) return true;
+  std::error_code error;
+  if (!fs::exists(config_.directory, error)) return false;
+  const std::optional<files::Descriptor> directory = open_root_quietly(config_.directory);
+  if (!directory) return true;
   try {
     const std::string secret = *cache_secret(*directory, config_.directory, true);
     std::string note(kNoteMagic);
@@ -383,6 +397,7 @@ void DiskCache::store_note(const std::string& name, const std::string& text) con
     files::write_atomically(*directory, config_.directory, name + ".note", note, kEntryMode);
   } catch (const files::Fault&) {  // NOLINT(bugprone-empty-catch): a note only saves work
   }
+  return true;
 }
 
 // stats() and clear() look at the directory even when the cache is disabled, so

@@ -33,10 +33,11 @@ def no_driver():
         descriptor.LaunchConfiguration = real
 
 
-def launch(kernel, grid, block, argtypes, sharedmem=0, cluster=None) -> Launcher:
-    """kernel[grid, block, 0, sharedmem](...) with arguments of `argtypes`, up to the driver."""
+def launch(kernel, grid, block, argtypes, sharedmem=0, cluster=None, values=None) -> Launcher:
+    """kernel[grid, block, 0, sharedmem](...) with arguments of `argtypes`, up to the driver;
+    `values` where the compile needs some (a literal argument's), else None for each."""
     with no_driver():
         configured = kernel.configure(grid, block, 0, sharedmem, cluster)
         if not isinstance(configured._launcher, Launcher):  # configured before no_driver()
             configured._launcher = Launcher(configured._kernel_dispatcher, grid, block, 0, sharedmem, cluster)
-        return configured._launch(list(argtypes), [None] * len(argtypes))
+        return configured._launch(list(argtypes), list(values) if values is not None else [None] * len(argtypes))

@@ -122,6 +122,29 @@ def test_bind_launch_and_launches_share_the_dispatcher_of_a_block_shape(compiles
     assert len(compiles) == 1 and _dispatch.compile_results(kernel) == [bound]
 
 
+def test_an_extent_given_as_an_argument_compiles_once_per_value_and_block_shape(compiles):
+    """ThreadData(n) of a kernel argument: the planner asks to see n as a literal; the
+    dispatcher of the block shape compiles once per value, and its launchers find the
+    overload by the literal type (a value seen before compiles nothing)."""
+
+    @cuda.jit
+    def copy(source, destination, items_per_thread):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        coop.load(block, source, items)
+        coop.store(block, destination, items)
+
+    argtypes = (ARRAY, ARRAY, types.int64)
+    first = launch(copy, GRID, 128, argtypes, values=(None, None, 2))
+    assert launch(copy, GRID, 128, argtypes, values=(None, None, 4)).native is first.native
+    assert len(compiles) == 2
+    for items_per_thread in (2, 4, 2):
+        assert launch(copy, GRID * 2, 128, argtypes, values=(None, None, items_per_thread)).native is first.native
+    assert len(compiles) == 2
+    clone = copy._coop_per_block[((128, 1, 1), None)]
+    assert first.native is clone._c and clone._literal_arg_positions == {2}
+
+
 def test_a_launch_prints_no_warning():
     kernel = undeclared_kernel()
     with warnings.catch_warnings(record=True) as caught:

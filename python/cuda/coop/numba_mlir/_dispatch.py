@@ -410,17 +410,20 @@ def _loaded_from_disk(kernel, shape: tuple, argtypes) -> bool:
     return True
 
 
-def _route_by_block(kernel) -> dict:
-    """From now on the kernel's launches go to its clone for their block shape: the
-    readiness check its launchers make before every launch (the plain path's, in cost)
-    finds the clone by the launch's block and cluster and the overload by argument
-    types; None (no clone yet, no overload yet, or a launcher still holding another
-    native dispatcher) sends the launch through _prepare_for_launch, which compiles."""
-    clones = kernel.__dict__.setdefault("_coop_per_block", {})
+def _route_by_block(kernel) -> None:
+    """From now on the kernel's launches go to its clones: the readiness check its launchers
+    make before every launch (the plain path's, in cost) finds the clone by the native
+    dispatcher the launcher holds (a launcher's block never changes, so the clone that
+    native was handed out for is the one for its block: _prepared_clone files it) and the
+    overload by argument types; None (a launcher still holding the kernel's own native
+    dispatcher or one its clone has replaced (a literal argument's retry), or no overload
+    yet) sends the launch through _prepare_for_launch, which compiles and hands out the
+    clone's."""
+    natives = kernel.__dict__.setdefault("_coop_per_block_natives", {})
 
     def ready(argtypes, available, configured, native, generation):
-        clone = clones.get((available["block"], available["cluster"])) if available is not None else None
-        if clone is None or configured is not None or native is not clone._c:
+        clone = natives.get(native)
+        if clone is None or configured is not None or native is not clone._c:  # the clone's was replaced
             return None
         result = clone.overloads.get(argtypes)
         if result is None:
@@ -428,7 +431,6 @@ def _route_by_block(kernel) -> dict:
         return native, None, None, result.metadata.get(_REQUIRED_SHARED, 0)
 
     kernel._get_ready_launch = ready
-    return clones
 
 
 def _needs_its_block(kernel, shape, argtypes, compile_generic) -> bool:
@@ -466,6 +468,7 @@ def _prepared_clone(kernel, shape: tuple, args, values, argtypes) -> tuple:
         raise RuntimeError("kernel precompilation completed without publishing a matching overload")
     if not clone._literal_arg_positions <= kernel._literal_arg_positions:
         kernel._literal_arg_positions = kernel._literal_arg_positions | clone._literal_arg_positions
+    kernel.__dict__.setdefault("_coop_per_block_natives", {})[clone._c] = clone
     return clone._c, None, None, result.metadata.get(_REQUIRED_SHARED, 0)
 
 
