@@ -31,9 +31,9 @@ What numba-cuda-mlir does without this module, and why:
     declared. The clone compiles once per argument types, caches to disk under a key
     with the block shape (a fresh process finds it before trying anything), and its
     native dispatcher is what the kernel's launchers launch: the kernel's readiness
-    check (_get_ready_launch, replaced on that kernel only) looks the launch's block
-    up in a dict and the clone's overload up by argument types, as the plain path
-    does. No launch specialization, so no warning.
+    check (_get_ready_launch, replaced on that kernel only) finds the clone by the
+    native dispatcher the launcher holds and its overload by argument types, in two
+    dict lookups, as the plain path does. No launch specialization, so no warning.
   While another planner is registered, or an argument extension reads the launch,
   the kernel stays specialized on its whole launch, as the compiler makes it (their
   plan may read the grid).
@@ -607,14 +607,16 @@ def compile_result_for(kernel, argtypes, launch: dict):
     at all), else its dispatcher's for the launch's block shape, else (another planner
     reads the launch) the overload filed under the launch."""
     from numba_cuda_mlir._launch_config import _launch_config_key
+    from numba_cuda_mlir.numba_cuda.core.compiler_lock import global_compiler_lock
 
     argtypes = tuple(argtypes)
     if _compiles_per_block(kernel):
-        shape = _block_shape(launch)
-        generic = []
-        if _needs_its_block(kernel, shape, argtypes, lambda: generic.append(kernel.compile(argtypes))):
-            return _dispatcher_for_block(kernel, shape).compile(argtypes)
-        return _checked_generic(kernel, generic[0], launch)
+        with global_compiler_lock:  # as a launch's _prepare_for_launch holds it
+            shape = _block_shape(launch)
+            generic = []
+            if _needs_its_block(kernel, shape, argtypes, lambda: generic.append(kernel.compile(argtypes))):
+                return _dispatcher_for_block(kernel, shape).compile(argtypes)
+            return _checked_generic(kernel, generic[0], launch)
     if not kernel._requires_launch_config:
         try:
             result = kernel.compile(argtypes)
