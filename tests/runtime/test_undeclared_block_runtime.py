@@ -20,13 +20,18 @@ from cuda.coop.numba_mlir import _dispatch, _planner
 ITEMS = 4
 
 
-@cuda.jit
-def scan_tiles(source, destination):
-    block = coop.this_block()
-    items = coop.ThreadData(ITEMS)
-    tile = cuda.blockDim.x * cuda.blockDim.y * ITEMS
-    coop.load(block, source, items, offset=cuda.blockIdx.x * tile)
-    coop.store(block, destination, coop.inclusive_sum(block, items), offset=cuda.blockIdx.x * tile)
+def scan_kernel():
+    """A fresh kernel per test: what a test counts is its own."""
+
+    @cuda.jit
+    def scan_tiles(source, destination):
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS)
+        tile = cuda.blockDim.x * cuda.blockDim.y * ITEMS
+        coop.load(block, source, items, offset=cuda.blockIdx.x * tile)
+        coop.store(block, destination, coop.inclusive_sum(block, items), offset=cuda.blockIdx.x * tile)
+
+    return scan_tiles
 
 
 def expected(host, tile):
@@ -34,6 +39,7 @@ def expected(host, tile):
 
 
 def test_every_block_shape_and_grid_computes_its_tiles_and_compiles_once_per_block_shape():
+    scan_tiles = scan_kernel()
     runs = []
     recorder = lambda state, calls, bundle: runs.append(bundle)
     _planner._explain_recorders.append(recorder)
@@ -55,6 +61,7 @@ def test_every_block_shape_and_grid_computes_its_tiles_and_compiles_once_per_blo
 
 
 def test_a_launcher_configured_once_switches_to_the_dispatcher_of_its_block_shape():
+    scan_tiles = scan_kernel()
     host = np.arange(128 * 256 * ITEMS, dtype=np.int32) % 5
     source, destination = cuda.to_device(host), cuda.device_array_like(host)
     launch = scan_tiles[128, 256]
