@@ -3,7 +3,8 @@ and at module level: numba-cuda-mlir's disk cache finds a kernel by its file
 (NUMBA_CACHE_DIR holds the entries). The coop kernel exists only when cuda.coop was
 imported before this module (COOP_BENCH_WITH_COOP=1), so that the plain process never
 imports it. Same kernels as compile_latency's (block load + sum + inclusive_sum +
-store, 256 threads x 4 items), the coop one declaring its block."""
+store, 256 threads x 4 items), the coop one declaring its block, and once more without
+(cached per block shape)."""
 
 import os
 
@@ -48,6 +49,18 @@ if os.environ.get("COOP_BENCH_WITH_COOP") == "1":
     @cuda.jit(cache=True)
     def coop_scan(source, destination, totals):
         block = coop.this_block(THREADS)
+        items = coop.ThreadData(ITEMS)
+        start = cuda.blockIdx.x * TILE
+        coop.load(block, source, items, algorithm=ALGORITHM, offset=start)
+        total = coop.sum(block, items)
+        scanned = coop.inclusive_sum(block, items)
+        coop.store(block, destination, scanned, algorithm=ALGORITHM, offset=start)
+        if cuda.threadIdx.x == 0:
+            totals[cuda.blockIdx.x] = total
+
+    @cuda.jit(cache=True)
+    def coop_scan_undeclared(source, destination, totals):
+        block = coop.this_block()
         items = coop.ThreadData(ITEMS)
         start = cuda.blockIdx.x * TILE
         coop.load(block, source, items, algorithm=ALGORITHM, offset=start)

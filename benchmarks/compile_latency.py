@@ -10,24 +10,29 @@ without coop primitives (shared memory and barriers by hand):
   2. a second, different kernel (float32) in the same process: NVRTC's PCH at work
   3. first launch in a fresh process with a warm disk cache
   4. repeated launches of a compiled configuration: host time per launch, and
-     whether anything was planned or compiled again; also of the kernel without
-     coop specialized on its launch configuration (what the kernel compiler's
-     dispatch of such a kernel costs by itself), and of the coop kernel written
-     with coop.this_block() (no declared block: launch-specialized); the coop and plain
+     whether anything was planned or compiled again; also of the coop kernel written
+     with coop.this_block() (no declared block: served by its dispatcher for the
+     launch's block shape); the coop and plain
      kernels through a launcher configured once (launch = kernel[grid, block], then
      launch(*arrays)) and bound once (coop.bind_launch, cuLaunchKernel), torch.softmax
      beside them when torch is there, and a profile of each kind of launch (where its
      host time goes)
-  5. the same kernel launched with a second grid size (the declared block: nothing
-     compiles; the undeclared kernel's numbers beside it)
+  5. the same kernel launched with a second grid size (nothing compiles, with a
+     declared block or without: the undeclared kernel's numbers beside it)
   6. a fresh process with warm provider and kernel disk caches (cache=True): the
-     coop kernel's first launch, against the plain kernel's with cache=True
+     coop kernel's first launch, against the plain kernel's with cache=True, and the
+     undeclared coop kernel's (its block shape seen by the earlier process)
   7. a kernel without coop calls, cache=True, in a second process with cuda.coop
      imported: loaded from the disk cache
 and `import cuda.coop` alone (no compiler) in a fresh process.
 
-The coop kernel declares its block (coop.this_block(THREADS)), which is what lets it
-compile once per block and cache to disk. Every scenario runs in a fresh Python
+Without a GPU, `--compile-only` measures scenarios 1 to 3 alone, each first launch
+replaced by kernel.compile() for sm_90 (the same planner, engine and kernel compiler;
+no context, no launch): cuda.coop's share and its stages, to compare a change before
+and after on any machine.
+
+The coop kernel declares its block (coop.this_block(THREADS)); the undeclared one
+beside it compiles once per block shape and caches to disk too. Every scenario runs in a fresh Python
 process (subprocess) with its own XDG_CACHE_HOME and NUMBA_CACHE_DIR.
 
     python3 benchmarks/compile_latency.py --json OUT.json
@@ -54,7 +59,7 @@ ALGORITHM = "transpose"
 def coop_kernel(declared: bool = True):
     """Each block scans its tile (inclusive sum, into a fresh payload) and writes the tile's sum.
     `declared`: the kernel declares its block (coop.this_block(THREADS)); without, it
-    is specialized on every launch configuration."""
+    is compiled for each launch's block shape."""
     from numba_cuda_mlir import cuda
 
     from cuda import coop
@@ -85,29 +90,16 @@ def coop_kernel(declared: bool = True):
     return scan_tile
 
 
-def plain_kernel(dtype: str, specialized_on_launch: bool = False):
+def plain_kernel(dtype: str):
     """The same kernel without coop: each thread scans its ITEMS consecutive elements,
-    then the threads' sums are scanned in shared memory (Hillis-Steele).
-    `specialized_on_launch` adds an unused coop.this_block(): the kernel compiler
-    then specializes it on its launch configuration, as it does every kernel with
-    coop primitives, and nothing else of cuda.coop is in it."""
+    then the threads' sums are scanned in shared memory (Hillis-Steele)."""
     import numpy as np
     from numba_cuda_mlir import cuda
 
     element = np.dtype(dtype).type
-    if specialized_on_launch:
-        from cuda import coop
-
-        ask_for_the_block = coop.this_block
-    else:
-
-        @cuda.jit(device=True)
-        def ask_for_the_block():
-            return 0
 
     @cuda.jit
     def scan_tile(source, destination, totals):
-        ask_for_the_block()
         partials = cuda.shared.array(THREADS, element)
         items = cuda.local.array(ITEMS, element)
         thread = cuda.threadIdx.x
@@ -201,7 +193,7 @@ class PlannerClock:
     def stages(self) -> dict:
         """cuda.coop's share, stage by stage (seconds): the planner's own stages, with its
         bundle stage split into the engine's (Bundle.stages: toolkit, emit, cache_read,
-        nvrtc_load, nvrtc_wait -- NVRTC busy creating the background PCH --, nvrtc,
+        nvrtc_load, nvrtc_wait -- NVRTC busy with another compile of the process --, nvrtc,
         cache_write) and the Python around them (operators compiled, providers
         registered). No link stage: the kernel compiler links. No probe stage: scratch
         layouts come out of the bundle's NVRTC compile."""
@@ -282,6 +274,70 @@ def first_launch(kernel, problem, clock, grid: int = BLOCKS) -> dict:
         result.update(clock.reading())
         result["kernel_compiler_s"] = wall - result["coop_s"]
     return result
+
+
+def first_compile(kernel, dtype: str, clock) -> dict:
+    """first_launch without a GPU: the kernel compiled for its argument types (sm_90). The
+    garbage collector waits until it is done: a full collection of a first compile's heap
+    takes 0.1 s on a small machine and falls in whichever stage it likes, which would make a
+    before/after comparison of the stages a lottery."""
+    import gc
+
+    from numba_cuda_mlir import types
+
+    clock.reset()
+    array = types.Array(getattr(types, dtype), 1, "C")
+    gc.disable()
+    start = time.perf_counter()
+    try:
+        kernel.compile((array, array, array))
+    finally:
+        wall = time.perf_counter() - start
+        gc.enable()
+    result = {"wall_s": wall, **clock.reading()}
+    result["kernel_compiler_s"] = result["wall_s"] - result["coop_s"]
+    return result
+
+
+def compile_only_child(mode: str) -> dict:
+    """One fresh process without a GPU: 'compile-only' (scenarios 1 and 2) or
+    'compile-only-warm' (3)."""
+    import numpy  # noqa: F401 -- before the clock of numba-cuda-mlir's import
+
+    from cuda import coop  # noqa: F401  (activates the backend)
+    from cuda.coop.numba_mlir._explain import _capability
+
+    _capability()  # sm_90 without a device
+    clock = PlannerClock()
+    result = {"mode": mode, "first": first_compile(coop_kernel(), "int32", clock)}
+    if mode == "compile-only":
+        result["second"] = first_compile(coop_kernel(), "float32", clock)
+    return result
+
+
+def compile_only(repeat: int, out: pathlib.Path) -> None:
+    """Scenarios 1 to 3 without a GPU (--compile-only), medians of `repeat` repetitions."""
+    repetitions = []
+    with tempfile.TemporaryDirectory() as work:
+        for index in range(repeat):
+            cache = pathlib.Path(work) / f"cache{index}"
+            cold = run_child("compile-only", cache)
+            warm = run_child("compile-only-warm", cache)
+            repetitions.append(
+                {
+                    "1_fresh_empty_cache": cold["first"],
+                    "2_second_kernel": cold["second"],
+                    "3_fresh_warm_cache": warm["first"],
+                }
+            )
+    summary = median_of(repetitions)
+    out.write_text(json.dumps({"scenarios": summary, "repetitions": repetitions}, indent=1))
+    print(
+        f"compile only: (1) {summary['1_fresh_empty_cache']['coop_s']:.3f} s coop, "
+        f"(2) {summary['2_second_kernel']['coop_s']:.3f} s coop, "
+        f"(3) {summary['3_fresh_warm_cache']['coop_s'] * 1e3:.1f} ms coop -> {out}"
+    )
+    print("\n".join(stage_check(summary)))
 
 
 def per_launch(kernels: dict, arrays, launches: int = 1000, batches: int = 10) -> dict:
@@ -374,6 +430,12 @@ def launch_profile(launch, launches: int = 2000, top: int = 15) -> list:
     return sorted(rows, key=lambda row: row["own_us"], reverse=True)[:top]
 
 
+def disk_cache_hits(kernel) -> int:
+    """The kernel's disk cache hits (a coop kernel's: its dispatchers' per block shape too)."""
+    dispatch = sys.modules.get("cuda.coop.numba_mlir._dispatch")  # not imported by the plain processes
+    return dispatch.cache_hits(kernel) if dispatch else sum(kernel.stats.cache_hits.values())
+
+
 def child(mode: str) -> dict:
     """One fresh process: 'coop' (scenarios 1, 2, 4 and 5), 'coop-warm' (3), 'plain',
     'coop-cache' and 'plain-cache' (6 and 7: cache=True kernels, run twice on one
@@ -409,14 +471,14 @@ def child(mode: str) -> dict:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import cached_kernels
 
-        names = ["coop_scan", "plain_scan"] if mode == "coop-cache" else ["plain_scan"]
+        names = ["coop_scan", "coop_scan_undeclared", "plain_scan"] if mode == "coop-cache" else ["plain_scan"]
         for name in names:
             kernel = getattr(cached_kernels, name)
             compiler.reset()
-            result[name] = first_launch(kernel, problems["int32"], clock if name == "coop_scan" else None)
+            result[name] = first_launch(kernel, problems["int32"], clock if name.startswith("coop") else None)
             result[name]["kernel_compiler_s"] = compiler.seconds
             result[name]["kernel_compiles"] = compiler.runs
-            result[name]["cache_hit"] = sum(kernel.stats.cache_hits.values()) > 0
+            result[name]["cache_hit"] = disk_cache_hits(kernel) > 0
         return result
 
     def make(dtype: str):
@@ -442,15 +504,7 @@ def child(mode: str) -> dict:
         plain = plain_kernel("int32")
         result["plain_in_process"] = first_launch(plain, problems["int32"], None)
         clock.reset()
-        specialized = plain_kernel("int32", specialized_on_launch=True)
-        first_launch(specialized, problems["int32"], None)
-        clock.reset()
-        kernels = {
-            "coop": first,
-            "plain": plain,
-            "plain_specialized_on_launch": specialized,
-            "coop_undeclared": undeclared,
-        }
+        kernels = {"coop": first, "plain": plain, "coop_undeclared": undeclared}
         arrays = problems["int32"][0]
         calls = {name: _launch_of(kernel, arrays) for name, kernel in kernels.items()}
         calls.update(configured_once({"coop": first, "plain": plain}, arrays))
@@ -528,10 +582,7 @@ def scenarios(repetition: dict) -> dict:
             "coop_us": per_launch_s["coop"] * 1e6,
             "plain_us": per_launch_s["plain"] * 1e6,
             "overhead": per_launch_s["coop"] / per_launch_s["plain"] - 1,
-            # the kernel compiler's dispatch of a launch-specialized kernel, with no coop in it
-            "specialized_plain_us": per_launch_s["plain_specialized_on_launch"] * 1e6,
-            "specialization_overhead": per_launch_s["plain_specialized_on_launch"] / per_launch_s["plain"] - 1,
-            # the coop kernel without a declared block (launch-specialized)
+            # the coop kernel without a declared block (its dispatcher for the launch's block shape)
             "undeclared_coop_us": per_launch_s["coop_undeclared"] * 1e6,
             "undeclared_overhead": per_launch_s["coop_undeclared"] / per_launch_s["plain"] - 1,
             # the plain kernel in a process without cuda.coop (no planner registered: no readiness check per launch)
@@ -563,6 +614,11 @@ def scenarios(repetition: dict) -> dict:
             "cache_hit": cached["coop_scan"]["cache_hit"],
             "plain_cached_wall_s": plain_cached["plain_scan"]["wall_s"],
             "ratio_to_plain": cached["coop_scan"]["wall_s"] / plain_cached["plain_scan"]["wall_s"],
+            # the kernel without a declared block, launched with the block the earlier process launched it with
+            "undeclared_wall_s": cached["coop_scan_undeclared"]["wall_s"],
+            "undeclared_kernel_compiles": cached["coop_scan_undeclared"]["kernel_compiles"],
+            "undeclared_planner_runs": cached["coop_scan_undeclared"]["planner_runs"],
+            "undeclared_cache_hit": cached["coop_scan_undeclared"]["cache_hit"],
         },
         "7_plain_kernel_cache_with_coop_imported": {
             "cache_hit": cached["plain_scan"]["cache_hit"],
@@ -578,14 +634,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", type=pathlib.Path, required=True)
     parser.add_argument("--repeat", type=int, default=2, help="repetitions of every process (medians reported)")
+    parser.add_argument("--compile-only", action="store_true", help="scenarios 1 to 3 without a GPU")
     parser.add_argument(
         "--child",
-        choices=["coop", "coop-warm", "plain", "coop-cache", "plain-cache", "import-only"],
+        choices=[
+            "coop",
+            "coop-warm",
+            "plain",
+            "coop-cache",
+            "plain-cache",
+            "import-only",
+            "compile-only",
+            "compile-only-warm",
+        ],
         help=argparse.SUPPRESS,
     )
     args = parser.parse_args()
     if args.child:
-        args.json.write_text(json.dumps(child(args.child)))
+        run = compile_only_child if args.child.startswith("compile-only") else child
+        args.json.write_text(json.dumps(run(args.child)))
+        return
+    if args.compile_only:
+        compile_only(args.repeat, args.json)
         return
     repetitions = []
     with tempfile.TemporaryDirectory() as work:

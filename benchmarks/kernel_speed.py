@@ -33,7 +33,7 @@ import reference
 import sass
 import timing
 
-from cuda.coop.numba_mlir import _planner
+from cuda.coop.numba_mlir import _dispatch, _planner
 
 REPRESENTATIVE = "block_transpose_int32_256x4"
 POISON = 0xA5A5A5A5
@@ -56,7 +56,7 @@ def geomean(values: list[float]) -> float:
 
 
 def the_cubin(kernel) -> bytes | None:
-    overloads = list(kernel.launch_config_overloads.values())
+    overloads = _dispatch.compile_results(kernel)
     return overloads[0].metadata.get("cubin") if len(overloads) == 1 else None
 
 

@@ -4,8 +4,8 @@
 #   run(command="scripts/gpu-startup.sh", carry=[".whl", ".deps"])
 # For each numba-cuda-mlir version (COOP_NCM_VERSIONS, default "0.5.4 0.6.0"):
 # installs it with cuda.coop (scripts/gpu-python-env.sh), runs the runtime tests of
-# the declared block, the disk cache and coop.bind_launch (tests/runtime/test_startup_runtime.py,
-# tests/runtime/test_bound_launch_runtime.py; the
+# the declared block, the disk cache, an undeclared block and coop.bind_launch (tests/runtime/test_startup_runtime.py,
+# tests/runtime/test_undeclared_block_runtime.py, tests/runtime/test_bound_launch_runtime.py; the
 # whole runtime suite with COOP_STARTUP_TESTS=tests/runtime; COOP_PYTEST_WORKERS
 # processes, default 14), then the whole compile-latency benchmark. Writes under $OUT: compile_latency-ncm<version>.json
 # (commit them as benchmarks/results/<date>_H200_coop-<v>_ncm-<version>_cuda-13.0-startup.json)
@@ -21,7 +21,7 @@ for version in ${COOP_NCM_VERSIONS:-0.5.4 0.6.0}; do
     source scripts/gpu-python-env.sh
     tests=0
     python3 -m pytest -q -p no:cacheprovider -n "${COOP_PYTEST_WORKERS:-14}" \
-      ${COOP_STARTUP_TESTS:-tests/runtime/test_startup_runtime.py tests/runtime/test_bound_launch_runtime.py} || tests=1
+      ${COOP_STARTUP_TESTS:-tests/runtime/test_startup_runtime.py tests/runtime/test_undeclared_block_runtime.py tests/runtime/test_bound_launch_runtime.py} || tests=1
     python3 benchmarks/compile_latency.py --repeat "${COOP_BENCH_REPEAT:-2}" --json "$OUT/compile_latency-ncm$version.json"
     exit "$tests"
   ) 2>&1 | tee "$OUT/startup-ncm$version.log" || status=1

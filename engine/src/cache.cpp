@@ -55,6 +55,8 @@ constexpr std::size_t kKeySize = 64;
 constexpr std::size_t kMacSize = 64;
 constexpr std::string_view kSecretName = "entry-key";
 constexpr std::size_t kSecretSize = 32;
+constexpr std::string_view kNoteMagic = "coop-cache-note 1\n";
+constexpr std::size_t kMaxNoteBytes = std::size_t{1} << 16;
 // Far above any bundle's LTO-IR; what is larger is not an entry and is never read into memory.
 constexpr std::size_t kMaxEntryBytes = std::size_t{256} << 20;
 constexpr mode_t kEntryMode = 0600;
@@ -266,6 +268,28 @@ void for_each_cache_file(const fs::path& root, Visit visit, Unlisted unlisted) {
   }
 }
 
+void require_note_name(const std::string& name) {
+  const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  });
+  if (!plain) {
+    reject(ErrorKind::InvalidArgument, "DiskCache", "note name", "'" + name + "'",
+           "lowercase letters, digits and '-', e.g. toolkit-headers-0123abcd");
+  }
+}
+
+// open_root for a note, without a word and without creating it: a note only saves work, and
+// whatever keeps it from the cache directory keeps the entries too, which say so.
+std::optional<files::Descriptor> open_root_quietly(const fs::path& root) {
+  try {
+    files::Descriptor directory = files::open_directory_unlinked(root);
+    files::require_private(directory, root);
+    return directory;
+  } catch (const files::Fault&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 CacheConfig CacheConfig::from_environment() {
@@ -336,6 +360,44 @@ void DiskCache::store(const std::string& key, const CachedCompile& value) const 
   entry_path(key);
   if (!config_.enabled) return;
   write_entry(config_.directory, key, value);
+}
+
+std::optional<std::string> DiskCache::load_note(const std::string& name) const {
+  require_note_name(name);
+  if (!config_.enabled) return std::nullopt;
+  const std::optional<files::Descriptor> directory = open_root_quietly(config_.directory);
+  if (!directory) return std::nullopt;
+  try {
+    const std::optional<std::string> text =
+        files::read_regular_file(*directory, config_.directory, name + ".note", kMaxNoteBytes);
+    const std::optional<std::string> secret = cache_secret(*directory, config_.directory, false);
+    if (!text || !secret || !text->starts_with(kNoteMagic) || text->size() < kNoteMagic.size() + kMacSize) {
+      return std::nullopt;
+    }
+    const std::string_view body = std::string_view(*text).substr(0, text->size() - kMacSize);
+    if (hmac_sha256_hex(*secret, body) != std::string_view(*text).substr(body.size())) return std::nullopt;
+    return std::string(body.substr(kNoteMagic.size()));
+  } catch (const files::Fault&) {
+    return std::nullopt;
+  }
+}
+
+bool DiskCache::store_note(const std::string& name, const std::string& text) const {
+  require_note_name(name);
+  if (!config_.enabled) return true;
+  std::error_code error;
+  if (!fs::exists(config_.directory, error)) return false;
+  const std::optional<files::Descriptor> directory = open_root_quietly(config_.directory);
+  if (!directory) return true;
+  try {
+    const std::string secret = *cache_secret(*directory, config_.directory, true);
+    std::string note(kNoteMagic);
+    note += text;
+    note += hmac_sha256_hex(secret, note);
+    files::write_atomically(*directory, config_.directory, name + ".note", note, kEntryMode);
+  } catch (const files::Fault&) {  // NOLINT(bugprone-empty-catch): a note only saves work
+  }
+  return true;
 }
 
 // stats() and clear() look at the directory even when the cache is disabled, so

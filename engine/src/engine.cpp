@@ -161,13 +161,20 @@ struct Engine::Impl {
   std::once_flag located;
   std::optional<Toolkit> toolkit;
   std::unique_ptr<Compiler> compiler;
+  // The toolkit's header note, when the cache directory did not exist yet to hold it.
+  std::mutex note_mutex;
+  std::optional<std::pair<std::string, std::string>> note_after_the_first_entry;
 
   explicit Impl(EngineConfig c) : config(std::move(c)), disk(config.cache) {}
 
   // Located on first use: planning needs no toolkit.
   const Toolkit& require_toolkit() {
     std::call_once(located, [this] {
-      toolkit = Toolkit::locate(config.toolkit);
+      const HeaderNotes notes{[this](const std::string& name) { return disk.load_note(name); },
+                              [this](const std::string& name, const std::string& text) {
+                                if (!disk.store_note(name, text)) note_after_the_first_entry.emplace(name, text);
+                              }};
+      toolkit = Toolkit::locate(config.toolkit, &notes);
       compiler = std::make_unique<Compiler>(*toolkit, config.pch);
     });
     return *toolkit;
@@ -246,7 +253,14 @@ struct Engine::Impl {
     attach(bundle, plans, source, compiled);
     memory.store(key, compiled);
     // warns, never throws: a cache that cannot store costs the next process a compile
-    timed(stages.cache_write, [&] { disk.store(key, compiled); });
+    timed(stages.cache_write, [&] {
+      disk.store(key, compiled);
+      const std::lock_guard lock(note_mutex);
+      if (note_after_the_first_entry &&
+          disk.store_note(note_after_the_first_entry->first, note_after_the_first_entry->second)) {
+        note_after_the_first_entry.reset();
+      }
+    });
     return bundle;
   }
 

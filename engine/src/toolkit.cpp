@@ -296,6 +296,70 @@ std::string digest_headers(const fs::path& cccl_include, const fs::path& cuda_in
   return digest.hex();
 }
 
+// What a package manager changes when it installs, upgrades or removes a header tree, in a
+// dozen stats: the trees' directories (a file added, removed or replaced by rename changes its
+// directory) and their version headers. A note of the digest is trusted while this is equal;
+// an edit in place of one header deep in a tree is not seen here, which is why a tree the
+// user names (ToolkitSearch::headers_named) is digested every time.
+std::string header_stamp(const fs::path& cccl_include, const fs::path& cuda_include) {
+  Sha256 digest;
+  digest.field(cccl_include.string()).field(cuda_include.string());
+  for (const fs::path& path :
+       {cccl_include, cccl_include / "cub", cccl_include / "cuda", cccl_include / "nv", cccl_include / "thrust",
+        cccl_include / "cub" / "version.cuh", cccl_include / "cuda" / "version", cccl_include / "thrust" / "version.h",
+        cuda_include, cuda_include / "crt", cuda_include / "cuda.h", cuda_include / "cuda_runtime_api.h",
+        cuda_include / kCudaMarker}) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+      digest.field("-");
+      continue;
+    }
+    const long long mtime = static_cast<long long>(info.st_mtim.tv_sec) * 1000000000LL + info.st_mtim.tv_nsec;
+    digest.field(std::to_string(info.st_size)).field(std::to_string(mtime)).field(std::to_string(info.st_ino));
+  }
+  return digest.hex();
+}
+
+// A note: "<stamp>\n<cccl version>\n<header digest>\n".
+struct HeaderNote {
+  std::string stamp;
+  std::string cccl_version;
+  std::string header_digest;
+
+  std::string text() const { return stamp + "\n" + cccl_version + "\n" + header_digest + "\n"; }
+
+  static std::optional<HeaderNote> parse(const std::string& text) {
+    std::istringstream lines(text);
+    HeaderNote note;
+    if (!std::getline(lines, note.stamp) || !std::getline(lines, note.cccl_version) ||
+        !std::getline(lines, note.header_digest) || note.header_digest.empty()) {
+      return std::nullopt;
+    }
+    return note;
+  }
+};
+
+// The CCCL version and header digest: from the note when its stamp is these trees' now, else
+// read and digested (and noted).
+void read_headers(Toolkit& toolkit, const ToolkitSearch& search, const HeaderNotes* notes) {
+  const bool noted = notes != nullptr && !search.headers_named;
+  const std::string stamp = noted ? header_stamp(toolkit.cccl_include, toolkit.cuda_include) : "";
+  const std::string name =
+      "toolkit-headers-" + Sha256().field(toolkit.cccl_include).field(toolkit.cuda_include).hex().substr(0, 16);
+  if (noted) {
+    const std::optional<std::string> text = notes->load(name);
+    if (const std::optional<HeaderNote> note = text ? HeaderNote::parse(*text) : std::nullopt;
+        note && note->stamp == stamp) {
+      toolkit.cccl_version = note->cccl_version;
+      toolkit.header_digest = note->header_digest;
+      return;
+    }
+  }
+  toolkit.cccl_version = read_cccl_version(toolkit.cccl_include);
+  toolkit.header_digest = digest_headers(toolkit.cccl_include, toolkit.cuda_include);
+  if (noted) notes->store(name, HeaderNote{stamp, toolkit.cccl_version, toolkit.header_digest}.text());
+}
+
 // A library's path, size and modification time stand for its version without loading it.
 std::string file_stamp(const std::string& path) {
   std::error_code error;
@@ -325,10 +389,11 @@ ToolkitSearch ToolkitSearch::from_environment() {
   search.cuda_include = env::text("CUDA_COOP_CUDA_INCLUDE");
   search.cuda_home = toolkit_root_from_environment();
   search.wheel_roots = wheel_roots_from_environment();
+  search.headers_named = !search.cccl_root.empty() || !search.cuda_include.empty();
   return search;
 }
 
-Toolkit Toolkit::locate(const ToolkitSearch& search) {
+Toolkit Toolkit::locate(const ToolkitSearch& search, const HeaderNotes* notes) {
   const Places places = candidate_places(search);
   Lookup lookup;
   Toolkit toolkit;
@@ -340,8 +405,7 @@ Toolkit Toolkit::locate(const ToolkitSearch& search) {
   toolkit.cccl_include = lookup.directory_with(places.cccl_includes, kCcclMarker, "CCCL headers", "nvidia-cuda-cccl");
   lookup.throw_if_missing(search);
 
-  toolkit.cccl_version = read_cccl_version(toolkit.cccl_include);
-  toolkit.header_digest = digest_headers(toolkit.cccl_include, toolkit.cuda_include);
+  read_headers(toolkit, search, notes);
   toolkit.identity = toolkit_identity(toolkit);
   return toolkit;
 }

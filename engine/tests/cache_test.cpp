@@ -270,6 +270,37 @@ TEST(DiskCache, DisabledCacheNeitherLoadsNorStores) {
   EXPECT_FALSE(fs::exists(disabled.entry_path(key_for("not stored"))));
 }
 
+TEST(DiskCacheNotes, RoundTripPrivateAndSigned) {
+  TempDir dir;
+  const DiskCache cache = disk_cache(dir);
+  EXPECT_EQ(cache.load_note("toolkit-headers-1"), std::nullopt);
+  EXPECT_FALSE(cache.store_note("toolkit-headers-1", "early")) << "a note must not create the cache directory";
+  EXPECT_FALSE(fs::exists(dir.path() / "cache"));
+  cache.store(key_for("first"), sample());  // the entries make the directory, warning when they cannot
+  EXPECT_TRUE(cache.store_note("toolkit-headers-1", "stamp\n3.0.1\ndigest\n"));
+  EXPECT_EQ(cache.load_note("toolkit-headers-1"), "stamp\n3.0.1\ndigest\n");
+  const fs::path note = dir.path() / "cache" / "toolkit-headers-1.note";
+  EXPECT_EQ(fs::status(note).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  std::string text = testing::read_text(note);
+  text.replace(text.find("3.0.1"), 5, "9.9.9");  // an edit that keeps the MAC: no longer this cache's note
+  testing::write_text(note, text);
+  ::chmod(note.c_str(), 0600);
+  EXPECT_EQ(cache.load_note("toolkit-headers-1"), std::nullopt);
+  EXPECT_EQ(cache.stats().entries, 1u);  // a note is no entry
+}
+
+TEST(DiskCacheNotes, OffOrMisnamedNeitherLoadsNorStores) {
+  TempDir dir;
+  disk_cache(dir).store(key_for("first"), sample());
+  ASSERT_TRUE(disk_cache(dir).store_note("kept", "text"));
+  const DiskCache disabled = disk_cache(dir, false);
+  EXPECT_EQ(disabled.load_note("kept"), std::nullopt);
+  disabled.store_note("other", "text");
+  EXPECT_FALSE(fs::exists(dir.path() / "cache" / "other.note"));
+  EXPECT_THROW(disabled.load_note("../escape"), Error);
+  EXPECT_THROW(disk_cache(dir).store_note("Upper", "text"), Error);
+}
+
 // Stands in for a root the user cannot enter (mode 000): the tests run as root, which mode
 // bits do not stop, but a regular file at the root path fails the same calls the same way.
 TEST(DiskCache, RootThatIsAFileWarnsOnceNamingThePath) {

@@ -354,7 +354,7 @@ TEST(EngineEnvironment, PchPolicyIsReadInAnyCase) {
                                                       {"After_First", PchPolicy::AfterFirst},
                                                       {"always", PchPolicy::Always},
                                                       {"Background", PchPolicy::Background},
-                                                      {"", PchPolicy::Background}}) {
+                                                      {"", PchPolicy::Always}}) {
     const testing::ScopedEnv pch("CUDA_COOP_PCH", value);
     EXPECT_EQ(EngineConfig::from_environment("test").pch, policy) << value;
   }
@@ -365,12 +365,12 @@ TEST(EngineEnvironment, PchPolicyIsReadInAnyCase) {
 TEST(EngineEnvironment, UnknownPchPolicyWarnsOnceAndKeepsTheDefault) {
   const testing::ScopedEnv pch("CUDA_COOP_PCH", "sometimes-from-engine-test");
   const testing::CapturedWarnings warnings;
-  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Background);
-  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Background);
+  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Always);
+  EXPECT_EQ(EngineConfig::from_environment("test").pch, PchPolicy::Always);
   ASSERT_EQ(warnings.texts().size(), 1u) << warnings.joined();
   EXPECT_TRUE(has(warnings.joined(), "CUDA_COOP_PCH='sometimes-from-engine-test'")) << warnings.joined();
   EXPECT_TRUE(has(warnings.joined(), "one of background, always, after_first, never")) << warnings.joined();
-  EXPECT_TRUE(has(warnings.joined(), "kept the default (background)")) << warnings.joined();
+  EXPECT_TRUE(has(warnings.joined(), "kept the default (always)")) << warnings.joined();
 }
 
 TEST(EngineEnvironment, LogStagesComeFromOneParser) {

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -231,6 +232,58 @@ TEST(Toolkit, HeaderDigestFollowsHeaderEdits) {
   EXPECT_NE(before.header_digest, edited.header_digest);
   EXPECT_NE(edited.header_digest, added.header_digest);
   EXPECT_NE(before.identity, edited.identity);
+}
+
+// Notes kept in memory, counting what a locate reads and writes.
+struct MemoryNotes {
+  std::map<std::string, std::string> notes;
+  int loads = 0;
+  int stores = 0;
+  HeaderNotes view() {
+    return {[this](const std::string& name) -> std::optional<std::string> {
+              ++loads;
+              const auto found = notes.find(name);
+              return found == notes.end() ? std::nullopt : std::optional<std::string>(found->second);
+            },
+            [this](const std::string& name, const std::string& text) {
+              ++stores;
+              notes[name] = text;
+            }};
+  }
+};
+
+TEST(Toolkit, HeaderDigestIsTakenFromANoteWhileTheTreesStampHolds) {
+  const TempDir scratch;
+  write_fake_cccl(scratch.path() / "cccl", "300001");
+  ToolkitSearch search;
+  search.cuda_include = installed().cuda_include;
+  search.cccl_root = (scratch.path() / "cccl").string();  // given, as the Python layer gives what it found
+  MemoryNotes memory;
+  const HeaderNotes notes = memory.view();
+  const Toolkit first = Toolkit::locate(search, &notes);
+  ASSERT_EQ(memory.stores, 1);
+  auto& noted = memory.notes.begin()->second;
+  noted.replace(noted.rfind('\n', noted.size() - 2) + 1, 64, std::string(64, 'f'));  // a digest only the note has
+  const Toolkit second = Toolkit::locate(search, &notes);
+  EXPECT_EQ(second.header_digest, std::string(64, 'f')) << "the note was not used";
+  EXPECT_EQ(second.cccl_version, first.cccl_version);
+  EXPECT_EQ(memory.stores, 1);
+  // A header added to a tree's directory changes the stamp: digested again, and noted.
+  write_text(scratch.path() / "cccl" / "cub" / "added.cuh", "");
+  const Toolkit added = Toolkit::locate(search, &notes);
+  EXPECT_EQ(added.header_digest, Toolkit::locate(search).header_digest);
+  EXPECT_NE(added.header_digest, std::string(64, 'f'));
+  EXPECT_EQ(memory.stores, 2);
+}
+
+TEST(Toolkit, TreesNamedByAVariableAreDigestedEveryTime) {
+  const TempDir scratch;
+  const fs::path cccl = write_fake_cccl(scratch.path() / "cccl", "300001");
+  const ScopedEnvironment named("CUDA_COOP_CCCL_ROOT", cccl.string());
+  MemoryNotes memory;
+  const HeaderNotes notes = memory.view();
+  Toolkit::locate(ToolkitSearch::from_environment(), &notes);
+  EXPECT_EQ(memory.loads + memory.stores, 0);
 }
 
 // CUDA 13 wheels put every component under site-packages/nvidia/cu13.

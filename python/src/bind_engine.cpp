@@ -67,16 +67,22 @@ nb::bytes link_to_cubin(const Engine& engine, const std::vector<std::pair<std::s
   return nb::bytes(result.cubin.data(), result.cubin.size());
 }
 
-std::map<std::string, std::string> toolkit_fields(const Toolkit& toolkit) {
+// Without the libraries' versions, which load them: what a disk cache hit needs to know.
+std::map<std::string, std::string> toolkit_paths(const Toolkit& toolkit) {
   return {{"nvrtc_library", toolkit.nvrtc_library},
           {"nvjitlink_library", toolkit.nvjitlink_library},
           {"cuda_include", toolkit.cuda_include},
           {"cccl_include", toolkit.cccl_include},
-          {"nvrtc_version", toolkit.nvrtc_version()},
-          {"nvjitlink_version", toolkit.nvjitlink_version()},
           {"cccl_version", toolkit.cccl_version},
           {"header_digest", toolkit.header_digest},
           {"identity", toolkit.identity}};
+}
+
+std::map<std::string, std::string> toolkit_fields(const Toolkit& toolkit) {
+  std::map<std::string, std::string> fields = toolkit_paths(toolkit);
+  fields["nvrtc_version"] = toolkit.nvrtc_version();
+  fields["nvjitlink_version"] = toolkit.nvjitlink_version();
+  return fields;
 }
 
 // A dict rather than a bound class: the CLI prints it as JSON as it is.
@@ -173,6 +179,10 @@ void bind_engine(nb::module_& module) {
       .def_prop_ro(
           "toolkit", [](const Engine& engine) { return toolkit_fields(located_toolkit(engine)); },
           "Where NVRTC, nvJitLink and the headers were found, their versions and the toolkit identity.")
+      .def_prop_ro(
+          "toolkit_paths", [](const Engine& engine) { return toolkit_paths(located_toolkit(engine)); },
+          "As toolkit, without the versions of NVRTC and nvJitLink: reading them loads the libraries, which "
+          "a process served by the disk cache never needs.")
       .def(
           "cache_stats", [](const Engine& engine) { return engine.disk_cache().stats(); },
           "Entries and bytes in the persistent cache, its directory, and whether it is enabled. Raises EngineError "

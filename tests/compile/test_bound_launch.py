@@ -87,10 +87,11 @@ def test_a_declared_kernel_is_not_bound_to_another_block():
         _dispatch.compile_result_for(kernel, (ROW, ROW), LAUNCH)
 
 
-def test_an_undeclared_block_binds_the_overload_of_the_launch():
+def test_an_undeclared_block_binds_the_overload_of_its_block_shape():
     kernel = undeclared()
     result = _dispatch.compile_result_for(kernel, (ROW, ROW), LAUNCH)
-    assert not kernel.overloads and result in kernel._launch_config_overloads.values()
+    assert not kernel.overloads and not kernel._requires_launch_config
+    assert _dispatch.compile_results(kernel) == [result]
     assert result.metadata["cubin"][:4] == b"\x7fELF"
     assert len(entry_parameters(result)) == 10
     # Bound again for the same launch: the same overload, nothing compiled.

@@ -3,7 +3,7 @@ argument types, not per launch: the planner plans for the declared block, so the
 kernel is not specialized on its launch (a new grid or dynamic shared memory size
 compiles nothing, and launches take the plain path); a launch with another block is
 refused with an error naming both. Without a GPU: compiles target sm_90 and
-launches are only configured."""
+launches are only configured. A kernel without a declared block: test_undeclared_block.py."""
 
 import pytest
 from numba_cuda_mlir import cuda, types
@@ -65,35 +65,3 @@ def test_a_launch_with_another_block_is_refused_when_it_compiles():
 def test_the_declared_block_plans_the_kernel():
     explained = coop.explain(declared_kernel(64), *[__import__("numpy").zeros(128, "float32")] * 2, grid=1, block=64)
     assert all("64" in plan.describe() for plan in explained.plans)
-
-
-def test_an_undeclared_kernel_compiles_once_per_block_not_per_grid(monkeypatch):
-    """Without a declared block the kernel is specialized on its launch, but the plan
-    depends on the block alone: another grid or dynamic shared memory size reuses the
-    compile (filed under the new launch), another block compiles. Through the
-    dispatcher's launch-keyed compile, as a launch reaches it."""
-    from numba_cuda_mlir import mlir_compiler
-    from numba_cuda_mlir._launch_config import _launch_config_key
-
-    compiles = []
-    entry = mlir_compiler.mlir_compiler_entry
-    monkeypatch.setattr(mlir_compiler, "mlir_compiler_entry", lambda *a, **k: compiles.append(1) or entry(*a, **k))
-
-    @cuda.jit
-    def copy(source, destination):
-        block = coop.this_block()
-        items = coop.ThreadData(2)
-        coop.load(block, source, items)
-        coop.store(block, destination, items)
-
-    def launch(grid, block, sharedmem=0):
-        key = _launch_config_key({"grid": grid, "block": block, "sharedmem": sharedmem, "cluster": None})
-        return copy._compile_launch_config_signature((ARRAY, ARRAY), key)
-
-    first = launch((1, 1, 1), (128, 1, 1))
-    assert len(compiles) == 1
-    assert launch((50, 1, 1), (128, 1, 1)) is first
-    assert launch((7, 2, 1), (128, 1, 1), 4096) is first
-    assert len(compiles) == 1, "a new grid or shared memory size compiled the kernel again"
-    assert launch((1, 1, 1), (64, 1, 1)) is not first
-    assert len(compiles) == 2

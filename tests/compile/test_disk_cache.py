@@ -164,7 +164,8 @@ def test_changing_any_input_of_the_key_misses(project, what, kernel, settings):
 
 def test_a_kernel_specialized_on_its_launch_compiles_in_process():
     """Without a declared block the plan follows each launch's block: kernel.compile()
-    cannot serve it (no launch), and launches compile it in-process, as before."""
+    cannot serve it (no launch); launches compile it once per block shape, cached on disk
+    too (test_undeclared_block.py)."""
     from numba_cuda_mlir import cuda, types
 
     from cuda import coop

@@ -5,6 +5,7 @@ import pytest
 from numba_cuda_mlir import cuda
 
 from cuda import coop
+from cuda.coop.numba_mlir import _dispatch
 
 DTYPES = [np.int8, np.int32, np.int64, np.float16, np.float32, np.float64]
 ITEMS = [1, 2, 4, 7]
@@ -195,7 +196,7 @@ def test_second_launch_compiles_nothing():
         kernel[1, 128](source, destination, held, 2)
         cuda.synchronize()
         np.testing.assert_array_equal(destination, source)
-    assert len(kernel._launch_config_overloads) == 1
+    assert len(_dispatch.compile_results(kernel)) == 1
 
 
 def storage_kernel(sharing):

@@ -75,6 +75,14 @@ class DiskCache {
   // Never throws for the disk's faults (read-only, full, foreign, not a directory): it warns
   // once per path and stores nothing, since a cache that cannot store must not fail a compile.
   void store(const std::string& key, const CachedCompile& value) const;
+  // A note: a few lines one process leaves for the next (the toolkit's header digest), signed
+  // as entries are and kept at <directory>/<name>.note (`name`: lowercase letters, digits and
+  // '-'). nullopt when there is none, the cache is off, or the note fails a check: a note only
+  // saves work, so it is dropped without a word. store_note is best effort and silent, and
+  // never creates the directory (the entries' store does, and warns when it cannot): false
+  // when there is none yet, for the caller to try again once an entry has been stored.
+  std::optional<std::string> load_note(const std::string& name) const;
+  bool store_note(const std::string& name, const std::string& text) const;
   // Throws Error(Cache) when the directory exists but cannot be listed.
   CacheStats stats() const;
   // Removes every entry it can and reports the rest, so one stuck file never keeps the others.

@@ -25,12 +25,12 @@ struct EngineConfig {
   std::string backend = "cli";  // names dumped sources: cuda_coop_<backend>_<hash>.cu
   ToolkitSearch toolkit;
   CacheConfig cache;
-  PchPolicy pch = PchPolicy::Background;
+  PchPolicy pch = PchPolicy::Always;
   std::string source_dump_dir;  // CUDA_COOP_SOURCE_DUMP_DIR; "" disables dumps
 
   // `pch`: the policy when CUDA_COOP_PCH is unset (a tool that compiles once and exits has no
-  // use for a background PCH, and would wait for it at exit).
-  static EngineConfig from_environment(std::string backend, PchPolicy pch = PchPolicy::Background);
+  // use for a PCH, and would pay for creating it).
+  static EngineConfig from_environment(std::string backend, PchPolicy pch = PchPolicy::Always);
 };
 
 // The stages CUDA_COOP_LOG turns on, from "plan", "compile" and "cache" ("all" is every

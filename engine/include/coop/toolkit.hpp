@@ -2,6 +2,8 @@
 // their versions, and a digest of the header tree (the toolkit identity).
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,8 +19,19 @@ struct ToolkitSearch {
   std::string cuda_include;              // explicit directory holding cuda_fp16.h (else CUDA_COOP_CUDA_INCLUDE)
   std::string cuda_home;                 // explicit toolkit root (else CUDA_HOME, CUDA_PATH)
   std::vector<std::string> wheel_roots;  // site-packages/nvidia dirs from the Python layer
+  // A header tree named by CUDA_COOP_CCCL_ROOT or CUDA_COOP_CUDA_INCLUDE (a checkout being
+  // edited, perhaps): digested by every process, never taken from a note.
+  bool headers_named = false;
 
   static ToolkitSearch from_environment();
+};
+
+// Where the header digest a process made is kept for the next ones (the engine's disk cache:
+// DiskCache::load_note and store_note). The digest stats every header, some 2000 files; a
+// note lets a process stat a dozen instead (HeaderStamp in toolkit.cpp).
+struct HeaderNotes {
+  std::function<std::optional<std::string>(const std::string& name)> load;
+  std::function<void(const std::string& name, const std::string& text)> store;
 };
 
 struct Toolkit {
@@ -32,8 +45,10 @@ struct Toolkit {
   // and modification time, so locating them loads neither (a disk-cache hit needs no NVRTC).
   std::string identity;
 
-  // Throws coop::Error(Toolkit) listing every place it looked.
-  static Toolkit locate(const ToolkitSearch& search);
+  // Throws coop::Error(Toolkit) listing every place it looked. With `notes`, the CCCL version
+  // and header digest come from the note of an earlier process while the trees' stamp still
+  // matches it (and are noted for the next process when they had to be made).
+  static Toolkit locate(const ToolkitSearch& search, const HeaderNotes* notes = nullptr);
 
   // "13.0": these load the library the first time.
   std::string nvrtc_version() const;

@@ -1,6 +1,6 @@
 """Where cuda.coop meets numba-cuda-mlir's dispatcher: the disk cache (`cache=True`)
-with the planner registered, and the block a kernel declares. The one module that
-touches the compiler's private dispatcher and cache classes (descriptor.MLIRDispatcher,
+with the planner registered, and the block a kernel's plan is made for. The one module
+that touches the compiler's private dispatcher and cache classes (descriptor.MLIRDispatcher,
 caching.MLIRCache, the registry the dispatcher consults); everything else uses the
 public planner API. INTERNALS names the series checked against (tests/unit/
 test_dispatch.py runs on each; CI runs it on 0.5.4 and 0.6.x); another series, or a
@@ -11,32 +11,40 @@ What numba-cuda-mlir does without this module, and why:
 - it skips its disk cache for every kernel while any whole-function planner is
   registered, since a cached kernel skips the planner and the cache key knows
   nothing of it. Here the gate opens only for a dispatcher whose cache is CoopCache,
-  whose key adds cuda.coop's and the compiler's versions, and whose entries carry
-  what else the planner's output depends on (the provider toolkit's identity, the
-  code of the user's operators), checked before an entry is used;
+  whose key adds cuda.coop's and the compiler's versions (and the block shape, below),
+  and whose entries carry what else the planner's output depends on (the provider
+  toolkit's identity, the code of the user's operators), checked before an entry is used;
 - a kernel whose planner asks for the launch is specialized on the whole launch
-  (grid, block, shared memory, cluster) and never cached to disk. Two answers:
+  (grid, block, shared memory, cluster), never cached to disk, dispatched through the
+  launch-keyed path (+10 to 30% host time per launch) and announced with a
+  NumbaPerformanceWarning. Two answers:
   * a kernel that declares its block (`coop.this_block(128)`, `(32, 4)`) needs
     nothing of the launch: the planner plans for the declared block, the kernel
     compiles once per argument types like any kernel, caches to disk, launches on the
-    plain path (no launch-specialized dispatch), and a launch with another block is
-    refused when it is configured (and when it compiles, for a launch configured
-    before the first compile);
-  * a kernel that does not stays launch-specialized (its plan follows each launch's
-    block), but while cuda.coop's planners are the only ones registered and no
-    argument extension reads the launch, a launch with a new grid or shared memory
-    size reuses the compile of an earlier launch with the same block and cluster
-    (filed under the new launch's key): one compile per block shape.
+    plain path, and a launch with another block is refused when it is configured
+    (and when it compiles, for a launch configured before the first compile);
+  * a kernel that does not gets a dispatcher of its own per block shape (and
+    cluster): the first launch that needs a compile tries the kernel's generic compile
+    with the planner told not to ask for the launch (_launch.PlanPerBlock); when it
+    needs the block, the compile moves to a clone of the kernel's dispatcher whose
+    options carry that launch's block and cluster, so the planner plans for it as if
+    declared. The clone compiles once per argument types, caches to disk under a key
+    with the block shape (a fresh process finds it before trying anything), and its
+    native dispatcher is what the kernel's launchers launch: the kernel's readiness
+    check (_get_ready_launch, replaced on that kernel only) finds the clone by the
+    native dispatcher the launcher holds and its overload by argument types, in two
+    dict lookups, as the plain path does. No launch specialization, so no warning.
+  While another planner is registered, or an argument extension reads the launch,
+  the kernel stays specialized on its whole launch, as the compiler makes it (their
+  plan may read the grid).
 
 Rejected: replacing numba-cuda-mlir's launch-specialization key with the block alone
-(what the plan depends on) for every kernel. The key is shared with every other
-extension that reads the launch (a consteval or an argument extension may read the
-grid), a cached entry would still need the launch in its key, and every launch would
-still pay the launch-specialized dispatch (+11% host time per launch on the H200),
-which only a declared block removes. Also rejected: deciding before a compile
-whether a kernel has coop calls (scanning its bytecode and its helpers'): a helper
-reached through an argument or an attribute would be missed and compile without the
-planner; here the cache's key and checks decide, and the planner runs on every miss."""
+for every kernel: the key is shared with every other extension that reads the launch,
+a cached entry would still need the launch in its key, and every launch would still
+pay the launch-specialized dispatch. Also rejected: deciding before a compile whether
+a kernel has coop calls (scanning its bytecode and its helpers'): a helper reached
+through an argument or an attribute would be missed; here the planner itself says so,
+on the one compile that needs it."""
 
 from __future__ import annotations
 
@@ -50,7 +58,7 @@ import warnings
 
 from .._core.errors import CoopWarning
 from .._core.version import package_version
-from ._launch import METADATA_KEY, check_launch
+from ._launch import LAUNCH_OPTION, METADATA_KEY, PlanPerBlock, check_launch, planning_per_block
 
 INTERNALS = ((0, 5), (0, 7))  # [low, high): 0.5.4 and 0.6.0 read and tested
 
@@ -76,9 +84,13 @@ def compiler_version() -> str:
 
 def _record_bundle(state, calls, bundle) -> None:
     """What a cached result of this compile depends on beyond its key (the planner's
-    explain hook: called once per planned kernel)."""
+    explain hook: called once per planned kernel). Only a compile whose result may go to
+    the disk cache (the gate is open) records the toolkit and the operators."""
     record = state.metadata.setdefault(METADATA_KEY, {})
     record["bundle"] = bundle.cache_key
+    if not getattr(_gate, "open", False):
+        _operators_seen.functions = []
+        return
     record["toolkit"] = toolkit_identity()
     record["toolkit_files"] = toolkit_files()
     record["toolkit_fingerprint"] = toolkit_fingerprint(record["toolkit_files"])
@@ -127,11 +139,12 @@ def dependency_unchanged(entry) -> bool:
 def toolkit_identity() -> str:
     """What, besides the plans, decides the providers' code: the toolkit the engine
     compiles with (NVRTC, nvJitLink, a digest of the CUDA and CCCL header trees).
-    Creating the engine to ask costs tens of milliseconds (it stats every header), so
-    a cache hit first tries toolkit_fingerprint."""
+    Creating the engine to ask costs milliseconds (it finds the toolkit, and stats every
+    header unless an earlier process noted their digest), so a cache hit first tries
+    toolkit_fingerprint. Neither library is loaded to answer."""
     from .._engine_session import engine
 
-    return str(engine().toolkit["identity"])
+    return str(engine().toolkit_paths["identity"])
 
 
 def toolkit_files() -> list[str]:
@@ -139,7 +152,7 @@ def toolkit_files() -> list[str]:
     header of each include tree (a package upgrade rewrites them)."""
     from .._engine_session import engine
 
-    toolkit = engine().toolkit
+    toolkit = engine().toolkit_paths
     cccl, cuda = toolkit["cccl_include"], toolkit["cuda_include"]
     return [
         toolkit["nvrtc_library"],
@@ -258,7 +271,10 @@ def _cache_classes():
 
         def _index_key(self, sig, codegen):
             key = super()._index_key(sig, codegen)
-            return (*key, _versions())
+            launch = self._targetoptions.get(LAUNCH_OPTION)
+            if launch is None:
+                return (*key, _versions())
+            return (*key, _versions(), ("block", launch["block"]), ("cluster", launch["cluster"]))
 
     return CoopCache
 
@@ -317,42 +333,6 @@ def _wrap_compile(original):
     return compile_through_the_gate
 
 
-def _reuse_for_another_grid(dispatcher, args):
-    """A launch-specialized kernel (no declared block) launched with another grid or
-    dynamic shared memory size: when only cuda.coop reads its launch (nothing else that
-    reads it is registered or attached), its plan depends on the block alone, so the
-    compile of an earlier launch with the same block and cluster serves this one too,
-    filed under this launch's key. Returns the dispatcher's compile answer, or None to
-    compile as usual."""
-    from numba_cuda_mlir import descriptor
-    from numba_cuda_mlir._launch_config import _launch_config_key, _normalize_available_launch_config
-
-    local = descriptor._compile_arg_types
-    forced = getattr(local, "force_launch_config", False)
-    if not (dispatcher._requires_launch_config or forced) or not _only_coop_reads_the_launch(dispatcher):
-        return None
-    launch = getattr(local, "launch_config", None) or getattr(local, "available_launch_config", None)
-    launch = _normalize_available_launch_config(launch) if launch is not None else None
-    if launch is None:
-        return None
-    key = _launch_config_key(launch)
-    override = getattr(local, "types", None)
-    argtypes = tuple(override) if override is not None else tuple(descriptor.typeof(arg) for arg in args)
-    values = tuple(getattr(local, "values", tuple(args)))
-    with dispatcher._launch_config_lock:
-        argtypes = dispatcher._literalize_argtypes(argtypes, values, abi_arg_count=len(args))
-        if dispatcher._find_launch_config_overload_locked(argtypes, key) is not None:
-            return None  # compiled for this very launch: the compiler's own lookup serves it
-        wanted = (dict(key)["block"], dict(key)["cluster"])
-        for (signature, other), result in list(dispatcher._launch_config_overloads.items()):
-            if signature == argtypes and (dict(other)["block"], dict(other)["cluster"]) == wanted:
-                dispatcher._launch_config_overloads.setdefault((argtypes, key), result)
-                dispatcher._launch_config_cache_hits[(argtypes, key)] += 1
-                metadata = result.metadata
-                return metadata["cubin"], metadata["func_name"], metadata.get("use_cooperative", False)
-    return None
-
-
 def _only_coop_reads_the_launch(dispatcher) -> bool:
     from numba_cuda_mlir import descriptor
     from numba_cuda_mlir._whole_function_planners import _planner_registry
@@ -366,15 +346,165 @@ def _only_coop_reads_the_launch(dispatcher) -> bool:
     return not descriptor._extensions_use_launch_config(dispatcher.extensions)
 
 
-def _wrap_compile_impl(original):
-    gated = _wrap_compile(original)
+# -- a dispatcher per block shape --------------------------------------------------------------
 
-    def compile_once_per_block(self, args, *rest, **kwargs):
-        reused = _reuse_for_another_grid(self, args)
-        return reused if reused is not None else gated(self, args, *rest, **kwargs)
+_REQUIRED_SHARED = "required_dynamic_shared_memory"
 
-    compile_once_per_block.__wrapped__ = original
-    return compile_once_per_block
+
+def _compiles_per_block(dispatcher) -> bool:
+    """Whether launches of this kernel may be served by a dispatcher per block shape:
+    it still compiles, is not already such a clone nor launch-specialized, and only
+    cuda.coop reads its launch."""
+    return (
+        dispatcher._can_compile
+        and LAUNCH_OPTION not in dispatcher.targetoptions
+        and not dispatcher._requires_launch_config
+        and _only_coop_reads_the_launch(dispatcher)
+    )
+
+
+def _block_shape(launch) -> tuple:
+    """(block, cluster) of a launch, each normalized ((x, y, z), or None for no cluster)."""
+    from numba_cuda_mlir._launch_config import _normalize_available_launch_config
+
+    normalized = _normalize_available_launch_config(launch)
+    return normalized["block"], normalized.get("cluster")
+
+
+def _dispatcher_for_block(kernel, shape: tuple):
+    """The kernel's clone for one (block, cluster): the same function and options, plus
+    that launch in LAUNCH_OPTION (the planner reads its block and cluster only; the grid
+    and shared memory are placeholders) and a CoopCache of its own when the kernel has
+    one. Made on first use, then kept on the kernel."""
+    clones = kernel.__dict__.setdefault("_coop_per_block", {})
+    clone = clones.get(shape)
+    if clone is None:
+        block, cluster = shape
+        options = dict(kernel.targetoptions)
+        options[LAUNCH_OPTION] = {"grid": (1, 1, 1), "block": block, "sharedmem": 0, "cluster": cluster}
+        clone = type(kernel)(kernel.py_func, targetoptions=options)
+        if CoopCache is not None and isinstance(kernel._cache, CoopCache):
+            clone.enable_caching()
+        clones[shape] = clone
+    return clone
+
+
+def _loaded_from_disk(kernel, shape: tuple, argtypes) -> bool:
+    """Loads the overload for `argtypes` into the kernel's clone for `shape` from the clone's
+    disk cache, if the kernel caches to disk and an earlier process left it there (what the
+    clone's compile would find first), without compiling anything on a miss."""
+    from numba_cuda_mlir import types
+    from numba_cuda_mlir.compiler import CompileResult
+    from numba_cuda_mlir.descriptor import mlir_target
+    from numba_cuda_mlir.numba_cuda import typing
+
+    if CoopCache is None or not isinstance(kernel._cache, CoopCache):
+        return False
+    clone = _dispatcher_for_block(kernel, shape)
+    mlir_target.ensure_initialized()
+    found = clone._cache.load_overload(typing.signature(types.none, *argtypes), mlir_target.target_context)
+    if found is None:
+        return False
+    clone._cache_hits[argtypes] += 1
+    clone.overloads[argtypes] = CompileResult(found)
+    return True
+
+
+def _route_by_block(kernel) -> None:
+    """From now on the kernel's launches go to its clones: the readiness check its launchers
+    make before every launch (the plain path's, in cost) finds the clone by the native
+    dispatcher the launcher holds (a launcher's block never changes, so the clone that
+    native was handed out for is the one for its block: _prepared_clone files it) and the
+    overload by argument types; None (a launcher still holding the kernel's own native
+    dispatcher or one its clone has replaced (a literal argument's retry), or no overload
+    yet) sends the launch through _prepare_for_launch, which compiles and hands out the
+    clone's."""
+    natives = kernel.__dict__.setdefault("_coop_per_block_natives", {})
+
+    def ready(argtypes, available, configured, native, generation):
+        clone = natives.get(native)
+        if clone is None or configured is not None or native is not clone._c:  # the clone's was replaced
+            return None
+        result = clone.overloads.get(argtypes)
+        if result is None:
+            return None
+        return native, None, None, result.metadata.get(_REQUIRED_SHARED, 0)
+
+    kernel._get_ready_launch = ready
+
+
+def _needs_its_block(kernel, shape, argtypes, compile_generic) -> bool:
+    """Whether the kernel's plan depends on its launch's block: known, or found in the clone's
+    disk cache (then nothing else runs), or else said by the planner during
+    compile_generic() (the kernel's own compile, which has compiled it for every block when
+    it returns). Routes the kernel's launches by block the first time it is True."""
+    if "_get_ready_launch" in kernel.__dict__:
+        return True
+    if not _loaded_from_disk(kernel, shape, argtypes):
+        try:
+            with planning_per_block(kernel.py_func):
+                compile_generic()
+            return False
+        except PlanPerBlock:
+            pass
+    _route_by_block(kernel)
+    return True
+
+
+def _prepared_clone(kernel, shape: tuple, args, values, argtypes) -> tuple:
+    """What _prepare_for_launch answers for a launch served by the kernel's clone for
+    `shape`: the clone's native dispatcher, no launch specialization, and the shared memory
+    its overload needs (compiled now, under the launch's thread-local state, if it has none
+    yet). Arguments the clone's compile asked to see as literals are the kernel's too: its
+    launchers then look the overload up by the literal types, as the clone files it."""
+    clone = _dispatcher_for_block(kernel, shape)
+    effective = clone._literalize_argtypes(tuple(argtypes), tuple(values), abi_arg_count=len(args))
+    result = clone._compile_result_for(effective, None)
+    if result is None:
+        clone._compile_impl(list(args))
+        effective = clone._literalize_argtypes(tuple(argtypes), tuple(values), abi_arg_count=len(args))
+        result = clone._compile_result_for(effective, None)
+    if result is None:
+        raise RuntimeError("kernel precompilation completed without publishing a matching overload")
+    if not clone._literal_arg_positions <= kernel._literal_arg_positions:
+        kernel._literal_arg_positions = kernel._literal_arg_positions | clone._literal_arg_positions
+    kernel.__dict__.setdefault("_coop_per_block_natives", {})[clone._c] = clone
+    return clone._c, None, None, result.metadata.get(_REQUIRED_SHARED, 0)
+
+
+def _wrap_prepare(original):
+    from numba_cuda_mlir.numba_cuda.core.compiler_lock import global_compiler_lock
+
+    def prepare_per_block(self, args, values, argtypes, available, configured, *rest):
+        if configured is not None or available is None or not _compiles_per_block(self):
+            return original(self, args, values, argtypes, available, configured, *rest)
+        with global_compiler_lock:
+            shape = _block_shape(available)
+            generic = []
+            compile_generic = lambda: generic.append(
+                original(self, args, values, argtypes, available, configured, *rest)
+            )
+            if not _needs_its_block(self, shape, tuple(argtypes), compile_generic):
+                return generic[0]
+            return _prepared_clone(self, shape, args, values, argtypes)
+
+    prepare_per_block.__wrapped__ = original
+    return prepare_per_block
+
+
+def cache_hits(kernel) -> int:
+    """Disk cache hits of a kernel and of its dispatchers per block shape."""
+    clones = kernel.__dict__.get("_coop_per_block", {}).values()
+    return sum(sum(each.stats.cache_hits.values()) for each in (kernel, *clones))
+
+
+def compile_results(kernel) -> list:
+    """Every compile result of a kernel: its generic overloads, its launch-specialized ones and
+    those of its dispatchers per block shape (what a launch without a declared block runs)."""
+    results = [*kernel.overloads.values(), *kernel._launch_config_compile_results()]
+    for clone in kernel.__dict__.get("_coop_per_block", {}).values():
+        results.extend(clone.overloads.values())
+    return list({id(result): result for result in results}.values())
 
 
 def _check_this_launch(dispatcher, declared) -> None:
@@ -418,8 +548,11 @@ def _missing_internals():
             "enable_caching",
             "_clear_configure_cache",
             "_literalize_argtypes",
-            "_find_launch_config_overload_locked",
             "_compile_launch_config_signature",
+            "_prepare_for_launch",
+            "_get_ready_launch",
+            "_compile_result_for",
+            "_launch_config_compile_results",
         ],
         caching.MLIRCache: ["_index_key"],
         caching.MLIRCacheImpl: ["reduce", "rebuild", "check_cachable"],
@@ -456,8 +589,9 @@ def install() -> bool:
     CoopCache = _cache_classes()
     descriptor._planner_registry = _GatedRegistry(descriptor._planner_registry)
     dispatcher = descriptor.MLIRDispatcher
-    dispatcher._compile_impl = _wrap_compile_impl(dispatcher._compile_impl)
+    dispatcher._compile_impl = _wrap_compile(dispatcher._compile_impl)
     dispatcher._compile_public = _wrap_compile(dispatcher._compile_public)
+    dispatcher._prepare_for_launch = _wrap_prepare(dispatcher._prepare_for_launch)
     dispatcher._configure_cached = _wrap_configure(dispatcher._configure_cached)
     dispatcher.enable_caching = _wrap_enable_caching(dispatcher.enable_caching)
     _operators.compile_operator = _recording_compile_operator(_operators.compile_operator)
@@ -469,11 +603,20 @@ def install() -> bool:
 def compile_result_for(kernel, argtypes, launch: dict):
     """The compile result a launch of `kernel` with `argtypes` on `launch` ({"grid", "block",
     "sharedmem", "cluster"}) runs, compiled now if no launch has compiled it: the generic
-    overload of a kernel that is not launch-specialized (a declared block, no coop at all),
-    else the overload filed under the launch (an undeclared block)."""
+    overload of a kernel whose plan does not depend on the block (a declared block, no coop
+    at all), else its dispatcher's for the launch's block shape, else (another planner
+    reads the launch) the overload filed under the launch."""
     from numba_cuda_mlir._launch_config import _launch_config_key
+    from numba_cuda_mlir.numba_cuda.core.compiler_lock import global_compiler_lock
 
     argtypes = tuple(argtypes)
+    if _compiles_per_block(kernel):
+        with global_compiler_lock:  # as a launch's _prepare_for_launch holds it
+            shape = _block_shape(launch)
+            generic = []
+            if _needs_its_block(kernel, shape, argtypes, lambda: generic.append(kernel.compile(argtypes))):
+                return _dispatcher_for_block(kernel, shape).compile(argtypes)
+            return _checked_generic(kernel, generic[0], launch)
     if not kernel._requires_launch_config:
         try:
             result = kernel.compile(argtypes)
@@ -481,8 +624,13 @@ def compile_result_for(kernel, argtypes, launch: dict):
             if not kernel._requires_launch_config and "launch" not in str(error):
                 raise
         else:
-            declared = (result.metadata.get(METADATA_KEY) or {}).get("declared_block")
-            if declared is not None:  # the generic overload serves its declared block only
-                check_launch(kernel.py_func.__qualname__, declared, launch["block"])
-            return result
+            return _checked_generic(kernel, result, launch)
     return kernel._compile_launch_config_signature(argtypes, _launch_config_key(launch))
+
+
+def _checked_generic(kernel, result, launch: dict):
+    """The generic overload of a kernel that declares its block serves that block only."""
+    declared = (result.metadata.get(METADATA_KEY) or {}).get("declared_block")
+    if declared is not None:
+        check_launch(kernel.py_func.__qualname__, declared, launch["block"])
+    return result

@@ -2,14 +2,53 @@
 declares with coop.this_block(shape), else the launch's) and its cluster. Below every
 stage of the planner (it imports none of them): the stages read the launch here, and
 _dispatch, which sits on top of them, reads it here too. Asking for the launch's own
-block or cluster (require_launch_config) is what specializes a kernel on its launch."""
+block or cluster (require_launch_config) is what specializes a kernel on its launch;
+a compile whose options carry a launch (LAUNCH_OPTION: _dispatch's dispatcher for one
+block shape, coop.explain) plans for that one without asking."""
 
 from __future__ import annotations
+
+import contextlib
+import threading
 
 from .._core.errors import InvalidGroupError
 from ._ir import python_value
 
 METADATA_KEY = "cuda_coop"  # the planner's record in a compile result's metadata
+LAUNCH_OPTION = "__launch_config__"  # the compiler's target option holding the launch a compile serves
+
+
+class PlanPerBlock(Exception):
+    """The planner needs the launch's block (or cluster) of a kernel that _dispatch compiles
+    once per block shape: raised instead of specializing the kernel on its launch, while
+    _dispatch tries the kernel's generic compile (planning_per_block), so that the
+    compile moves to the kernel's dispatcher for that block shape."""
+
+
+_per_block = threading.local()  # .function: the kernel whose generic compile _dispatch is trying
+
+
+@contextlib.contextmanager
+def planning_per_block(function):
+    """While this runs, a compile of `function` that needs its launch raises PlanPerBlock."""
+    previous = getattr(_per_block, "function", None)
+    _per_block.function = function
+    try:
+        yield
+    finally:
+        _per_block.function = previous
+
+
+def _launch_of(state) -> dict:
+    """The launch the planner plans for: the one the compile's options carry, else the
+    launch's own (the compiler then specializes the kernel on it), unless _dispatch is
+    trying this kernel's generic compile (PlanPerBlock)."""
+    from numba_cuda_mlir.extending import require_launch_config
+
+    options = state.metadata.get("targetoptions", {})
+    if options.get(LAUNCH_OPTION) is None and getattr(_per_block, "function", None) is state.func_id.func:
+        raise PlanPerBlock(state.func_id.func_qualname)
+    return require_launch_config(state)
 
 
 def dim3(value) -> tuple | None:
@@ -47,8 +86,8 @@ def available_launch(state):
     """The launch this compile serves, without asking to be specialized on it: None
     for a compile that is not a launch (kernel.compile, coop.explain without one)."""
     options = state.metadata.get("targetoptions", {})
-    if options.get("__launch_config__") is not None:
-        return options["__launch_config__"]
+    if options.get(LAUNCH_OPTION) is not None:
+        return options[LAUNCH_OPTION]
     tracker = state.metadata.get("launch_config_tracker")
     return getattr(tracker, "_available_launch_config", None)
 
@@ -56,11 +95,9 @@ def available_launch(state):
 def block_shape(state, sites, context: str) -> tuple:
     """The block the planner plans for: the declared one (the kernel is then not
     specialized on its launch), or the launch's."""
-    from numba_cuda_mlir.extending import require_launch_config
-
     declared = declared_block(state, sites)
     if declared is None:
-        return launch_block(require_launch_config(state)["block"], context)
+        return launch_block(_launch_of(state)["block"], context)
     state.metadata.setdefault(METADATA_KEY, {})["declared_block"] = declared
     launch = available_launch(state)
     launched = dim3(launch["block"]) if launch is not None else None
@@ -72,9 +109,7 @@ def block_shape(state, sites, context: str) -> tuple:
 def cluster_shape(state) -> tuple:
     """The launch's thread block cluster as (x, y, z); (1, 1, 1) for a launch without one,
     which runs each block as a cluster of one. Asking specializes the kernel on its launch."""
-    from numba_cuda_mlir.extending import require_launch_config
-
-    cluster = require_launch_config(state).get("cluster")
+    cluster = _launch_of(state).get("cluster")
     return (1, 1, 1) if cluster is None else tuple(cluster) + (1,) * (3 - len(cluster))
 
 

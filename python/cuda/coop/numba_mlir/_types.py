@@ -1,16 +1,29 @@
-"""Types known before Numba's own type inference: kernel arguments directly, and
-everything else through a partial inference over the untyped IR (which handles
+"""Types known before Numba's own type inference: kernel arguments directly; a value
+computed from them by a few straight-line statements (an offset such as
+`cuda.blockIdx.x * 512`) through an inference over those statements alone; and
+everything else through a partial inference over the whole untyped IR (which handles
 slices, user local arrays and values carried through type-preserving loops)."""
 
 from __future__ import annotations
 
+import contextlib
+
+from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda import types as numba_types
 from numba_cuda_mlir.numba_cuda.core import ir
 from numba_cuda_mlir.numba_cuda.core.errors import TypingError
 from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
+from numba_cuda_mlir.numba_cuda.types import functions
 
 from . import _ir
 from ._ir import definition
+
+# What a value's statements may be for the inference over them alone to type it as the
+# whole function's would: a single definition each, no control flow, no container (whose
+# type later statements refine).
+_STRAIGHT_LINE = (ir.Arg, ir.Const, ir.Global, ir.FreeVar, ir.Var)
+_STRAIGHT_LINE_OPS = {"binop", "inplace_binop", "unary", "getattr", "call", "cast", "static_getitem", "getitem"}
+_SCALAR_OR_ARRAY = (types.Number, types.Boolean, types.Array)
 
 
 class TypeOracle:
@@ -24,6 +37,8 @@ class TypeOracle:
         self._payloads = set(payloads or ())
         self._payload_statements = None
         self._typemap = None
+        self._assignments = None
+        self._alone = {}  # name -> its type from the inference over its statements alone
         self._earlier = None
 
     def refined(self, arrays, payloads):
@@ -58,20 +73,107 @@ class TypeOracle:
         if isinstance(found, ir.Arg):
             return self._state.args[found.index]
         if self._typemap is None:
-            state = self._state
-            # Errors are expected (cooperative calls are still markers); only the types that
-            # could be inferred are used, and conflicting ones are left out by Numba.
-            result = type_inference_stage(
-                state.typingctx,
-                state.targetctx,
-                _typable(state, self._arrays),
-                state.args,
-                None,
-                state.locals,
-                raise_errors=False,
-            )
-            self._typemap = dict(result.typemap)
+            if var.name not in self._alone:
+                self._alone[var.name] = self._type_alone(var)
+            if self._alone[var.name] is not None:
+                return self._alone[var.name]
+            self._typemap = self._infer(_typable(self._state, self._arrays))
         return self._typemap.get(var.name)
+
+    def _type_alone(self, var):
+        """The type of `var` from an inference over the statements it is computed by, when
+        they are straight-line and it is a scalar or an array; else None."""
+        if self._assignments is None:
+            self._assignments = _assignments(self._state.func_ir)
+        statements = _computing(self._assignments, var.name, self._arrays)
+        if statements is None:
+            return None
+        found = self._infer(_alone(self._state, statements)).get(var.name)
+        return found if isinstance(found, _SCALAR_OR_ARRAY) else None
+
+    def _infer(self, func_ir) -> dict:
+        state = self._state
+        # Errors are expected (cooperative calls are still markers); only the types that
+        # could be inferred are used, and conflicting ones are left out by Numba.
+        with _failures_unformatted():
+            result = type_inference_stage(
+                state.typingctx, state.targetctx, func_ir, state.args, None, state.locals, raise_errors=False
+            )
+        return dict(result.typemap)
+
+
+@contextlib.contextmanager
+def _failures_unformatted():
+    """Numba words every failed overload resolution into a message, reading each candidate
+    template's source lines (milliseconds per failure); a partial inference expects failures
+    and drops them, so they go unworded while it runs. Inside a compile, under the compiler's
+    lock, no other typing runs meanwhile."""
+    failures = functions._ResolutionFailures
+    worded = failures.format
+    failures.format = lambda self: f"no overload of {self._function_type} for these arguments"
+    try:
+        yield
+    finally:
+        failures.format = worded
+
+
+def _assignments(func_ir) -> dict:
+    """Each variable assigned once in the function: name -> (position, statement); a name
+    assigned more than once maps to None."""
+    found = {}
+    position = 0
+    for label in sorted(func_ir.blocks):
+        for statement in func_ir.blocks[label].body:
+            position += 1
+            if isinstance(statement, ir.Assign):
+                name = statement.target.name
+                found[name] = None if name in found else (position, statement)
+    return found
+
+
+def _computing(assignments, name, arrays):
+    """The statements computing `name`, in program order, when each is a single straight-line
+    definition; None otherwise."""
+    chosen, pending = {}, [name]
+    while pending:
+        current = pending.pop()
+        if current in chosen:
+            continue
+        entry = assignments.get(current)
+        if entry is None or id(entry[1]) in arrays:
+            return None
+        value = entry[1].value
+        if not isinstance(value, _STRAIGHT_LINE) and not (
+            isinstance(value, ir.Expr) and value.op in _STRAIGHT_LINE_OPS
+        ):
+            return None
+        chosen[current] = entry
+        pending += [used.name for used in value.list_vars()] if isinstance(value, ir.Expr) else []
+        if isinstance(value, ir.Var):
+            pending.append(value.name)
+    return [statement for _, statement in sorted(chosen.values(), key=lambda entry: entry[0])]
+
+
+def _alone(state, statements):
+    """A function of one block: `statements` (globals typed as _typable types them), then
+    `return None`."""
+    func_ir = state.func_ir
+    first = func_ir.blocks[min(func_ir.blocks)]
+    block = ir.Block(first.scope, first.loc)
+    block.body = [_typable_statement(state, statement) for statement in statements]
+    none = ir.Var(first.scope, "$coop_alone_none", first.loc)
+    block.body += [ir.Assign(ir.Const(None, first.loc), none, first.loc), ir.Return(none, first.loc)]
+    return func_ir.derive({0: block})
+
+
+def _typable_statement(state, statement):
+    """A global or closure value Numba has no type for becomes None (see _typable)."""
+    if isinstance(statement, ir.Assign) and isinstance(statement.value, (ir.Global, ir.FreeVar)):
+        try:
+            state.typingctx.resolve_value_type(statement.value.value)
+        except (ValueError, TypingError):
+            return ir.Assign(ir.Const(None, statement.loc), statement.target, statement.loc)
+    return statement
 
 
 def _typable(state, arrays):
@@ -88,11 +190,6 @@ def _typable(state, arrays):
                 length, dtype = arrays[id(statement)]
                 body += _ir.array(block.scope, "local", length, dtype, statement.loc, target=statement.target)[0]
                 continue
-            if isinstance(statement, ir.Assign) and isinstance(statement.value, (ir.Global, ir.FreeVar)):
-                try:
-                    state.typingctx.resolve_value_type(statement.value.value)
-                except (ValueError, TypingError):
-                    statement = ir.Assign(ir.Const(None, statement.loc), statement.target, statement.loc)
-            body.append(statement)
+            body.append(_typable_statement(state, statement))
         block.body = body
     return func_ir
