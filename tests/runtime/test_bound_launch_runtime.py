@@ -86,3 +86,25 @@ def test_arrays_of_another_type_are_refused():
     other = cuda.device_array(BLOCKS * TILE, np.float32)
     with pytest.raises(coop.InvalidArgumentError, match="argument 0 is an array of <f4 with 1 dimension"):
         launch(other, cuda.device_array_like(host))
+
+
+def test_a_bound_launch_takes_the_same_arrays_again_and_torch_tensors():
+    kernel = scan_kernel(True)
+    host, expected = tiles(4)
+    source, destination = cuda.to_device(host), cuda.device_array_like(host)
+    launch = bind_launch(kernel, BLOCKS, THREADS, source, destination)
+    for _ in range(3):  # the same arrays: their parameters stay in place
+        launch(source, destination)
+    other = cuda.device_array_like(host)
+    launch(source, other)  # a new destination after the same one
+    cuda.synchronize()
+    np.testing.assert_array_equal(destination.copy_to_host(), expected)
+    np.testing.assert_array_equal(other.copy_to_host(), expected)
+    torch = pytest.importorskip("torch")
+    tensor_source = torch.as_tensor(host, device="cuda")
+    tensor_destination = torch.zeros_like(tensor_source)
+    launch(tensor_source, tensor_destination)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(tensor_destination.cpu().numpy(), expected)
+    with pytest.raises(coop.InvalidArgumentError, match="a tensor in host memory"):
+        launch(tensor_source.cpu(), tensor_destination)

@@ -14,6 +14,8 @@ when binding: launch those kernels as usual."""
 from __future__ import annotations
 
 import ctypes
+import struct
+import weakref
 
 import numpy as np
 from numba_cuda_mlir import types
@@ -22,30 +24,30 @@ from .._core.errors import InvalidArgumentError
 from . import _dispatch
 from ._launch import dim3
 
-_SCALARS = {
-    types.int8: ctypes.c_int8,
-    types.int16: ctypes.c_int16,
-    types.int32: ctypes.c_int32,
-    types.int64: ctypes.c_int64,
-    types.uint8: ctypes.c_uint8,
-    types.uint16: ctypes.c_uint16,
-    types.uint32: ctypes.c_uint32,
-    types.uint64: ctypes.c_uint64,
-    types.float32: ctypes.c_float,
-    types.float64: ctypes.c_double,
+_SCALAR_FORMATS = {  # struct formats: packing checks the value's range, as ctypes would not
+    types.int8: "<b",
+    types.int16: "<h",
+    types.int32: "<i",
+    types.int64: "<q",
+    types.uint8: "<B",
+    types.uint16: "<H",
+    types.uint32: "<I",
+    types.uint64: "<Q",
+    types.float32: "<f",
+    types.float64: "<d",
 }
 _LARGE_SHARED = 48 * 1024  # above it a kernel must opt in to its dynamic shared memory
 
 
 def parameter_slots(argtypes) -> list[tuple]:
-    """Per kernel argument, its parameters' ctypes types: 3 + 2 x ndim int64 for an array,
-    one slot of its own type for a scalar."""
+    """Per kernel argument, its parameters' struct formats: 3 + 2 x ndim int64 for an array,
+    one of its own type for a scalar."""
     slots = []
     for position, argtype in enumerate(argtypes):
         if isinstance(argtype, types.Array):
-            slots.append((ctypes.c_int64,) * (3 + 2 * argtype.ndim))
-        elif argtype in _SCALARS:
-            slots.append((_SCALARS[argtype],))
+            slots.append(("<q",) * (3 + 2 * argtype.ndim))
+        elif argtype in _SCALAR_FORMATS:
+            slots.append((_SCALAR_FORMATS[argtype],))
         else:
             raise InvalidArgumentError(
                 f"coop.bind_launch: argument {position} is of type {argtype}, which a bound launch does not "
@@ -68,7 +70,7 @@ class BoundLaunch:
                 f"coop.bind_launch: grid {grid!r} and block {block!r} must each be 1 to 3 positive integers"
             )
         self.argtypes = tuple(kernel.typeof_pyval(value) for value in args)
-        self._slots = parameter_slots(self.argtypes)
+        self._parameters = ParameterBlock(self.argtypes)
         launch = {"grid": grid_shape, "block": block_shape, "sharedmem": sharedmem, "cluster": None}
         result = _dispatch.compile_result_for(kernel, self.argtypes, launch)
         if result.metadata.get("use_cooperative"):
@@ -79,62 +81,135 @@ class BoundLaunch:
             _opt_in_to_shared_memory(self._function, self._sharedmem)
         self._dims = (*grid_shape, *block_shape)
         self._stream = stream
-        flat = [kind for slot in self._slots for kind in slot]
-        self._values = [kind() for kind in flat]  # the parameters, rewritten per call
-        self._pointers = (ctypes.c_void_p * len(flat))(*(ctypes.addressof(value) for value in self._values))
-        self._address = ctypes.addressof(self._pointers)
-        self._expected = [_array_signature(argtype) for argtype in self.argtypes]
         from cuda.bindings import driver
 
         self._launch, self._success = driver.cuLaunchKernel, driver.CUresult.CUDA_SUCCESS
 
     def __call__(self, *args) -> None:
-        if len(args) != len(self.argtypes):
-            raise InvalidArgumentError(f"coop.bind_launch: {len(args)} arguments given, {len(self.argtypes)} bound")
-        index = 0
-        for position, (value, expected) in enumerate(zip(args, self._expected)):
-            if expected is None:
-                self._values[index].value = value
-                index += 1
-            else:
-                index = self._write_array(position, value, expected, index)
-        (status,) = self._launch(self._function, *self._dims, self._sharedmem, self._stream, self._address, 0)
+        address = self._parameters.write(args)
+        (status,) = self._launch(self._function, *self._dims, self._sharedmem, self._stream, address, 0)
         if status != self._success:
             raise RuntimeError(f"coop.bind_launch: cuLaunchKernel failed: {status}")
 
-    def _write_array(self, position: int, value, expected, index: int) -> int:
-        interface = value.__cuda_array_interface__
-        typestr, ndim, contiguous, itemsize = expected
-        shape, strides = interface["shape"], interface.get("strides")
-        if interface["typestr"] != typestr or len(shape) != ndim:
+
+class ParameterBlock:
+    """A kernel's parameters in one buffer, a parameter per 8-byte slot (little-endian: a
+    narrower scalar sits at its slot's start), and the array of their addresses that
+    cuLaunchKernel takes. Per call only what changed is written: an array of the kernel
+    compiler's own device arrays (whose address and shape never change) that is the one
+    written last time is skipped; other arrays are read through the cheapest interface
+    they have (a torch tensor's data_ptr/shape/stride, else __cuda_array_interface__)."""
+
+    def __init__(self, argtypes):
+        slots = parameter_slots(argtypes)
+        count = sum(len(slot) for slot in slots)
+        self._buffer = (ctypes.c_int64 * max(count, 1))()
+        base = ctypes.addressof(self._buffer)
+        self._pointers = (ctypes.c_void_p * max(count, 1))(*(base + 8 * slot for slot in range(count)))
+        self.address = ctypes.addressof(self._pointers)
+        self._writers, offset = [], 0
+        for position, (argtype, slot) in enumerate(zip(argtypes, slots)):
+            if isinstance(argtype, types.Array):
+                self._writers.append(_ArrayWriter(position, argtype, self._buffer, offset))
+            else:
+                self._writers.append(_ScalarWriter(position, argtype, self._buffer, offset))
+            offset += 8 * len(slot)
+
+    def write(self, args) -> int:
+        """Writes `args` into the parameters; returns the address cuLaunchKernel takes."""
+        if len(args) != len(self._writers):
+            raise InvalidArgumentError(f"coop.bind_launch: {len(args)} arguments given, {len(self._writers)} bound")
+        for writer, value in zip(self._writers, args):
+            writer(value)
+        return self.address
+
+    def values(self) -> list[int]:
+        """The slots as 64-bit integers (what a test reads back)."""
+        return list(self._buffer)
+
+
+class _ScalarWriter:
+    def __init__(self, position: int, argtype, buffer, offset: int):
+        self._position, self._argtype = position, argtype
+        self._pack = struct.Struct(_SCALAR_FORMATS[argtype]).pack_into
+        self._buffer, self._offset = buffer, offset
+
+    def __call__(self, value) -> None:
+        try:
+            self._pack(self._buffer, self._offset, value)
+        except struct.error as error:  # out of range, or not a number of the bound kind
             raise InvalidArgumentError(
-                f"coop.bind_launch: argument {position} is an array of {interface['typestr']} with {len(shape)} "
-                f"dimension(s); bound to {typestr} with {ndim}"
-            )
-        if strides is None:
-            strides = _c_strides(shape, itemsize)
-        elif contiguous and tuple(strides) != _c_strides(shape, itemsize):
+                f"coop.bind_launch: argument {self._position} ({value!r}) does not fit the bound {self._argtype}"
+            ) from error
+
+
+class _ArrayWriter:
+    def __init__(self, position: int, argtype, buffer, offset: int):
+        dtype = np.dtype(str(argtype.dtype))
+        self._position, self._ndim, self._itemsize = position, argtype.ndim, dtype.itemsize
+        self._typestr, self._contiguous = dtype.str, argtype.layout == "C"
+        self._pack = struct.Struct(f"<{3 + 2 * argtype.ndim}q").pack_into
+        self._buffer, self._offset = buffer, offset
+        self._last = None  # a weak reference to the device array written last, when it is one of the compiler's
+
+    def __call__(self, value) -> None:
+        last = self._last
+        if last is not None and last() is value:
+            return  # the same device array as last time: its parameters are in place
+        if getattr(value, "__cuda_ndarray__", False):  # the kernel compiler's device array
+            address, typestr, shape, strides = _device_array_fields(value)
+            remember = True
+        elif hasattr(value, "data_ptr") and hasattr(value, "is_cuda"):  # a torch tensor
+            address, typestr, shape, strides = _tensor_fields(value)
+            remember = False
+        else:
+            address, typestr, shape, strides = _interface_fields(value, self._itemsize)
+            remember = False
+        if typestr != self._typestr or len(shape) != self._ndim:
             raise InvalidArgumentError(
-                f"coop.bind_launch: argument {position} is not C-contiguous; bound to one that is"
+                f"coop.bind_launch: argument {self._position} is an array of {typestr} with {len(shape)} "
+                f"dimension(s); bound to {self._typestr} with {self._ndim}"
             )
-        address = interface["data"][0]
-        fields = (address, address, 0, *shape, *(stride // itemsize for stride in strides))
-        for field in fields:
-            self._values[index].value = field
-            index += 1
-        return index
+        if self._contiguous and tuple(strides) != _c_strides(shape):
+            raise InvalidArgumentError(
+                f"coop.bind_launch: argument {self._position} is not C-contiguous; bound to one that is"
+            )
+        self._pack(self._buffer, self._offset, address, address, 0, *shape, *strides)
+        self._last = weakref.ref(value) if remember else None
 
 
-def _array_signature(argtype):
-    """(typestr, ndim, C-contiguous, itemsize) an array argument must match; None for a scalar."""
-    if not isinstance(argtype, types.Array):
-        return None
-    dtype = np.dtype(str(argtype.dtype))
-    return dtype.str, argtype.ndim, argtype.layout == "C", dtype.itemsize
+def _device_array_fields(array):
+    """(address, typestr, shape, strides in elements) of the kernel compiler's device array."""
+    itemsize = array.dtype.itemsize
+    address = array.device_ctypes_pointer.value or 0
+    return address, array.dtype.str, array.shape, tuple(stride // itemsize for stride in array.strides)
 
 
-def _c_strides(shape, itemsize: int) -> tuple:
-    strides, step = [], itemsize
+_TORCH_TYPESTRS: dict = {}  # torch dtype -> NumPy typestr, learnt from a tensor's interface once
+
+
+def _tensor_fields(tensor):
+    if not tensor.is_cuda:
+        raise InvalidArgumentError("coop.bind_launch: a tensor in host memory given for a device array")
+    typestr = _TORCH_TYPESTRS.get(tensor.dtype)
+    if typestr is None:
+        typestr = _TORCH_TYPESTRS[tensor.dtype] = tensor.__cuda_array_interface__["typestr"]
+    return tensor.data_ptr(), typestr, tuple(tensor.shape), tuple(tensor.stride())
+
+
+def _interface_fields(value, itemsize: int):
+    interface = value.__cuda_array_interface__
+    shape, strides = tuple(interface["shape"]), interface.get("strides")
+    if strides is None:
+        elements = _c_strides(shape)
+    else:
+        elements = tuple(stride // itemsize for stride in strides)
+    return interface["data"][0], interface["typestr"], shape, elements
+
+
+def _c_strides(shape) -> tuple:
+    """A C-contiguous array's strides, in elements."""
+    strides, step = [], 1
     for extent in reversed(shape):
         strides.append(step)
         step *= extent
