@@ -17,7 +17,8 @@ torch's log-space form (two cumsums; valid while exp(-cumsum(log a)) stays in fl
 which the inputs here keep) and, at the smallest size, the recurrence stepped in torch; layer
 norm ([32768, 1024], [8192, 4096]) against torch.nn.functional.layer_norm; softmax
 ([32768, 1024]) against torch.softmax; cumsum along rows ([4096, 8192]) against torch.cumsum;
-layer norm and softmax also against Triton kernels written here, where Triton imports. Each
+layer norm and softmax also against Triton kernels written here, where Triton imports; and
+each against its nvcc twin (row_twins.py: the same CUB calls in CUDA C++). Each
 result is checked against a float64 reference (its largest error over the reference's largest
 magnitude, under a tolerance) before it is timed, and each row gives the bandwidth achieved
 (the bytes the operation must read and write, over its time) as a fraction of a measured
@@ -30,11 +31,13 @@ device-to-device copy's.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
 import pathlib
 import statistics
+import tempfile
 import time
 
 os.environ.setdefault("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0")  # one legacy default stream for everyone
@@ -42,6 +45,7 @@ os.environ.setdefault("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0")  # one legacy defa
 import cupy as cp
 import numpy as np
 import row_kernels
+import row_twins
 import torch
 from numba_cuda_mlir import cuda
 
@@ -333,6 +337,18 @@ EPSILON = 1e-5
 TOLERANCE = {"selective_scan": 1e-4, "layer_norm": 1e-5, "softmax": 1e-5, "cumsum": 1e-5}  # of the largest |expected|
 
 
+@functools.cache
+def twin(name: str):
+    """The nvcc twin of the workload kernel `name` (row_twins.py), compiled once per process."""
+    cubin = pathlib.Path(tempfile.mkdtemp(prefix="coop-row-twins-")) / "rows.cubin"
+    return _twin_module(row_twins.build(cubin)).get_function(name)
+
+
+@functools.cache
+def _twin_module(cubin: pathlib.Path):
+    return cp.RawModule(path=str(cubin))
+
+
 def copy_bandwidth(runs: int) -> dict:
     """A device-to-device copy of COPY_BYTES, the bytes read plus those written, in GB/s."""
     source = torch.empty(COPY_BYTES // 4, dtype=torch.float32, device="cuda")
@@ -410,7 +426,18 @@ def selective_scan_row(batch: int, channels: int, length: int, runs: int, copy: 
         kernel[batch * channels, threads](*flat, channels, length)
         return y
 
-    launches = {"coop": coop_launch, "torch_log_space": lambda: scan_log_space(x, delta, rate, B, C)}
+    twin_y = torch.empty_like(x)
+    twin_arguments = (*flat[:5], cp.asarray(twin_y.reshape(-1)), np.int32(channels), np.int32(length))
+
+    def twin_launch():
+        twin("selective_scan")((batch * channels,), (threads,), twin_arguments)
+        return twin_y
+
+    launches = {
+        "coop": coop_launch,
+        "nvcc_twin": twin_launch,
+        "torch_log_space": lambda: scan_log_space(x, delta, rate, B, C),
+    }
     if x.numel() <= SEQUENTIAL_MAX_ELEMENTS:
         launches["torch_sequential"] = lambda: scan_sequential(x, delta, rate, B, C)
     moved = 4 * (3 * x.numel() + 2 * B.numel() + rate.numel())  # x, delta, y; B, C; A
@@ -466,8 +493,16 @@ def layer_norm_row(count: int, columns: int, runs: int, copy: dict) -> dict:
         )
         return triton_result
 
+    twin_result = torch.empty_like(matrix)
+    twin_arguments = (*flat[:3], cp.asarray(twin_result.reshape(-1)), np.float32(EPSILON))
+
+    def twin_launch():
+        twin(f"layer_norm_{columns}")((count,), (threads,), twin_arguments)
+        return twin_result
+
     launches = {
         "coop": coop_launch,
+        "nvcc_twin": twin_launch,
         "torch": lambda: torch.nn.functional.layer_norm(matrix, (columns,), gamma, beta, EPSILON),
     }
     if triton is not None:
@@ -492,7 +527,14 @@ def softmax_row(runs: int, copy: dict) -> dict:
         triton_softmax[(count,)](matrix, triton_result, columns, BLOCK=columns, num_warps=triton_warps(columns))
         return triton_result
 
-    launches = {"coop": coop_launch, "torch": lambda: torch.softmax(matrix, dim=-1)}
+    twin_result = torch.empty_like(matrix)
+    twin_arguments = (flat[0], cp.asarray(twin_result.reshape(-1)))
+
+    def twin_launch():
+        twin("softmax")((count,), (threads,), twin_arguments)
+        return twin_result
+
+    launches = {"coop": coop_launch, "nvcc_twin": twin_launch, "torch": lambda: torch.softmax(matrix, dim=-1)}
     if triton is not None:
         launches["triton"] = triton_launch
     moved = 4 * 2 * matrix.numel()
@@ -511,7 +553,14 @@ def cumsum_row(runs: int, copy: dict) -> dict:
         kernel[count, threads](*flat, columns)
         return result
 
-    launches = {"coop": coop_launch, "torch": lambda: torch.cumsum(matrix, dim=1)}
+    twin_result = torch.empty_like(matrix)
+    twin_arguments = (flat[0], cp.asarray(twin_result.reshape(-1)), np.int32(columns))
+
+    def twin_launch():
+        twin("cumsum")((count,), (threads,), twin_arguments)
+        return twin_result
+
+    launches = {"coop": coop_launch, "nvcc_twin": twin_launch, "torch": lambda: torch.cumsum(matrix, dim=1)}
     moved = 4 * 2 * matrix.numel()
     return checked_row("cumsum", {"rows": count, "columns": columns}, launches, expected, moved, copy, runs)
 

@@ -1,0 +1,182 @@
+// The CUDA C++ twins of the row workloads' kernels (the examples' kernels, built by
+// benchmarks/row_kernels.py): the same CUB calls in the same order, a block per row,
+// compiled by nvcc (benchmarks/row_twins.py). A cooperative call whose result every
+// thread gets (coop.reduce, coop.sum) is CUB's reduction and a broadcast through a
+// slot beside its scratch; two calls that share scratch are separated by a barrier, as
+// cuda.coop separates them.
+#pragma once
+
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
+#include <cuda/std/functional>
+
+namespace rows {
+
+template <typename Storage, typename T>
+struct WithResult {
+  Storage storage;
+  T result;
+};
+
+// The block's reduction of `items` under `op`, in every thread.
+template <int THREADS, int ITEMS, typename T, typename Op, typename Scratch>
+__device__ __forceinline__ T broadcast_reduce(Scratch& scratch, T (&items)[ITEMS], Op op) {
+  using Reduce = cub::BlockReduce<T, THREADS>;
+  const T first_thread = Reduce(scratch.storage).Reduce(items, op);
+  if (threadIdx.x == 0) scratch.result = first_thread;
+  __syncthreads();
+  return scratch.result;
+}
+
+template <int THREADS, int ITEMS>
+__device__ __forceinline__ void softmax(const float* matrix, float* result) {
+  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_VECTORIZE>;
+  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_VECTORIZE>;
+  using Reduce = cub::BlockReduce<float, THREADS>;
+  __shared__ WithResult<typename Reduce::TempStorage, float> scratch;
+  const auto row = static_cast<long long>(blockIdx.x) * (THREADS * ITEMS);
+  float values[ITEMS];
+  Load().Load(matrix + row, values);
+  const float largest = broadcast_reduce<THREADS>(scratch, values, ::cuda::maximum<>{});
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) values[i] = expf(values[i] - largest);
+  __syncthreads();  // the second reduction reuses the first's scratch
+  const float total = broadcast_reduce<THREADS>(scratch, values, ::cuda::std::plus<>{});
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) values[i] = values[i] / total;
+  Store().Store(result + row, values);
+}
+
+// (count, mean, m2) of a set of values.
+struct Summary {
+  float count, mean, m2;
+};
+
+// Chan, Golub and LeVeque's pairwise update, as examples/layer_norm.py's `chan`.
+struct Chan {
+  __device__ __forceinline__ Summary operator()(const Summary& left, const Summary& right) const {
+    const float count = left.count + right.count;
+    const float delta = right.mean - left.mean;
+    const float share = right.count / count;
+    return {count, left.mean + delta * share, left.m2 + right.m2 + delta * delta * left.count * share};
+  }
+};
+
+template <int THREADS, int ITEMS>
+__device__ __forceinline__ void layer_norm(const float* matrix, const float* gamma, const float* beta, float* result,
+                                           float epsilon) {
+  constexpr int COLUMNS = THREADS * ITEMS;
+  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_VECTORIZE>;
+  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_VECTORIZE>;
+  using Reduce = cub::BlockReduce<Summary, THREADS>;
+  __shared__ WithResult<typename Reduce::TempStorage, Summary> scratch;
+  const auto row = static_cast<long long>(blockIdx.x) * COLUMNS;
+  float values[ITEMS], scale[ITEMS], shift[ITEMS];
+  Load().Load(matrix + row, values);
+  float mean = values[0], m2 = 0.0f;
+#pragma unroll
+  for (int i = 1; i < ITEMS; ++i) {  // Welford over this thread's items
+    const float delta = values[i] - mean;
+    mean += delta / static_cast<float>(i + 1);
+    m2 += delta * (values[i] - mean);
+  }
+  Summary mine[1] = {{static_cast<float>(ITEMS), mean, m2}};
+  const Summary total = broadcast_reduce<THREADS>(scratch, mine, Chan{});
+  const float inverse_deviation = 1.0f / sqrtf(total.m2 / static_cast<float>(COLUMNS) + epsilon);
+  Load().Load(gamma, scale);
+  Load().Load(beta, shift);
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) values[i] = (values[i] - total.mean) * inverse_deviation * scale[i] + shift[i];
+  Store().Store(result + row, values);
+}
+
+// The running total of a row's tiles, held by the first warp (CUB's block prefix callback).
+struct RunningTotal {
+  float total;
+  __device__ __forceinline__ float operator()(float tile_total) {
+    const float before = total;
+    total = before + tile_total;
+    return before;
+  }
+};
+
+template <int THREADS, int ITEMS>
+__device__ __forceinline__ void cumsum(const float* matrix, float* sums, int columns) {
+  constexpr int TILE = THREADS * ITEMS;
+  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_VECTORIZE>;
+  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_VECTORIZE>;
+  using Scan = cub::BlockScan<float, THREADS>;
+  __shared__ typename Scan::TempStorage scratch;
+  RunningTotal seed{0.0f};
+  float values[ITEMS];
+  const auto first = static_cast<long long>(blockIdx.x) * columns;
+  for (long long start = first; start < first + columns; start += TILE) {
+    Load().Load(matrix + start, values);
+    Scan(scratch).InclusiveSum(values, values, seed);
+    Store().Store(sums + start, values);
+    __syncthreads();  // the next tile's scan reuses the scratch
+  }
+}
+
+// A step h -> a h + b; `first` followed by `then`, as examples/selective_scan.py's `affine`.
+struct Affine {
+  __device__ __forceinline__ float2 operator()(const float2& first, const float2& then) const {
+    return {first.x * then.x, then.x * first.y + then.y};
+  }
+};
+
+// The composed step of the row's tiles so far, held by the first warp.
+struct RunningPair {
+  float2 pair;
+  __device__ __forceinline__ float2 operator()(float2 tile_step) {
+    const float2 before = pair;
+    pair = Affine{}(before, tile_step);
+    return before;
+  }
+};
+
+template <int THREADS, int ITEMS>
+__device__ __forceinline__ void selective_scan(const float* x, const float* delta, const float* decay_rate,
+                                               const float* B, const float* C, float* y, int channels, int length) {
+  constexpr int TILE = THREADS * ITEMS;
+  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_VECTORIZE>;
+  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_VECTORIZE>;
+  using Scan = cub::BlockScan<float2, THREADS>;
+  __shared__ typename Scan::TempStorage scratch;
+  const int row = blockIdx.x;  // (batch, channel)
+  const int batch = row / channels;
+  const float rate = decay_rate[row % channels];
+  RunningPair seed{{1.0f, 0.0f}};  // the identity step
+  float a[ITEMS], b[ITEMS], into_b[ITEMS], out_c[ITEMS];
+  for (int start = 0; start < length; start += TILE) {
+    const long long own = static_cast<long long>(row) * length + start;
+    const long long shared = static_cast<long long>(batch) * length + start;
+    Load().Load(delta + own, a);
+    Load().Load(x + own, b);
+    Load().Load(B + shared, into_b);
+    Load().Load(C + shared, out_c);
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const float step = a[i];
+      a[i] = expf(step * rate);
+      b[i] = step * into_b[i] * b[i];
+    }
+    float2 mine = {a[0], b[0]};  // this thread's items composed in order
+#pragma unroll
+    for (int i = 1; i < ITEMS; ++i) mine = Affine{}(mine, float2{a[i], b[i]});
+    float2 before;
+    Scan(scratch).ExclusiveScan(mine, before, Affine{}, seed);
+    float h = before.y;
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {  // h: the state before this thread's first item
+      h = a[i] * h + b[i];
+      out_c[i] = out_c[i] * h;
+    }
+    Store().Store(y + own, out_c);
+    __syncthreads();  // the next tile's scan reuses the scratch
+  }
+}
+
+}  // namespace rows
