@@ -1,6 +1,7 @@
 """Layer norm of each row of a [rows, columns] float32 matrix, one block per row, in one pass
-over memory: each thread loads its items with a vector load and keeps a Welford
-(count, mean, m2) of them, the block combines the threads' triples with Chan's formula in one
+over memory: each thread loads its items with vector loads (and gamma's and beta's ahead of
+the reduction, so their latency hides behind it) and sums up its items as a (count, mean, m2)
+triple, the block combines the threads' triples with Chan's formula in one
 tuple reduction (coop.reduce of a tuple with a Python operator, its result in every thread),
 and each thread normalizes its items, scales and shifts them by gamma and beta and stores
 them. Checked against NumPy in float64. benchmarks/workloads.py times the same kernel
@@ -13,7 +14,7 @@ from numba_cuda_mlir import cuda
 
 from cuda import coop
 
-THREADS, ITEMS = 256, 4  # one 16-byte load per thread: a row of 1024
+THREADS, ITEMS = 128, 8  # two 16-byte loads per thread: a row of 1024
 EPSILON = 1e-5
 
 
@@ -39,15 +40,16 @@ def layer_norm_kernel(threads, items):
         values = cuda.local.array(items, np.float32)
         scale, shift = cuda.local.array(items, np.float32), cuda.local.array(items, np.float32)
         coop.load(block, matrix, values, offset=row, algorithm="vectorize")
-        mean, m2 = values[0], np.float32(0)
-        for i in range(1, items):  # Welford over this thread's items
-            delta = values[i] - mean
-            mean += delta / np.float32(i + 1)
-            m2 += delta * (values[i] - mean)
+        coop.load(block, gamma, scale, algorithm="vectorize")  # loaded ahead: their latency hides
+        coop.load(block, beta, shift, algorithm="vectorize")  # behind the reduction's
+        total = values[0]
+        for i in range(1, items):  # this thread's mean and m2, in two passes over its items
+            total += values[i]
+        mean, m2 = total / count, np.float32(0)
+        for i in range(items):
+            m2 += (values[i] - mean) * (values[i] - mean)
         _, mean, m2 = coop.reduce(block, (count, mean, m2), binary_op=chan)  # the row's, in every thread
         inverse_deviation = np.float32(1) / math.sqrt(m2 / np.float32(columns) + epsilon)
-        coop.load(block, gamma, scale, algorithm="vectorize")
-        coop.load(block, beta, shift, algorithm="vectorize")
         for i in range(items):
             values[i] = (values[i] - mean) * inverse_deviation * scale[i] + shift[i]
         coop.store(block, result, values, offset=row, algorithm="vectorize")

@@ -75,18 +75,19 @@ __device__ __forceinline__ void layer_norm(const float* matrix, const float* gam
   const auto row = static_cast<long long>(blockIdx.x) * COLUMNS;
   float values[ITEMS], scale[ITEMS], shift[ITEMS];
   Load().Load(matrix + row, values);
-  float mean = values[0], m2 = 0.0f;
+  Load().Load(gamma, scale);  // loaded ahead: their latency hides behind the reduction's
+  Load().Load(beta, shift);
+  float sum = values[0];
 #pragma unroll
-  for (int i = 1; i < ITEMS; ++i) {  // Welford over this thread's items
-    const float delta = values[i] - mean;
-    mean += delta / static_cast<float>(i + 1);
-    m2 += delta * (values[i] - mean);
-  }
-  Summary mine[1] = {{static_cast<float>(ITEMS), mean, m2}};
+  for (int i = 1; i < ITEMS; ++i) sum += values[i];  // this thread's mean and m2, in two passes
+  const float count = static_cast<float>(ITEMS);
+  const float mean = sum / count;
+  float m2 = 0.0f;
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) m2 += (values[i] - mean) * (values[i] - mean);
+  Summary mine[1] = {{count, mean, m2}};
   const Summary total = broadcast_reduce<THREADS>(scratch, mine, Chan{});
   const float inverse_deviation = 1.0f / sqrtf(total.m2 / static_cast<float>(COLUMNS) + epsilon);
-  Load().Load(gamma, scale);
-  Load().Load(beta, shift);
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) values[i] = (values[i] - total.mean) * inverse_deviation * scale[i] + shift[i];
   Store().Store(result + row, values);
