@@ -77,6 +77,18 @@ def kernel_without_the_handler():
     )
 
 
+def extent_from_an_argument_with_a_gpu_dataclass():
+    @cuda.jit(extensions=[coop.gpu_dataclass_argument_handler])
+    def kernel(traits, n):
+        block = coop.this_block()
+        items = coop.ThreadData(n)
+        coop.load(block, traits.data, items)
+        coop.store(block, traits.data, items)
+
+    traits = coop.gpu_dataclass(Traits(np.int32(1), np.zeros(512, np.int32)))
+    return lambda: coop.explain(kernel, traits, 4, grid=1, block=128)
+
+
 CASES = [
     Case(
         "not_a_dataclass",
@@ -152,6 +164,16 @@ CASES = [
             "@cuda.jit(extensions=[coop.gpu_dataclass_argument_handler])",
         ),
         kernel_without_the_handler(),
+    ),
+    Case(
+        "an_extent_from_an_argument_of_a_kernel_taking_a_gpu_dataclass",
+        "UnsupportedOperationError",
+        (
+            "coop.ThreadData",
+            "argument 'items_per_thread'",
+            "cannot restart a launch that takes a gpu_dataclass ('traits')",
+        ),
+        extent_from_an_argument_with_a_gpu_dataclass(),
     ),
 ]
 

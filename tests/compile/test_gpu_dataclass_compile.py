@@ -187,3 +187,12 @@ def test_the_handler_passes_the_field_values_in_order():
     ty = cuda.jit(lambda x: None).typeof_pyval(traits)
     assert coop.gpu_dataclass_argument_handler.prepare_args(ty, traits) == (ty, (np.int32(3), np.int32(7)))
     assert coop.gpu_dataclass_argument_handler.prepare_args(I32, traits) == (I32, traits)
+
+
+def test_a_kernel_of_primitives_takes_an_instance_through_the_launch_path(compiles):
+    kernel = kernels.tile_kernel()
+    n = 3 * kernels.THREADS * kernels.ITEMS
+    for _ in range(2):
+        tile = coop.gpu_dataclass(kernels.Tile(FakeDeviceArray(n), FakeDeviceArray(n), FakeDeviceArray(3)))
+        launch(kernel, 3, kernels.THREADS, tile)
+    assert len(compiles) == 1 and len(_dispatch.compile_results(kernel)) == 1

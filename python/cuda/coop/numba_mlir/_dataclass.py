@@ -30,7 +30,7 @@ from numba_cuda_mlir.extending import register_model, typeof_impl
 from numba_cuda_mlir.numba_cuda import types
 from numba_cuda_mlir.numba_cuda.typing.typeof import Purpose, typeof
 
-from .._core.errors import InvalidArgumentError, InvalidArgumentTypeError
+from .._core.errors import InvalidArgumentError, InvalidArgumentTypeError, UnsupportedOperationError
 
 ALLOWED = (
     "a device array (numba-cuda-mlir's, or any object with __cuda_array_interface__ such as a "
@@ -404,3 +404,18 @@ def check_kernel_arguments(state) -> None:
                 "with @cuda.jit(extensions=[coop.gpu_dataclass_argument_handler]) "
                 "(from cuda.coop.numba_mlir)"
             )
+
+
+def refuse_literal_retry(state, context: str, argument: str) -> None:
+    """A value the planner needs at compile time taken from a kernel argument restarts the
+    launch with that argument as a literal; numba-cuda-mlir (0.5, 0.6) cannot restart a
+    launch one of whose arguments flattens into several (its issue #60), which a
+    gpu_dataclass does. Refused here, naming both, instead of its TypeError at launch."""
+    records = [name for name, ty in zip(state.func_id.arg_names, state.args) if isinstance(ty, GpuDataclass)]
+    if records:
+        raise UnsupportedOperationError(
+            f"{context}: argument '{argument}' comes from a kernel argument, which the kernel would be "
+            f"specialized on by restarting the launch, and numba-cuda-mlir cannot restart a launch that "
+            f"takes a gpu_dataclass ('{records[0]}'): give '{argument}' as a constant (a number or a "
+            "global), or pass the gpu_dataclass's fields as plain arguments"
+        )
