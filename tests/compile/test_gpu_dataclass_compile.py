@@ -196,3 +196,16 @@ def test_a_kernel_of_primitives_takes_an_instance_through_the_launch_path(compil
         tile = coop.gpu_dataclass(kernels.Tile(FakeDeviceArray(n), FakeDeviceArray(n), FakeDeviceArray(3)))
         launch(kernel, 3, kernels.THREADS, tile)
     assert len(compiles) == 1 and len(_dispatch.compile_results(kernel)) == 1
+
+
+def test_the_launch_path_refuses_a_kernel_without_the_handler_and_an_unregistered_instance():
+    @cuda.jit
+    def without_handler(values, out, traits):
+        out[cuda.threadIdx.x] = values[cuda.threadIdx.x] + traits.bias
+
+    arrays = (FakeDeviceArray(128), FakeDeviceArray(128))
+    traits = coop.gpu_dataclass(kernels.Affine(np.int32(1), np.int32(2)))
+    with pytest.raises(coop.InvalidArgumentError, match="parameter 'traits'.*gpu_dataclass_argument_handler"):
+        launch(without_handler, 1, 128, *arrays, traits)
+    with pytest.raises(coop.InvalidArgumentTypeError, match="without being registered"):
+        launch(kernels.affine_kernel(), 1, 128, *arrays, kernels.Affine(np.int32(1), np.int32(2)))
