@@ -35,7 +35,13 @@ class Slotted:
 
 @dataclasses.dataclass(slots=True, weakref_slot=True)
 class SlottedWithWeakref:
-    scale: np.int32
+    load: object
+
+
+@dataclasses.dataclass
+class Primitive:
+    temp_storage_bytes: int
+    temp_storage_alignment: int
 
 
 def register(instance, **options):
@@ -142,7 +148,7 @@ CASES = [
         "slots_with_temp_storage_attributes",
         "InvalidArgumentTypeError",
         ("compute_temp_storage=True sets temp_storage_bytes_sum", "compute_temp_storage=False"),
-        register(SlottedWithWeakref(np.int32(1))),
+        register(SlottedWithWeakref(Primitive(64, 16))),
     ),
     Case(
         "an_instance_never_registered_at_launch",

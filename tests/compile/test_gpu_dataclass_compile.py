@@ -144,9 +144,17 @@ def test_temp_storage_metadata_sums_the_fields_that_carry_it():
     assert not hasattr(untouched, "temp_storage_bytes_sum")
 
 
-def test_a_frozen_dataclass_takes_the_metadata_too():
+def test_a_frozen_dataclass_takes_the_metadata_too_and_a_slots_one_without_primitives_goes_without():
     tile = coop.gpu_dataclass(kernels.Tile(FakeDeviceArray(4), FakeDeviceArray(4), FakeDeviceArray(1)))
     assert tile.temp_storage_bytes_sum == 0
+
+    @dataclasses.dataclass(slots=True, weakref_slot=True)
+    class Slotted:
+        scale: np.int32
+
+    slotted = coop.gpu_dataclass(Slotted(np.int32(2)))
+    assert not hasattr(slotted, "temp_storage_bytes_sum")
+    assert _dataclass.REGISTRY.types_by_class[Slotted][id(slotted)].types == (types.int32,)
 
 
 def test_field_reads_lower_into_a_cubin():

@@ -219,7 +219,8 @@ def gpu_dataclass(instance, /, *, compute_temp_storage=True):
     it. With ``compute_temp_storage`` (the default) the instance gets
     ``temp_storage_bytes_sum`` and ``temp_storage_bytes_max`` (the sum and the largest
     of those fields' bytes, 0 without any) and ``temp_storage_alignment`` (the largest
-    alignment, 1 without any), on the host.
+    alignment, 1 without any), on the host (a ``slots=True`` instance without such
+    fields is left as it is).
 
     Args:
         instance: An instance of a ``@dataclasses.dataclass`` class.
@@ -303,6 +304,8 @@ def _set_temp_storage(instance, cls) -> None:
         for name, total in zip(METADATA, totals):
             object.__setattr__(instance, name, total)  # frozen dataclasses too
     except AttributeError:
+        if not sizes:  # a slots instance without temp-storage fields: nothing to report
+            return
         raise InvalidArgumentTypeError(
             f"coop.gpu_dataclass: compute_temp_storage=True sets {', '.join(METADATA)} on the instance, "
             f"and a {cls.__qualname__} (slots=True) has no room for them: declare them as fields, "
