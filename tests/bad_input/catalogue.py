@@ -2,8 +2,9 @@
 warning) class a user sees for it, and the words its message must hold.
 
 One module per category holds its cases in a module-level list `CASES` and one test
-parametrized over it: `test_cli.py` (the coop command), `test_kernels.py` and `test_fork.py`
-(Python kernels; a compile after fork()), `test_cache_faults.py` (a provider cache that cannot
+parametrized over it: `test_cli.py` (the coop command), `test_kernels.py`, `test_fork.py`
+and `test_dataclasses.py` (Python kernels; a compile after fork(); dataclass instances as
+kernel arguments), `test_cache_faults.py` (a provider cache that cannot
 be used), `test_environment.py` (environment variables) and `test_interrupts.py` (Ctrl-C
 during a compile). A fixed bad input is added here as a
 case, never only as a bug fix. `conftest.py` prints the table per category after a

@@ -12,6 +12,7 @@ _CATEGORIES = {
     "test_environment.py": "environment",
     "test_interrupts.py": "interrupt",
     "test_fork.py": "Python",
+    "test_dataclasses.py": "Python",
 }
 _results: dict = collections.defaultdict(collections.Counter)
 

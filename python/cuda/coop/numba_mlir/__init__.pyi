@@ -1,9 +1,11 @@
 # Typed stubs of the qualified namespace: the root's kernel names (cuda.coop's stub),
-# the compiler's memory namespaces and bind_launch (StatefulFunction and the algorithm IntEnums are the root's).
+# the compiler's memory namespaces, bind_launch and gpu_dataclass (StatefulFunction and the algorithm IntEnums are the root's).
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import *
+
+_T = TypeVar("_T")
 
 local: ModuleType  # numba_cuda_mlir.cuda.local: .array(shape, dtype, *, alignment=8)
 shared: ModuleType  # numba_cuda_mlir.cuda.shared
@@ -17,3 +19,10 @@ class BoundLaunch:
     def __call__(self, *args: Any) -> None: ...
 
 def bind_launch(kernel: Any, grid: Any, block: Any, *args: Any, sharedmem: int = 0, stream: int = 0) -> BoundLaunch: ...
+
+class GpuDataclassArgumentHandler:
+    def prepare_args(self, ty: Any, val: Any, stream: Any = None, retr: list[Any] | None = None) -> tuple[Any, Any]: ...
+
+gpu_dataclass_argument_handler: GpuDataclassArgumentHandler
+
+def gpu_dataclass(instance: _T, /, *, compute_temp_storage: bool = True) -> _T: ...

@@ -20,6 +20,7 @@ from .._core.api.storage import ThreadData
 from .._core.errors import InvalidArgumentError, PayloadInferenceError, UnsupportedOperationError
 from .._core.markers import marker_of
 from . import _records
+from ._dataclass import refuse_literal_retry
 from ._find import Site
 from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value, replace_value
 from ._location import where
@@ -221,6 +222,7 @@ def compile_time_int(state, var, context: str, argument: str) -> int:
         if isinstance(argument_type, types.IntegerLiteral):
             return argument_type.literal_value
         if isinstance(argument_type, types.Integer):
+            refuse_literal_retry(state, context, argument)
             raise numba_errors.ForceLiteralArg({found.index}, loc=var.loc)
     raise PayloadInferenceError(
         f"{context}: argument '{argument}' is not a compile-time integer; expected a constant or a kernel argument"

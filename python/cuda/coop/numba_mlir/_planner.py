@@ -13,6 +13,7 @@ from numba_cuda_mlir.extending import WholeFunctionPlanner
 from .._core.errors import CoopWarning, UnsupportedOperationError
 from . import (
     _bundle,
+    _dataclass,
     _facts,
     _groups,
     _ir,
@@ -48,6 +49,8 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
 
     def _pipeline(self, state, clock) -> bool:
         check_and_note_compile(f"kernel '{state.func_id.func_qualname}'")
+        if not self.is_device_function:
+            _dataclass.check_kernel_arguments(state)
         with clock("find"):
             sites = find_sites(state.func_ir)
         if not sites:
