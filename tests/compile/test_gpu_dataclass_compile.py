@@ -217,3 +217,26 @@ def test_the_launch_path_refuses_a_kernel_without_the_handler_and_an_unregistere
         launch(without_handler, 1, 128, *arrays, traits)
     with pytest.raises(coop.InvalidArgumentTypeError, match="without being registered"):
         launch(kernels.affine_kernel(), 1, 128, *arrays, kernels.Affine(np.int32(1), np.int32(2)))
+
+
+def test_classes_of_the_same_field_types_never_share_a_kernel():
+    """Two classes whose fields have the same types in the same order, names swapped: a kernel
+    compiled for one must not be reused for the other (its `.first` would read the other's
+    `.second`), so neither type converts to the other and each is a kernel of its own."""
+
+    @dataclasses.dataclass
+    class Ordered:
+        first: np.int32
+        second: np.int32
+
+    @dataclasses.dataclass
+    class Swapped:
+        second: np.int32
+        first: np.int32
+
+    kernel = cuda.jit(lambda traits: None)
+    ordered = kernel.typeof_pyval(coop.gpu_dataclass(Ordered(np.int32(1), np.int32(2))))
+    swapped = kernel.typeof_pyval(coop.gpu_dataclass(Swapped(np.int32(1), np.int32(2))))
+    assert ordered != swapped
+    typing = kernel.targetdescr.typing_context
+    assert typing.can_convert(swapped, ordered) is None and typing.can_convert(ordered, swapped) is None
