@@ -109,8 +109,8 @@ def warps_reduce(items_per_thread: int, threads: int):
         items = coop.ThreadData(items_per_thread)
         coop.load(block, source, items, algorithm="direct", offset=cuda.blockIdx.x * block_tile)
         total = coop.sum(pairs, items)
-        if pairs.rank() == 0:
-            destination[cuda.blockIdx.x * groups + pairs.rank("block")] = total
+        if pairs.rank() == 0:  # the pair's index in the grid, unsigned as the twin's
+            destination[types.uint32(cuda.blockIdx.x * groups) + pairs.rank("block")] = total
 
     return reduce_tile
 

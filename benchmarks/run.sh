@@ -13,7 +13,8 @@
 # part of one of its |-separated alternatives, e.g. "block_transpose,int32|topk"), COOP_BENCH_RUNS (timed runs per kernel,
 # default 25), COOP_BENCH_PARTS (default "speed workloads latency"; workloads: benchmarks/workloads.py,
 # whose results.json goes to $OUT/workloads.json), COOP_BENCH_WORKLOADS (comma-separated workloads,
-# e.g. "byte_histogram"; default: all).
+# e.g. "byte_histogram"; default: all), COOP_BENCH_TWIN_FIRST=1 (each round launches the twin before
+# the coop kernel: a ratio that moves with the order is the measurement's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/gpu-results/benchmarks}"
@@ -27,6 +28,8 @@ command -v nvcc >/dev/null || export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PA
 parts=" ${COOP_BENCH_PARTS:-speed workloads latency} "
 filter=()
 [[ -z "${COOP_BENCH_FILTER:-}" ]] || filter=(--filter "$COOP_BENCH_FILTER")
+order=()
+[[ -z "${COOP_BENCH_TWIN_FIRST:-}" ]] || order=(--twin-first)
 
 step() { echo "[$(printf '%3d' "$SECONDS") s] $*"; }
 
@@ -53,7 +56,8 @@ if [[ "$parts" == *" speed "* ]]; then
   # take one to two minutes (~0.1 s of compile, ~25 ms of runs each); the timeout
   # is the part's budget of five minutes.
   timeout 300 python3 benchmarks/kernel_speed.py --cubin "$OUT/twins.cubin" --json "$OUT/kernel_speed.json" \
-    --sass-dir "$OUT/sass" --runs "${COOP_BENCH_RUNS:-25}" "${filter[@]}" >"$OUT/kernel_speed.log" 2>&1 || status=1
+    --sass-dir "$OUT/sass" --runs "${COOP_BENCH_RUNS:-25}" "${filter[@]}" "${order[@]}" >"$OUT/kernel_speed.log" 2>&1 ||
+    status=1
   grep -v '^\[[0-9]*/[0-9]*\] ' "$OUT/kernel_speed.log" | tail -n 30 || true
 fi
 if [[ "$parts" == *" workloads "* ]]; then

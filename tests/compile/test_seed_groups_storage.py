@@ -178,6 +178,16 @@ def test_group_queries_compile_to_device_code():
     assert text.count(WARP_BARRIER) == 2
 
 
+def test_group_queries_divide_unsigned():
+    """Ranks are divided and reduced as CUDA C++ does, unsigned: Python's signed `//` and `%`
+    round toward minus infinity, a sign correction per division (a group of two warps paid 15
+    instructions for its rank, benchmarks' warps_reduce rows)."""
+    text = mlir(every_query, (U32, U64), block=(64, 2, 2))
+    assert "arith.divui" in text and "arith.remui" in text
+    for signed in ("arith.divsi", "arith.remsi", "arith.floordivsi", "arith.ceildivsi"):
+        assert signed not in text
+
+
 @cuda.jit
 def a_thread_reduces_its_own_value(values, out):
     me = coop.this_thread()

@@ -16,10 +16,16 @@ struct WarpsReduce {
   static_assert(GROUP_THREADS % 32 == 0 && kGroups >= 1, "a group of whole warps inside the block");
   static_assert(kWarps == 1 || kGroups <= 15, "one named barrier per group: at most 15 groups");
   using WarpReduce = ::cub::WarpReduce<T>;
+  // The warps' partials first, aligned as one vector where they make one of 2 to 16 bytes:
+  // every member reads them with one shared load (two int32: one LDS.64), as it reads an array
+  // of them in CUDA C++. Behind CUB's warp scratch they sat 4 bytes into a 12-byte slot, one
+  // load each.
+  static constexpr int kPartialBytes = int(sizeof(T)) * kWarps;
+  static constexpr bool kOneVector = kPartialBytes <= 16 && (kPartialBytes & (kPartialBytes - 1)) == 0;
 
   struct TempStorage {
+    alignas(kOneVector ? kPartialBytes : int(alignof(T))) T partial[kWarps];
     typename WarpReduce::TempStorage warp[kWarps];
-    T partial[kWarps];
   };
 
   __device__ __forceinline__ explicit WarpsReduce(TempStorage& storage) : storage_(storage) {}
@@ -48,17 +54,20 @@ struct WarpsReduce {
  private:
   TempStorage& storage_;
 
-  static __device__ __forceinline__ int rank() { return ::cub::RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z); }
+  // Unsigned, as CUDA C++ indexes threads: a signed rank costs a sign correction per division.
+  static __device__ __forceinline__ unsigned rank() {
+    return static_cast<unsigned>(::cub::RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z));
+  }
   // Constant where the groups cover the block: a branch on the thread's rank would make the
   // compiler assume the warp diverges and wrap every shuffle in a collective fallback.
   static __device__ __forceinline__ bool member() {
     if constexpr (kGroups * GROUP_THREADS == BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z) return true;
-    return rank() / GROUP_THREADS < kGroups;
+    return rank() / GROUP_THREADS < unsigned(kGroups);
   }
-  static __device__ __forceinline__ int warp() { return rank() % GROUP_THREADS / 32; }
+  static __device__ __forceinline__ unsigned warp() { return rank() % GROUP_THREADS / 32u; }
 
   static __device__ __forceinline__ void sync_group() {
-    asm volatile("bar.sync %0, %1;" ::"r"(1 + rank() / GROUP_THREADS), "n"(GROUP_THREADS) : "memory");
+    asm volatile("bar.sync %0, %1;" ::"r"(1u + rank() / GROUP_THREADS), "n"(GROUP_THREADS) : "memory");
   }
 
   // The group's total in every member, from each warp's total in its first lane.
@@ -67,7 +76,7 @@ struct WarpsReduce {
     if constexpr (kWarps == 1) {
       return ::cub::ShuffleIndex<32>(warp_total, 0, 0xffffffffu);
     } else {
-      if (rank() % 32 == 0) storage_.partial[warp()] = warp_total;
+      if (rank() % 32u == 0u) storage_.partial[warp()] = warp_total;
       sync_group();
       T total = storage_.partial[0];
 #pragma unroll

@@ -536,24 +536,24 @@ def _units_per_block(found: Descriptor, level: str) -> tuple:
 def _rank(scope, found: Descriptor, level: str, loc):
     from . import _group_queries
 
-    x, y = found.block[0], found.block[1]
+    block = found.block
     if "cluster" in (found.kind, level):  # the caller's unit in its cluster, or the cluster's own ranks
         if found.kind == level:
             return _constant_result(scope, np.uint32(0), loc)
         if "grid" in (found.kind, level):
             return _query(scope, _group_queries.cluster_in_grid, found.cluster, loc)
         unit = _units_per_block(found, level if found.kind == "cluster" else found.kind)
-        return _query(scope, _group_queries.rank_in_cluster, (x, y, *unit, *found.cluster), loc)
+        return _query(scope, _group_queries.rank_in_cluster, (*block, *unit, *found.cluster), loc)
     if found.kind == "grid":  # the caller's unit in the grid, or the grid's own rank (0)
         if level == "grid":
             return _constant_result(scope, np.uint64(0), loc)
-        return _query(scope, _group_queries.rank_in_grid, (x, y, *_units_per_block(found, level)), loc)
+        return _query(scope, _group_queries.rank_in_grid, (*block, *_units_per_block(found, level)), loc)
     if level == "grid":  # the group's rank in the grid
-        return _query(scope, _group_queries.rank_in_grid, (x, y, *_units_per_block(found, found.kind)), loc)
+        return _query(scope, _group_queries.rank_in_grid, (*block, *_units_per_block(found, found.kind)), loc)
     divisor, modulus = _per_thread_unit(found, level)
     if modulus == 1:
         return _constant_result(scope, np.uint32(0), loc)
-    return _query(scope, _group_queries.rank_in_block, (x, y, divisor, modulus), loc)
+    return _query(scope, _group_queries.rank_in_block, (*block, divisor, modulus), loc)
 
 
 def _count(scope, found: Descriptor, level: str, loc):
@@ -596,9 +596,8 @@ def _is_member(scope, statement, found: Descriptor) -> list:
     if members is None or members == found.parent_units:
         statements, result = _constant_result(scope, np.uint8(1), loc)
     else:
-        x, y = found.block[0], found.block[1]
         statements, result = _query(
-            scope, _group_queries.member_of_partition, (x, y, found.unit, found.parent_units, members), loc
+            scope, _group_queries.member_of_partition, (*found.block, found.unit, found.parent_units, members), loc
         )
     return [*statements, ir.Assign(result, statement.target, loc)]
 
@@ -625,8 +624,7 @@ def _sync(state, scope, statement, found: Descriptor, where_text: str) -> list:
                 f"{found.block}; a group of several warps waits on a hardware named barrier of its own, and a block "
                 f"has {MAX_NAMED_BARRIER_GROUPS} besides __syncthreads': group more warps per group"
             )
-        x, y = found.block[0], found.block[1]
-        return _query(scope, _group_queries.sync_warps, (x, y, found.size, groups), loc)[0] + done
+        return _query(scope, _group_queries.sync_warps, (*found.block, found.size, groups), loc)[0] + done
     kind = found.kind
     if kind == "warps_within_block":  # one warp per group
         kind = "warp"
