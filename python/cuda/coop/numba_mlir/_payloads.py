@@ -34,6 +34,7 @@ class Payload:
     dtype_source: str = ""  # what fixed the dtype, for conflict messages
     label: str = ""  # the variable, for a local array
     literal: object = None  # a scalar payload written as a number: it takes the call's memory dtype
+    element: object = None  # of records: the structured dtype (Numba Record) that typed it, naming its fields
 
     @property
     def name(self) -> str:
@@ -98,6 +99,15 @@ class Result(Payload):
             self.source.dtype_source = value
 
     @property
+    def element(self):
+        return None if self.fixed_dtype else self.source.element
+
+    @element.setter
+    def element(self, value):
+        if hasattr(self, "source") and not self.fixed_dtype:
+            self.source.element = value
+
+    @property
     def name(self) -> str:
         return self.var.name if self.var is not None else super().name
 
@@ -136,6 +146,8 @@ def dtype_name(numba_type) -> str | None:
     "record(float32,float32)"), or None if it has none."""
     if isinstance(numba_type, types.BaseTuple):
         return _records.record_of_tuple(numba_type, dtype_name)
+    if isinstance(numba_type, types.Record):
+        return _records.record_of_structured(numba_type, dtype_name)
     name = str(numba_type)
     names = {"bool": "bool", "boolean": "bool", "float16": "float16", "bfloat16": "bfloat16", "bf16": "bfloat16"}
     if name in names:
@@ -344,10 +356,13 @@ def _made_by(state, name, made) -> bool:
     return any(value is made for value in state.func_ir._definitions.get(name, []))
 
 
-def agree(payload: Payload, dtype: str, source: str, context: str) -> None:
-    """Records that `source` needs `payload` to hold `dtype`."""
+def agree(payload: Payload, dtype: str, source: str, context: str, element=None) -> None:
+    """Records that `source` needs `payload` to hold `dtype` (of records: `element`, the structured
+    dtype whose field names its items take, if the source has one)."""
     if payload.dtype is None:
         payload.dtype, payload.dtype_source = dtype, source
+    if payload.dtype == dtype and payload.element is None and isinstance(element, types.Record):
+        payload.element = element
     elif payload.dtype != dtype:
         raise PayloadInferenceError(
             f"{context}: {payload.shown} holds {payload.dtype} (from {payload.dtype_source}) but {source} "
@@ -417,4 +432,7 @@ def local_array(state, var, oracle, found=None) -> Payload | None:
     array_type = oracle.type_of(var)
     if not isinstance(extent, int) or not isinstance(array_type, types.Array) or array_type.ndim != 1:
         return None
-    return Payload(None, extent, None, dtype_name(array_type.dtype), "its local array declaration", var.name)
+    element = array_type.dtype if isinstance(array_type.dtype, types.Record) else None
+    return Payload(
+        None, extent, None, dtype_name(array_type.dtype), "its local array declaration", var.name, element=element
+    )

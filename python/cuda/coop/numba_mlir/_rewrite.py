@@ -8,7 +8,7 @@ import numpy as np
 from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
 from numba_cuda_mlir.numba_cuda.core import ir
 
-from . import _facts, _ir
+from . import _facts, _ir, _records
 from ._payloads import Result
 from ._prefix_callbacks import SCRATCH_STANDS_IN
 from ._provider_call import coop_provider_call
@@ -129,16 +129,16 @@ def rewrite(state, linked, payloads, removed_statements, layout):
             made = made_by_statement.get(key, [])
             for payload in made:
                 own = payload.var if isinstance(payload, Result) else None
-                body += _ir.array(
+                body += _records.local_array(
                     block.scope,
-                    "local",
                     payload.extent,
                     payload.dtype,
                     loc,
                     target=own or statement.target,
                     # The kernel compiler's local arrays take multiples of 8; less is met by 8.
                     alignment=max(payload.alignment, 8) if payload.alignment else None,
-                )[0]
+                    element=payload.element,
+                )
             if key in by_statement:
                 each = by_statement[key]
                 if id(each) in layout.barriers:
