@@ -109,3 +109,15 @@ def test_a_warp_loads_sorts_and_stores_records():
     planned = plans(runtime.warp_sort_record_keys, np.zeros(256, keys), np.zeros(256, keys))
     assert [plan.facts.operation for plan in planned] == ["load", "merge_sort_keys", "store"]
     compile_for_launch(runtime.warp_sort_record_keys, (array(keys),) * 2, 1, 128)
+
+
+def test_tuples_one_per_thread_sort_as_records():
+    i32, f32 = array(types.int32), array(types.float32)
+    keys, values = np.zeros(128, np.int32), np.zeros(128, np.float32)
+    (merge_plan,) = plans(runtime.merge_sort_tuple_keys, keys, values, keys, values)
+    assert merge_plan.dtype == "record(int32,float32)"
+    compile_for_launch(runtime.merge_sort_tuple_keys, (i32, f32, i32, f32), 1, 128)
+    compile_for_launch(runtime.merge_sort_tuple_pairs, (i32, f32, i32, f32, i32), 1, 128)
+    (radix_plan,) = plans(runtime.radix_sort_tuple_values, keys, values, keys, keys, values)
+    assert radix_plan.dtype == "int32" and "record(int32,float32)" in radix_plan.describe()
+    compile_for_launch(runtime.radix_sort_tuple_values, (i32, f32, i32, i32, f32), 1, 128)

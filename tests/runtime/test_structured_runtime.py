@@ -263,3 +263,69 @@ def test_a_warp_merge_sort_orders_each_warps_records():
     for tile in range(4):
         part = keys[tile * 64 : (tile + 1) * 64]
         np.testing.assert_array_equal(out[tile * 64 : (tile + 1) * 64], np.sort(part, order=["key", "value"]))
+
+
+# -- one record per thread, written as a tuple: sorted and carried as tuples
+
+
+@cuda.jit
+def merge_sort_tuple_keys(keys_in, values_in, keys_out, values_out):
+    """Sorts (key, value) pairs, one per thread, by key then value; the sorted pair comes back as a tuple."""
+    t = cuda.threadIdx.x
+    key, value = coop.merge_sort_keys(coop.this_block(), (keys_in[t], values_in[t]), compare_op=by_key_then_value)
+    keys_out[t] = key
+    values_out[t] = value
+
+
+@cuda.jit
+def merge_sort_tuple_pairs(keys_in, values_in, keys_out, values_out, ranks_out):
+    """Tuple keys (key, value) carrying tuple values (the thread's rank, its value doubled)."""
+    t = cuda.threadIdx.x
+    keys, values = coop.merge_sort_pairs(
+        coop.this_block(), (keys_in[t], values_in[t]), (t, values_in[t] * 2.0), compare_op=by_key_then_value
+    )
+    keys_out[t], values_out[t] = keys
+    ranks_out[t] = values[0]
+
+
+@cuda.jit
+def radix_sort_tuple_values(keys_in, values_in, keys_out, ranks_out, values_out):
+    """Integer keys carrying (rank, value) tuples, one per thread."""
+    t = cuda.threadIdx.x
+    key, carried = coop.radix_sort_pairs(coop.this_block(), keys_in[t], (np.int32(t), values_in[t]))
+    keys_out[t] = key
+    ranks_out[t], values_out[t] = carried
+
+
+def tuple_sort_data(count=128):
+    rng = np.random.default_rng(21)
+    return rng.integers(0, 8, count).astype(np.int32), rng.standard_normal(count).astype(np.float32)
+
+
+def test_merge_sort_orders_tuple_keys_one_per_thread():
+    keys, values = tuple_sort_data()
+    keys_out, values_out = np.zeros_like(keys), np.zeros_like(values)
+    merge_sort_tuple_keys[1, 128](keys, values, keys_out, values_out)
+    order = np.lexsort((values, keys))
+    np.testing.assert_array_equal(keys_out, keys[order])
+    np.testing.assert_array_equal(values_out, values[order])
+
+
+def test_merge_sort_pairs_carries_tuple_values_with_tuple_keys():
+    keys, values = tuple_sort_data()
+    keys_out, values_out, ranks_out = np.zeros_like(keys), np.zeros_like(values), np.zeros(128, np.int32)
+    merge_sort_tuple_pairs[1, 128](keys, values, keys_out, values_out, ranks_out)
+    order = np.lexsort((values, keys))
+    np.testing.assert_array_equal(keys_out, keys[order])
+    np.testing.assert_array_equal(values_out, values[order])
+    np.testing.assert_array_equal(ranks_out, order)  # the carried rank is where the pair came from
+
+
+def test_radix_sort_pairs_carries_tuple_values_stably():
+    keys, values = tuple_sort_data()
+    keys_out, ranks_out, values_out = np.zeros_like(keys), np.zeros(128, np.int32), np.zeros_like(values)
+    radix_sort_tuple_values[1, 128](keys, values, keys_out, ranks_out, values_out)
+    order = np.argsort(keys, kind="stable")
+    np.testing.assert_array_equal(keys_out, keys[order])
+    np.testing.assert_array_equal(ranks_out, order)
+    np.testing.assert_array_equal(values_out, values[order])
