@@ -2281,6 +2281,23 @@ def loads_records_with_an_array_field(source, destination):
     coop.store(coop.this_block(), destination, items)
 
 
+PACKED_DTYPE = np.dtype([("flag", np.int8), ("value", np.float64)])
+
+
+@expect(
+    coop.PayloadInferenceError,
+    "coop.ThreadData",
+    "argument 'dtype' = ",
+    "it is a structured dtype laid out at offsets [0, 1] in 9 bytes",
+    "np.dtype([...], align=True)",
+    argtypes=(PACKED, PACKED),
+)
+@cuda.jit
+def declares_thread_data_of_a_packed_structured_dtype(source, destination):
+    items = coop.ThreadData(2, dtype=PACKED_DTYPE)  # <- error
+    coop.store(coop.this_block(), destination, items)
+
+
 @expect(
     coop.UnsupportedOperationError,
     "coop.radix_sort_keys",

@@ -121,3 +121,13 @@ def test_tuples_one_per_thread_sort_as_records():
     (radix_plan,) = plans(runtime.radix_sort_tuple_values, keys, values, keys, keys, values)
     assert radix_plan.dtype == "int32" and "record(int32,float32)" in radix_plan.describe()
     compile_for_launch(runtime.radix_sort_tuple_values, (i32, f32, i32, i32, f32), 1, 128)
+
+
+def test_a_thread_data_declared_with_a_structured_dtype_compiles():
+    values = np.zeros(256, np.float32)
+    planned = plans(runtime.fill_and_scan_pairs, values, values, np.zeros(256, runtime.PAIR))
+    assert [(plan.facts.operation, plan.dtype) for plan in planned] == [
+        ("inclusive_scan", "record(float32,float32)"),
+        ("store", "record(float32,float32)"),
+    ]
+    compile_for_launch(runtime.fill_and_scan_pairs, (array(types.float32),) * 2 + (array(runtime.PAIR),), 1, 128)

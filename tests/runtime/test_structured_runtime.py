@@ -329,3 +329,29 @@ def test_radix_sort_pairs_carries_tuple_values_stably():
     np.testing.assert_array_equal(keys_out, keys[order])
     np.testing.assert_array_equal(ranks_out, order)
     np.testing.assert_array_equal(values_out, values[order])
+
+
+# -- a ThreadData of records declared by its structured dtype and filled field by field
+
+
+@cuda.jit
+def fill_and_scan_pairs(a, b, destination):
+    """Each thread writes its two (a, b) pairs into a ThreadData of PAIR records by field name."""
+    block = coop.this_block()
+    items = coop.ThreadData(2, dtype=PAIR)
+    for i in range(2):
+        items[i].a = a[cuda.threadIdx.x * 2 + i]
+        items[i].b = b[cuda.threadIdx.x * 2 + i]
+    coop.store(block, destination, coop.inclusive_scan(block, items, scan_op=affine))
+
+
+def test_a_thread_data_declared_with_a_structured_dtype_is_filled_by_field():
+    rng = np.random.default_rng(17)
+    a, b = rng.uniform(0.9, 1.0, 256).astype(np.float32), rng.standard_normal(256).astype(np.float32)
+    destination = np.zeros(256, PAIR)
+    fill_and_scan_pairs[1, 128](a, b, destination)
+    pairs = np.zeros(256, PAIR)
+    pairs["a"], pairs["b"] = a, b
+    products, states = affine_reference(pairs, inclusive=True)
+    np.testing.assert_allclose(destination["a"], products, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(destination["b"], states, rtol=1e-3, atol=1e-3)

@@ -14,6 +14,7 @@ import numpy as np
 from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
 from numba_cuda_mlir.numba_cuda.core import ir
+from numba_cuda_mlir.numba_cuda.np.numpy_support import from_dtype
 
 from .. import _engine
 from .._core.api.storage import ThreadData
@@ -164,6 +165,15 @@ def plain_constant(value):
     return int(value) if isinstance(value, np.integer) else value
 
 
+def structured(value):
+    """The Numba Record of a NumPy structured dtype (or of a Record) given as a dtype, else None."""
+    if isinstance(value, types.Record):
+        return value
+    if isinstance(value, np.dtype) and value.fields is not None:
+        return from_dtype(value)
+    return None
+
+
 def explicit_dtype(value) -> str | None:
     """The engine's dtype name of a dtype a user gave (NumPy, Numba or a name), or None."""
     if value is None:
@@ -266,14 +276,20 @@ def thread_data(state, site: Site) -> Payload:
     payload = Payload(site, extent, alignment)
     if "dtype" in bound.arguments:
         value = dtype_value(state, bound.arguments["dtype"])
-        payload.dtype = explicit_dtype(value)
+        record = structured(value)
+        payload.dtype = dtype_name(record) if record is not None else explicit_dtype(value)
+        payload.element = record
         if payload.dtype is None and value is not None:  # explicit None means "infer it"
             shown = value if value is not _UNKNOWN else "a value not known at compile time"
-            raise PayloadInferenceError(
-                f"{context}: argument 'dtype' = {shown!r} is not allowed; expected a numeric NumPy or Numba dtype "
-                "written as a constant: bool, int8-int64, uint8-uint64, float16, bfloat16, float32, float64, "
-                "complex64 or complex128"
+            why = _records.refused_structured(record, dtype_name) if record is not None else None
+            expected = (
+                f"it is {why}"
+                if why
+                else "expected a numeric NumPy or Numba dtype written as a constant: bool, int8-int64, uint8-uint64, "
+                "float16, bfloat16, float32, float64, complex64 or complex128, or an aligned NumPy structured dtype "
+                "of them"
             )
+            raise PayloadInferenceError(f"{context}: argument 'dtype' = {shown!r} is not allowed; {expected}")
         payload.dtype_source = "its dtype argument"
     return payload
 
