@@ -160,3 +160,45 @@ def test_the_partial_tiles_guide_says_which_collectives_take_valid_items():
     assert "valid_items: RUNTIME" in explanation.plans[1].describe()  # after the load
     with pytest.raises(coop.UnsupportedOperationError, match="oob_default set to the operator's identity"):
         coop.explain(_scan_of_a_partial_tile, values, values, 100, grid=1, block=128)
+
+
+def _records_table_rows() -> list[str]:
+    guide = (DOCS / "guide" / "operators.rst").read_text()
+    table = guide.split("Which calls take records,")[1].split("An operator or comparator over records")[0]
+    return table.split("   * - ")[2:]  # after the header row
+
+
+def test_the_records_table_names_the_operations_the_catalog_gives_records():
+    """The guide's table of structured types against the catalog's takes_records, as the
+    engine words it when it refuses a record (radix_sort_pairs takes records as values only)."""
+
+    @cuda.jit
+    def sums_a_pair(source, destination):
+        value = source[cuda.threadIdx.x]
+        destination[0] = coop.sum(coop.this_block(), (value, value))[0]
+
+    values = np.zeros(128, np.int32)
+    with pytest.raises(coop.UnsupportedOperationError) as refused:
+        coop.explain(sums_a_pair, values, values, grid=1, block=128)
+    engine = set(re.search(r"the operations that take records are ([\w, ]+)", str(refused.value))[1].split(", "))
+    rows = [row for row in _records_table_rows() if not row.startswith("every other call")]
+    named = {name for row in rows for name in re.findall(r":func:`~cuda\.coop\.(\w+)`", row.split("\n     - ")[0])}
+    assert named - {"radix_sort_pairs"} == engine
+
+
+def test_the_records_guide_example_compiles():
+    guide = (DOCS / "guide" / "operators.rst").read_text()
+    block = next(part for part in guide.split(".. code-block:: python") if "def records_kernel" in part)
+    lines = []
+    for line in block.splitlines()[1:]:
+        if line and not line.startswith("   "):
+            break  # the prose after the block
+        lines.append(line[3:])
+    code = "\n".join(lines)
+    namespace = {"np": np, "cuda": cuda, "coop": coop}
+    exec(compile(code, "operators.rst", "exec"), namespace)  # noqa: S102 (the guide's own example)
+    triple = namespace["triple"]
+    source = np.zeros(512, triple)
+    plans = coop.explain(namespace["records_kernel"], source, source, np.zeros(1, triple), grid=1, block=128).plans
+    assert {plan.facts.operation for plan in plans} == {"load", "reduce", "merge_sort_keys", "store"}
+    assert {plan.dtype for plan in plans} == {"record(int32,float32,float32)"}

@@ -66,15 +66,18 @@ void require_record_support(const OperationSpec& operation, const CallFacts& fac
                ") takes no records; the operations that take records are " + record_operation_names());
   }
   for (const auto& option : operation.options) {
-    if (option.type != OptionType::Operator) continue;
+    const bool predicate = option.type == OptionType::Predicate;
+    if (option.type != OptionType::Operator && !predicate) continue;
     const OptionBinding bound = facts.option(option.name);
     if (bound.binding == Binding::Static && bound.value.starts_with(kUserOperatorPrefix)) continue;
     const std::string given = bound.binding == Binding::Static    ? quoted(bound.value)
-                              : bound.binding == Binding::Omitted ? "omitted (the sum)"
+                              : bound.binding == Binding::Omitted ? (predicate ? "omitted (less)" : "omitted (the sum)")
                                                                   : "a runtime value";
     reject(ErrorKind::UnsupportedOperation, facts.call_name(), option.name, given + " on " + dtype,
-           "a user operator (a Python function op(a, b) taking and returning the record's fields as a tuple): a "
-           "built-in operator has no meaning on a record");
+           predicate ? "a user comparator (a Python function less(a, b) taking the records' fields as tuples and "
+                       "returning a bool): a built-in comparison has no meaning on a record"
+                     : "a user operator (a Python function op(a, b) taking and returning the record's fields as a "
+                       "tuple): a built-in operator has no meaning on a record");
   }
 }
 

@@ -247,6 +247,39 @@ TEST(Record, LoadsStoresExchangesAndShufflesOfEveryLayoutCompile) {
   EXPECT_EQ(bundle.providers.size(), plans.size());
 }
 
+// The sorts: merge sorts order record keys by a user comparator (a block's and a warp's), carrying
+// record values; a radix sort carries record values beside its integer keys.
+TEST(Record, SortsOfRecordKeysAndValuesOfEveryLayoutCompile) {
+  std::vector<Plan> plans;
+  const Group block = Group::this_block({128, 1, 1}), warp = Group::this_warp({128, 1, 1}, 32);
+  for (std::size_t i = 0; i < kLayouts.size(); ++i) {
+    const auto sort = [&](const std::string& operation, Group group, DType keys, bool compare) {
+      CallFacts facts;
+      facts.operation = operation;
+      facts.group = group;
+      facts.dtype = keys;
+      facts.items_per_thread = 4;
+      facts.payload = PayloadKind::Array;
+      if (compare) facts.options["compare_op"] = OptionBinding::fixed("user:coop_record_less_" + std::to_string(i));
+      if (operation.ends_with("pairs")) facts.dtypes["ValueT"] = record(kLayouts[i].name);
+      facts.where = "record_sorts";
+      return facts;
+    };
+    const DType keys = record(kLayouts[i].name);
+    plans.push_back(engine().plan(sort("merge_sort_keys", block, keys, true)));
+    plans.push_back(engine().plan(sort("merge_sort_pairs", warp, keys, true)));
+    plans.push_back(engine().plan(sort("radix_sort_pairs", block, DType::UInt32, false)));
+    const std::string refused = refusal(sort("merge_sort_keys", block, keys, false));
+    EXPECT_NE(refused.find("omitted (less) on " + kLayouts[i].name), std::string::npos) << refused;
+    EXPECT_NE(refused.find("a user comparator"), std::string::npos) << refused;
+  }
+  const Bundle bundle = engine().compile(plans, "sm_90");
+  ASSERT_EQ(bundle.providers.size(), plans.size());
+  for (const Provider& provider : bundle.providers) {
+    for (const ExternalFunction& function : provider.external_functions) EXPECT_TRUE(function.by_pointer);
+  }
+}
+
 std::string shell_quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 // nvcc's host compiler lays out each generated struct as C++ does: sizeof, alignof and each

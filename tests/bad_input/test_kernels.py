@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from numba_cuda_mlir import cuda, types
 from numba_cuda_mlir.numba_cuda.misc.special import literal_unroll
+from numba_cuda_mlir.numba_cuda.np.numpy_support import from_dtype
 
 from cuda import coop
 from cuda.coop.numba_mlir import StatefulFunction
@@ -2137,7 +2138,8 @@ def reduces_a_tuple_with_an_object_field(source, destination):
     "coop.sum",
     "record(int32,int64)",
     "sum (family reduce) takes no records",
-    "the operations that take records are exchange, load, store, reduce, scan, inclusive_scan, exclusive_scan, shuffle",
+    "the operations that take records are exchange, load, store, merge_sort_keys, merge_sort_pairs, reduce, scan, "
+    "inclusive_scan, exclusive_scan, shuffle",
 )
 @cuda.jit
 def sums_a_tuple_of_mixed_widths(source, destination):
@@ -2241,6 +2243,102 @@ def carries_a_pair_scan_with_one_number(source, destination):
     value = source[cuda.threadIdx.x]
     out = coop.inclusive_scan(coop.this_block(), (value, value), scan_op=add_pairs, prefix_op=prefix)  # <- error
     destination[0] = out[0]
+
+
+# -- records: NumPy structured dtypes as array and ThreadData element types
+
+KEYED = types.Array(from_dtype(np.dtype([("key", np.int32), ("value", np.float32)], align=True)), 1, "C")
+PACKED = types.Array(from_dtype(np.dtype([("flag", np.int8), ("value", np.float64)])), 1, "C")
+NESTED = types.Array(from_dtype(np.dtype([("key", np.int32), ("pair", np.float32, 2)], align=True)), 1, "C")
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.load",
+    "argument 'source' holds a structured dtype laid out at offsets [0, 1] in 9 bytes",
+    "C lays its fields out at [0, 8] in 16",
+    "np.dtype([...], align=True)",
+    argtypes=(PACKED, PACKED),
+)
+@cuda.jit
+def loads_a_packed_structured_dtype(source, destination):
+    items = coop.ThreadData(2)
+    coop.load(coop.this_block(), source, items)  # <- error
+    coop.store(coop.this_block(), destination, items)
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.load",
+    "a structured dtype with field 'pair' (nestedarray(float32, (2,)))",
+    "each a scalar",
+    argtypes=(NESTED, NESTED),
+)
+@cuda.jit
+def loads_records_with_an_array_field(source, destination):
+    items = coop.ThreadData(2)
+    coop.load(coop.this_block(), source, items)  # <- error
+    coop.store(coop.this_block(), destination, items)
+
+
+PACKED_DTYPE = np.dtype([("flag", np.int8), ("value", np.float64)])
+
+
+@expect(
+    coop.PayloadInferenceError,
+    "coop.ThreadData",
+    "argument 'dtype' = ",
+    "it is a structured dtype laid out at offsets [0, 1] in 9 bytes",
+    "np.dtype([...], align=True)",
+    argtypes=(PACKED, PACKED),
+)
+@cuda.jit
+def declares_thread_data_of_a_packed_structured_dtype(source, destination):
+    items = coop.ThreadData(2, dtype=PACKED_DTYPE)  # <- error
+    coop.store(coop.this_block(), destination, items)
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.radix_sort_keys",
+    "record(int32,float32)",
+    "radix_sort_keys (family radix_sort) takes no records",
+    argtypes=(KEYED, KEYED),
+)
+@cuda.jit
+def radix_sorts_record_keys(source, destination):
+    keys = coop.ThreadData(2)
+    coop.load(coop.this_block(), source, keys)
+    coop.store(coop.this_block(), destination, coop.radix_sort_keys(coop.this_block(), keys))  # <- error
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.merge_sort_keys",
+    "'compare_op'",
+    "omitted (less) on record(int32,float32)",
+    "a user comparator",
+    argtypes=(KEYED, KEYED),
+)
+@cuda.jit
+def merge_sorts_record_keys_without_a_comparator(source, destination):
+    keys = coop.ThreadData(2)
+    coop.load(coop.this_block(), source, keys)
+    coop.store(coop.this_block(), destination, coop.merge_sort_keys(coop.this_block(), keys))  # <- error
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.adjacent_difference",
+    "record(int32,float32)",
+    "adjacent_difference (family adjacent_difference) takes no records",
+    argtypes=(KEYED, KEYED),
+)
+@cuda.jit
+def differences_records(source, destination):
+    items = coop.ThreadData(2)
+    coop.load(coop.this_block(), source, items)
+    coop.store(coop.this_block(), destination, coop.adjacent_difference(coop.this_block(), items))  # <- error
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.kernel.py_func.__name__ for case in CASES])

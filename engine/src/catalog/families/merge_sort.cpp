@@ -61,6 +61,7 @@ OperationSpec sort_operation(const std::string& name, bool pairs) {
                  .needs_scratch = true,
                  .needs_power_of_two_threads = true}},
       .scalar_as_one_item = true,
+      .takes_records = true,  // keys ordered by a Python compare_op over their fields; values moved whole
   };
   add_sorted_operands(operation, pairs, {"compare_op", "valid_items", "oob_default"});
   return operation;

@@ -332,6 +332,12 @@ def view_dimensions(array_type) -> int:
 
 def _memory_dtype(memory_type, operation, role, where_text):
     dtype = _payloads.dtype_name(memory_type.dtype)
+    refused = _records.refused_structured(memory_type.dtype, _payloads.dtype_name)
+    if refused is not None:
+        raise UnsupportedOperationError(
+            f"{where_text}: argument '{role}' holds {refused}; coop.{operation} moves scalars and records "
+            "(aligned structured dtypes of scalar fields)"
+        )
     if dtype is None:
         raise UnsupportedOperationError(
             f"{where_text}: argument '{role}' holds {memory_type.dtype}; coop.{operation} moves bool, int8-int64, "
@@ -587,7 +593,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     if memory is not None:
         memory_type = _memory_type(oracle, arguments[memory], memory, where_text)
         dtype = _memory_dtype(memory_type, operation, memory, where_text)
-        _payloads.agree(payload, dtype, f"the {memory} of {where_text}", where_text)
+        _payloads.agree(payload, dtype, f"the {memory} of {where_text}", where_text, element=memory_type.dtype)
         _payloads.literal_fits(payload, payload_name, where_text)
         if view_dimensions(memory_type):
             views[memory] = view_dimensions(memory_type)

@@ -74,7 +74,17 @@ def compile_operator(function, dtype: str, arch: str, where_text: str, state, ar
                 return 1 if judge(a, b) else 0
 
             core, result_type = truth, types.int32
-        if is_record(dtype):  # fields at the offsets C++ lays them out at, read and written by pointer
+        if is_record(dtype) and predicate:  # records read by pointer, the truth written through the first
+            operator = cuda.jit(device=True)(core)
+
+            def record_predicate(result, a, b):
+                result[0] = operator(read_record(a, dtype), read_record(b, dtype))
+
+            compiled, signature = (
+                record_predicate,
+                types.void(types.CPointer(types.int32), types.voidptr, types.voidptr),
+            )
+        elif is_record(dtype):  # fields at the offsets C++ lays them out at, read and written by pointer
             operator = cuda.jit(device=True)(core)
 
             def record_wrapper(result, a, b):

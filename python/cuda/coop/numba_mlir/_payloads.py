@@ -14,6 +14,7 @@ import numpy as np
 from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda.core import errors as numba_errors
 from numba_cuda_mlir.numba_cuda.core import ir
+from numba_cuda_mlir.numba_cuda.np.numpy_support import from_dtype
 
 from .. import _engine
 from .._core.api.storage import ThreadData
@@ -35,6 +36,7 @@ class Payload:
     dtype_source: str = ""  # what fixed the dtype, for conflict messages
     label: str = ""  # the variable, for a local array
     literal: object = None  # a scalar payload written as a number: it takes the call's memory dtype
+    element: object = None  # of records: the structured dtype (Numba Record) that typed it, naming its fields
 
     @property
     def name(self) -> str:
@@ -99,6 +101,15 @@ class Result(Payload):
             self.source.dtype_source = value
 
     @property
+    def element(self):
+        return None if self.fixed_dtype else self.source.element
+
+    @element.setter
+    def element(self, value):
+        if hasattr(self, "source") and not self.fixed_dtype:
+            self.source.element = value
+
+    @property
     def name(self) -> str:
         return self.var.name if self.var is not None else super().name
 
@@ -137,6 +148,8 @@ def dtype_name(numba_type) -> str | None:
     "record(float32,float32)"), or None if it has none."""
     if isinstance(numba_type, types.BaseTuple):
         return _records.record_of_tuple(numba_type, dtype_name)
+    if isinstance(numba_type, types.Record):
+        return _records.record_of_structured(numba_type, dtype_name)
     name = str(numba_type)
     names = {"bool": "bool", "boolean": "bool", "float16": "float16", "bfloat16": "bfloat16", "bf16": "bfloat16"}
     if name in names:
@@ -151,6 +164,15 @@ def dtype_name(numba_type) -> str | None:
 def plain_constant(value):
     """A NumPy integer constant (np.int64(32)) as the Python int it stands for."""
     return int(value) if isinstance(value, np.integer) else value
+
+
+def structured(value):
+    """The Numba Record of a NumPy structured dtype (or of a Record) given as a dtype, else None."""
+    if isinstance(value, types.Record):
+        return value
+    if isinstance(value, np.dtype) and value.fields is not None:
+        return from_dtype(value)
+    return None
 
 
 def explicit_dtype(value) -> str | None:
@@ -256,14 +278,20 @@ def thread_data(state, site: Site) -> Payload:
     payload = Payload(site, extent, alignment)
     if "dtype" in bound.arguments:
         value = dtype_value(state, bound.arguments["dtype"])
-        payload.dtype = explicit_dtype(value)
+        record = structured(value)
+        payload.dtype = dtype_name(record) if record is not None else explicit_dtype(value)
+        payload.element = record
         if payload.dtype is None and value is not None:  # explicit None means "infer it"
             shown = value if value is not _UNKNOWN else "a value not known at compile time"
-            raise PayloadInferenceError(
-                f"{context}: argument 'dtype' = {shown!r} is not allowed; expected a numeric NumPy or Numba dtype "
-                "written as a constant: bool, int8-int64, uint8-uint64, float16, bfloat16, float32, float64, "
-                "complex64 or complex128"
+            why = _records.refused_structured(record, dtype_name) if record is not None else None
+            expected = (
+                f"it is {why}"
+                if why
+                else "expected a numeric NumPy or Numba dtype written as a constant: bool, int8-int64, uint8-uint64, "
+                "float16, bfloat16, float32, float64, complex64 or complex128, or an aligned NumPy structured dtype "
+                "of them"
             )
+            raise PayloadInferenceError(f"{context}: argument 'dtype' = {shown!r} is not allowed; {expected}")
         payload.dtype_source = "its dtype argument"
     return payload
 
@@ -346,10 +374,13 @@ def _made_by(state, name, made) -> bool:
     return any(value is made for value in state.func_ir._definitions.get(name, []))
 
 
-def agree(payload: Payload, dtype: str, source: str, context: str) -> None:
-    """Records that `source` needs `payload` to hold `dtype`."""
+def agree(payload: Payload, dtype: str, source: str, context: str, element=None) -> None:
+    """Records that `source` needs `payload` to hold `dtype` (of records: `element`, the structured
+    dtype whose field names its items take, if the source has one)."""
     if payload.dtype is None:
         payload.dtype, payload.dtype_source = dtype, source
+    if payload.dtype == dtype and payload.element is None and isinstance(element, types.Record):
+        payload.element = element
     elif payload.dtype != dtype:
         raise PayloadInferenceError(
             f"{context}: {payload.shown} holds {payload.dtype} (from {payload.dtype_source}) but {source} "
@@ -419,4 +450,7 @@ def local_array(state, var, oracle, found=None) -> Payload | None:
     array_type = oracle.type_of(var)
     if not isinstance(extent, int) or not isinstance(array_type, types.Array) or array_type.ndim != 1:
         return None
-    return Payload(None, extent, None, dtype_name(array_type.dtype), "its local array declaration", var.name)
+    element = array_type.dtype if isinstance(array_type.dtype, types.Record) else None
+    return Payload(
+        None, extent, None, dtype_name(array_type.dtype), "its local array declaration", var.name, element=element
+    )

@@ -130,7 +130,7 @@ def _bound_the_launch(state, block_shape) -> None:
 
 def _analyze(state, sites, block_shape, payloads, storages, reserved) -> tuple[_facts.Call, ...]:
     """CallFacts for every primitive, in program order (barrier placement depends on it)."""
-    reservations = {id(each.statement): (each.count, each.dtype) for each in reserved}
+    reservations = {id(each.statement): (each.count, each.dtype, None) for each in reserved}
     oracle = TypeOracle(state, reservations, _typed_thread_data(payloads))
     for site in sites:  # first: a call reading what one returns would report a missing payload instead
         if _facts.is_primitive(site):
@@ -169,7 +169,7 @@ def _typed_thread_data(payloads, state=None, sites=(), oracle=None) -> dict:
     local arrays the rewrite makes of them (the kernel compiler cannot type a ThreadData), and
     with `sites`, the calls returning a payload they filled (`items = coop.load(...)`)."""
     typed = {
-        id(payload.site.statement): (payload.extent, payload.dtype)
+        id(payload.site.statement): (payload.extent, payload.dtype, payload.element)
         for payload in payloads
         if payload.site is not None and not isinstance(payload, _payloads.Result) and payload.dtype is not None
     }
@@ -177,7 +177,7 @@ def _typed_thread_data(payloads, state=None, sites=(), oracle=None) -> dict:
         filled = _payloads.filled_by(state, site.call) if _facts.is_primitive(site) else None
         payload = _payloads.array_payload(state, filled, payloads, oracle) if filled is not None else None
         if payload is not None and payload.dtype is not None:
-            typed[id(site.statement)] = (payload.extent, payload.dtype)
+            typed[id(site.statement)] = (payload.extent, payload.dtype, payload.element)
     return typed
 
 

@@ -75,12 +75,8 @@ def _mlir_scalar(name: str):
 def numba_scalar(name: str):
     """The Numba type of a payload value of engine dtype `name`: a scalar, or a record's tuple."""
     if _records.is_record(name):
-        return _records.numba_type(name, numba_scalar)
-    if name == "bool":
-        return types.boolean
-    if name == "bfloat16":
-        return types.bf16  # numba-cuda-mlir's name for it
-    return getattr(types, name)
+        return _records.numba_type(name)
+    return _records.scalar_type(name)
 
 
 def _complex_parts(slot, value_type: str):

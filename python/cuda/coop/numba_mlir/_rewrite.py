@@ -8,10 +8,10 @@ import numpy as np
 from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
 from numba_cuda_mlir.numba_cuda.core import ir
 
-from . import _facts, _ir
+from . import _facts, _ir, _records
 from ._payloads import Result
 from ._prefix_callbacks import SCRATCH_STANDS_IN
-from ._provider_call import coop_provider_call
+from ._provider_call import coop_provider_call, read_record, write_record
 
 # Static shared memory a kernel may declare without opting in to more.
 STATIC_SHARED_LIMIT = 48 * 1024
@@ -83,11 +83,28 @@ def _one_item_arrays(scope, call, loc):
     into one: (statements, operand name -> its array)."""
     statements, arrays = [], {}
     for name, dtype in call.one_item.items():
-        made, array = _ir.array(scope, "local", 1, dtype, loc)
+        array = _ir.new_var(scope, "one_item", loc)
+        made = _records.local_array(scope, 1, dtype, loc, target=array)
         zero_statement, zero = _ir.constant(scope, 0, loc, "zero")
-        statements += made + [zero_statement, ir.SetItem(array, zero, call.operands[name], loc)]
+        statements += made + [zero_statement]
+        if _records.is_record(dtype):  # a tuple written field by field into the one record
+            item = _ir.new_var(scope, "record", loc)
+            statements.append(ir.Assign(ir.Expr.getitem(array, zero, loc), item, loc))
+            statements += _record_call(scope, write_record, (item, call.operands[name]), dtype, loc)
+        else:
+            statements.append(ir.SetItem(array, zero, call.operands[name], loc))
         arrays[name] = array
     return statements, arrays
+
+
+def _record_call(scope, function, arguments, dtype, loc, target=None):
+    """target = function(*arguments, dtype): a record read or written as a tuple (_provider_call)."""
+    callee, name = _ir.new_var(scope, function.__name__, loc), _ir.new_var(scope, "record_dtype", loc)
+    return [
+        ir.Assign(ir.Global(function.__name__, function, loc), callee, loc),
+        ir.Assign(ir.Const(dtype, loc), name, loc),
+        ir.Assign(ir.Expr.call(callee, (*arguments, name), (), loc), target or _ir.new_var(scope, "none", loc), loc),
+    ]
 
 
 def _returned(scope, made, target, loc):
@@ -105,6 +122,10 @@ def _returned(scope, made, target, loc):
             zero_statement, zero = _ir.constant(scope, 0, loc, "zero")
             item = _ir.new_var(scope, "item", loc)
             statements += [zero_statement, ir.Assign(ir.Expr.getitem(result.var, zero, loc), item, loc)]
+            if _records.is_record(result.dtype):  # one value per thread given as a tuple comes back as one
+                fields = _ir.new_var(scope, "fields", loc)
+                statements += _record_call(scope, read_record, (item,), result.dtype, loc, target=fields)
+                item = fields
             values.append(item)
         else:
             values.append(result.var)
@@ -129,16 +150,16 @@ def rewrite(state, linked, payloads, removed_statements, layout):
             made = made_by_statement.get(key, [])
             for payload in made:
                 own = payload.var if isinstance(payload, Result) else None
-                body += _ir.array(
+                body += _records.local_array(
                     block.scope,
-                    "local",
                     payload.extent,
                     payload.dtype,
                     loc,
                     target=own or statement.target,
                     # The kernel compiler's local arrays take multiples of 8; less is met by 8.
                     alignment=max(payload.alignment, 8) if payload.alignment else None,
-                )[0]
+                    element=payload.element,
+                )
             if key in by_statement:
                 each = by_statement[key]
                 if id(each) in layout.barriers:

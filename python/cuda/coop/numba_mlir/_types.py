@@ -15,7 +15,7 @@ from numba_cuda_mlir.numba_cuda.core.errors import TypingError
 from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
 from numba_cuda_mlir.numba_cuda.types import functions
 
-from . import _ir
+from . import _records
 from ._ir import definition
 
 # What a value's statements may be for the inference over them alone to type it as the
@@ -187,8 +187,10 @@ def _typable(state, arrays):
         body = []
         for statement in block.body:
             if id(statement) in arrays:
-                length, dtype = arrays[id(statement)]
-                body += _ir.array(block.scope, "local", length, dtype, statement.loc, target=statement.target)[0]
+                length, dtype, element = arrays[id(statement)]
+                body += _records.local_array(
+                    block.scope, length, dtype, statement.loc, target=statement.target, element=element
+                )
                 continue
             body.append(_typable_statement(state, statement))
         block.body = body

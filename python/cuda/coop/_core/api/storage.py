@@ -18,7 +18,10 @@ class ThreadData:
             kernel array argument's ``.dtype`` (``source.dtype``); left
             out, it is inferred from the first primitive that fills it (`load`'s
             source) or from the values written to it. Two uses that disagree are
-            a `PayloadInferenceError`.
+            a `PayloadInferenceError`. An aligned NumPy structured dtype of
+            scalar fields (``np.dtype([...], align=True)``) makes items that are
+            records, read and written by field (``items[i].key``); see the
+            operators guide for the calls that take them.
         alignment: a minimum alignment of its storage in bytes, a compile-time
             power of two (``vectorize`` loads need the payload aligned to their
             vector width, which cuda.coop arranges by itself).
