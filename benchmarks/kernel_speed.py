@@ -33,7 +33,7 @@ import reference
 import sass
 import timing
 
-from cuda.coop.numba_mlir import _dispatch, _planner
+from cuda.coop.numba_mlir import _dispatch, _planner, _resources
 
 REPRESENTATIVE = "block_transpose_int32_256x4"
 POISON = 0xA5A5A5A5
@@ -60,13 +60,23 @@ def the_cubin(kernel) -> bytes | None:
     return overloads[0].metadata.get("cubin") if len(overloads) == 1 else None
 
 
+def the_registers(kernel) -> int | None:
+    """Registers per thread of the kernel's one overload (occupancy: 65536 per SM)."""
+    overloads = _dispatch.compile_results(kernel)
+    if len(overloads) != 1 or overloads[0].metadata.get("cubin") is None:
+        return None
+    found = _resources.of_kernel(overloads[0].metadata["cubin"], overloads[0].metadata.get("func_name", ""))
+    return found.registers if found is not None else None
+
+
 def sass_counts(rows, kernels, cubin, sass_dir: pathlib.Path | None) -> None:
-    """Adds coop and twin SASS counts to each row; writes the SASS of both kernels
-    under sass_dir for the representative row and every row below 0.95."""
+    """Adds coop and twin SASS counts and registers to each row; writes the SASS of both
+    kernels under sass_dir for the representative row and every row below 0.95."""
     if sass.cuobjdump() is None:
         print("cuobjdump not found: no SASS counts", file=sys.stderr)
         return
     twins = sass.split_functions(sass.disassemble(cubin))
+    twin_cubin = pathlib.Path(cubin).read_bytes()
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
         jobs = {
             row["name"]: pool.submit(sass.disassemble, code)
@@ -80,6 +90,11 @@ def sass_counts(rows, kernels, cubin, sass_dir: pathlib.Path | None) -> None:
             "coop": sass.counts(coop[name]) if name in coop else None,
             "twin": sass.counts(twins[name]) if name in twins else None,
         }
+        if row["sass"]["coop"] is not None:
+            row["sass"]["coop"]["registers"] = the_registers(kernels[name])
+        if row["sass"]["twin"] is not None:
+            found = _resources.of_kernel(twin_cubin, name)
+            row["sass"]["twin"]["registers"] = found.registers if found is not None else None
         if sass_dir is not None and (name == REPRESENTATIVE or row.get("ratio", 1) < 0.95):
             sass_dir.mkdir(parents=True, exist_ok=True)
             (sass_dir / f"{name}.coop.sass").write_text(coop.get(name, ""))

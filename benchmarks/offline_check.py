@@ -1,7 +1,7 @@
 """What can be checked without a GPU: the twins generate and compile for sm_90,
 every row's Python kernel compiles for its launch (compile_for_launch), and the
-SASS of both kernels side by side (instructions, BAR, LDL/STL, CALL, global
-access widths), flagging rows where cuda.coop's kernel has local memory, calls,
+SASS of both kernels side by side (instructions, registers, BAR, LDL/STL, CALL,
+global access widths), flagging rows where cuda.coop's kernel has local memory, calls,
 a different barrier count or different global access widths than its twin, and
 ending with the range of the instruction-count difference per family.
 
@@ -37,6 +37,11 @@ def flags(coop: dict, twin: dict) -> list[str]:
     return found
 
 
+def registers(resources) -> int:
+    """Registers per thread, -1 where the cubin does not say."""
+    return resources.registers if resources is not None else -1
+
+
 def instruction_differences(report: list) -> dict:
     """{family: (least, most) coop instructions less the twin's}."""
     differences = {}
@@ -56,6 +61,7 @@ def main() -> None:
     tools._cached_cc = prewarm.ARCH  # no device: compile for the H200
     import coop_kernels
 
+    from cuda.coop.numba_mlir import _resources
     from cuda.coop.numba_mlir._explain import compile_for_launch
 
     with tempfile.TemporaryDirectory() as work:
@@ -63,6 +69,7 @@ def main() -> None:
         _, seconds = twins.build(rows, cubin, cubin.with_suffix(".cu"))
         print(f"twins: {len(rows)} kernels compiled for {twins.ARCH} in {seconds:.1f} s")
         twin_code = sass.disassemble(cubin) if sass.cuobjdump() else ""
+        twin_cubin = cubin.read_bytes()
     if not twin_code:
         print("cuobjdump not found: compiling the Python kernels without SASS")
     twin_sass = sass.split_functions(twin_code)
@@ -84,10 +91,13 @@ def main() -> None:
             continue
         coop = sass.counts(sass.disassemble(result.metadata["cubin"]))
         twin = sass.counts(twin_sass[config.name])
+        coop["registers"] = registers(_resources.of_kernel(result.metadata["cubin"], result.metadata["func_name"]))
+        twin["registers"] = registers(_resources.of_kernel(twin_cubin, config.name))
         found = flags(coop, twin)
         report.append({"name": config.name, "family": config.family, "coop": coop, "twin": twin, "flags": found})
         print(
             f"{config.name:{width}s} instructions {coop['instructions']:4d} vs {twin['instructions']:4d}  "
+            f"registers {coop['registers']:3d} vs {twin['registers']:3d}  "
             f"BAR {coop['BAR']} vs {twin['BAR']}  {'; '.join(found) or 'same shape'}"
         )
     if args.json:

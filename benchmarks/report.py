@@ -34,13 +34,14 @@ def sass_cell(counts: dict | None) -> str:
     if not counts:
         return "-"
     local = counts["LDL"] + counts["STL"]
-    return f"{counts['instructions']:3d} B{counts['BAR']} L{local} C{counts['CALL']}"
+    registers = f" R{counts['registers']}" if counts.get("registers") else ""  # results before 2026-12-03 lack them
+    return f"{counts['instructions']:3d}{registers} B{counts['BAR']} L{local} C{counts['CALL']}"
 
 
 def speed_table(speed: dict) -> list[str]:
     width = max((len(row["name"]) for row in speed["rows"]), default=3)
     header = f"{'row':{width}s} {'coop us':>8s} {'twin us':>8s} {'twin/coop':>9s} {'coop GB/s':>9s} {'of copy':>7s}"
-    lines = [f"{header}  {'SASS coop (instrs Bar Local Call)':>22s} | twin"]
+    lines = [f"{header}  {'SASS coop (instrs Regs Bar Local Call)':>22s} | twin"]
     for row in speed["rows"]:
         if "ratio" not in row:
             why = row.get("error") or f"WRONG OUTPUT: {row.get('why')}"

@@ -23,6 +23,7 @@ from . import (
     _prefix_callbacks,
     _rewrite,
     _selectors,
+    _shared_pointers,
     _storage,
 )
 from ._divergence import warn_divergent_calls
@@ -73,6 +74,7 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
             _groups.check_no_escape(state, sites)
             _selectors.normalize(state, sites)
             _bound_the_launch(state, block_shape)
+            _shared_pointers.request(state)  # CUB's shared-memory addressing in 32 bits, as nvcc's
         with clock("facts"):
             calls = _analyze(state, sites, block_shape, payloads, storages, reserved)
             _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
