@@ -95,6 +95,12 @@ def test_radix_sort_pairs_with_record_values_compiles(name):
     compile_for_launch(runtime.radix_sort_record_values, (array(types.uint32), array(dtype)) * 2, 1, 128)
 
 
+def test_topk_pairs_with_record_values_compile():
+    dtype = runtime.RECORDS["int64_float32"]
+    arrays = (array(types.uint32), array(dtype)) * 2
+    compile_for_launch(runtime.topk_record_values, (*arrays, types.int64), 1, 128)
+
+
 def test_merge_sorts_of_record_keys_and_values_compile():
     keys, values = runtime.RECORDS["int32_float32"], runtime.RECORDS["int8_float64_int16"]
     sort_plan = plans(runtime.merge_sort_record_keys, np.zeros(512, keys), np.zeros(512, keys))[1]

@@ -1,7 +1,7 @@
 """NumPy structured dtypes (aligned records) as the element type of device arrays and of
 ThreadData, compared with NumPy: loaded, exchanged, shuffled and stored whole; reduced and
 scanned with Python operators over their fields (taken and returned as tuples) at one and
-several items per thread; as radix sort values; as merge sort keys (a Python compare_op)
+several items per thread; as radix sort and top-k values; as merge sort keys (a Python compare_op)
 and values. The layouts cover records of 8, 12, 16 and 24 bytes aligned to 4 and 8."""
 
 import numpy as np
@@ -201,6 +201,31 @@ def test_radix_sort_pairs_carries_record_values(name):
     order = np.argsort(keys, kind="stable")
     np.testing.assert_array_equal(keys_out, keys[order])
     np.testing.assert_array_equal(values_out, values[order])
+
+
+@cuda.jit
+def topk_record_values(keys_in, values_in, keys_out, values_out, k):
+    block = coop.this_block()
+    keys, values = coop.ThreadData(4), coop.ThreadData(4)
+    coop.load(block, keys_in, keys)
+    coop.load(block, values_in, values)
+    chosen, carried = coop.topk_min_pairs(block, keys, values, k=k)
+    coop.store(block, keys_out, chosen)
+    coop.store(block, values_out, carried)
+
+
+@pytest.mark.parametrize("k", [1, 16, 512])
+def test_topk_pairs_carry_record_values(k):
+    dtype = RECORDS["int64_float32"]
+    keys = np.random.default_rng(4).permutation(512).astype(np.uint32)  # distinct: one answer
+    values = records(dtype, 512)
+    values["key"] = keys  # each value names its key
+    keys_out, values_out = np.zeros_like(keys), np.zeros_like(values)
+    topk_record_values[1, 128](keys, values, keys_out, values_out, k)
+    np.testing.assert_array_equal(np.sort(keys_out[:k]), np.arange(k))
+    np.testing.assert_array_equal(values_out["key"][:k], keys_out[:k])
+    by_key = {int(key): value for key, value in zip(keys, values["value"])}
+    np.testing.assert_array_equal(values_out["value"][:k], [by_key[int(key)] for key in keys_out[:k]])
 
 
 def by_key_then_value(a, b):
