@@ -65,6 +65,20 @@ void require_record_support(const OperationSpec& operation, const CallFacts& fac
            "a scalar dtype: " + operation.name + " (family " + operation.family +
                ") takes no records; the operations that take records are " + record_operation_names());
   }
+  // Records on a warp are what the H200 has verified: one record per thread (a tuple) reduced
+  // or scanned. A warp merge sort of a ThreadData of records came back unsorted and unstored
+  // (its one runtime test), so until that path is found and tested, everything else of
+  // records (a ThreadData of them, sorts, moves) is for blocks only.
+  const bool verified_off_blocks =
+      facts.payload == PayloadKind::Scalar && (operation.family == "reduce" || operation.family == "scan");
+  if (facts.group.kind != GroupKind::Block && !verified_off_blocks) {
+    const std::string payload = facts.payload == PayloadKind::Array ? "a ThreadData of " : "one ";
+    reject(ErrorKind::UnsupportedOperation, facts.call_name(), "group",
+           std::string(to_string(facts.group.kind)) + " with " + payload + dtype,
+           "a block (coop.this_block()) for " + operation.name +
+               " of records; off blocks, records go only to reductions and scans of one record per thread "
+               "(a tuple)");
+  }
   for (const auto& option : operation.options) {
     const bool predicate = option.type == OptionType::Predicate;
     if (option.type != OptionType::Operator && !predicate) continue;

@@ -172,7 +172,6 @@ std::vector<CallFacts> record_calls(DType dtype, int index) {
   calls.push_back(call("reduce", block, 0, {{"binary_op", user}, {"valid_items", runtime}}));
   calls.push_back(call("reduce", warp, 0, {{"binary_op", user}}));
   calls.push_back(call("reduce", logical, 0, {{"binary_op", user}}));
-  calls.push_back(call("reduce", warp, 4, {{"binary_op", user}}));
   calls.push_back(call("reduce", Group::warps_of({128, 1, 1}, 2), 0, {{"binary_op", user}}));
   calls.push_back(call("reduce", Group::cluster_of({128, 1, 1}, 2), 0, {{"binary_op", user}}));
   calls.push_back(call("inclusive_scan", block, 0, {{"scan_op", user}}));
@@ -195,7 +194,7 @@ TEST(Record, EveryReductionAndScanOfEveryLayoutCompilesToLtoIr) {
       plans.push_back(engine().plan(facts));
     }
   }
-  ASSERT_EQ(plans.size(), kLayouts.size() * 18);
+  ASSERT_EQ(plans.size(), kLayouts.size() * 17);
   const Bundle bundle = engine().compile(plans, "sm_90");  // the static_asserts hold NVRTC to each layout
   ASSERT_EQ(bundle.providers.size(), plans.size());
   for (std::size_t i = 0; i < plans.size(); ++i) {
@@ -212,8 +211,9 @@ TEST(Record, EveryReductionAndScanOfEveryLayoutCompilesToLtoIr) {
   EXPECT_NE(bundle.source.find("static_assert(sizeof(coop_record_int8_float64_int16) == 24"), std::string::npos);
 }
 
-// The families that move records whole (load, store, exchange, shuffle), on blocks and warps,
-// compile for every layout: CUB's classes copy any type, vectorized loads fall back to words.
+// The families that move records whole (load, store, exchange, shuffle), on blocks, compile for
+// every layout: CUB's classes copy any type, vectorized loads fall back to words. On a warp they
+// are refused, naming the group, until a warp's records pass on the GPU (plan.cpp).
 TEST(Record, LoadsStoresExchangesAndShufflesOfEveryLayoutCompile) {
   std::vector<Plan> plans;
   const Group block = Group::this_block({128, 1, 1}), warp = Group::this_warp({128, 1, 1}, 32);
@@ -235,10 +235,12 @@ TEST(Record, LoadsStoresExchangesAndShufflesOfEveryLayoutCompile) {
       plans.push_back(engine().plan(call("load", block, 4, {{"algorithm", fixed(algorithm)}})));
       plans.push_back(engine().plan(call("store", block, 4, {{"algorithm", fixed(algorithm)}})));
     }
-    plans.push_back(engine().plan(call("load", warp, 4, {})));
-    plans.push_back(engine().plan(call("store", warp, 4, {{"valid_items", OptionBinding::runtime()}})));
     plans.push_back(engine().plan(call("exchange", block, 4, {{"mode", fixed("striped_to_blocked")}})));
-    plans.push_back(engine().plan(call("exchange", warp, 4, {{"mode", fixed("blocked_to_striped")}})));
+    for (const char* operation : {"load", "store", "exchange"}) {
+      const std::string refused = refusal(call(operation, warp, 4, {}));
+      EXPECT_NE(refused.find("warp with a ThreadData of " + layout.name), std::string::npos) << refused;
+      EXPECT_NE(refused.find("a block (coop.this_block())"), std::string::npos) << refused;
+    }
     plans.push_back(engine().plan(call("shuffle", block, 4, {{"mode", fixed("up")}})));
     plans.push_back(
         engine().plan(call("shuffle", block, 0, {{"mode", fixed("offset")}, {"distance", OptionBinding::runtime()}})));
@@ -247,8 +249,8 @@ TEST(Record, LoadsStoresExchangesAndShufflesOfEveryLayoutCompile) {
   EXPECT_EQ(bundle.providers.size(), plans.size());
 }
 
-// The sorts: merge sorts order record keys by a user comparator (a block's and a warp's), carrying
-// record values; a radix sort carries record values beside its integer keys.
+// The sorts: a block's merge sorts order record keys by a user comparator, carrying record
+// values (a warp's are refused); a radix sort carries record values beside its integer keys.
 TEST(Record, SortsOfRecordKeysAndValuesOfEveryLayoutCompile) {
   std::vector<Plan> plans;
   const Group block = Group::this_block({128, 1, 1}), warp = Group::this_warp({128, 1, 1}, 32);
@@ -267,7 +269,9 @@ TEST(Record, SortsOfRecordKeysAndValuesOfEveryLayoutCompile) {
     };
     const DType keys = record(kLayouts[i].name);
     plans.push_back(engine().plan(sort("merge_sort_keys", block, keys, true)));
-    plans.push_back(engine().plan(sort("merge_sort_pairs", warp, keys, true)));
+    plans.push_back(engine().plan(sort("merge_sort_pairs", block, keys, true)));
+    const std::string on_a_warp = refusal(sort("merge_sort_pairs", warp, keys, true));
+    EXPECT_NE(on_a_warp.find("warp with a ThreadData of " + kLayouts[i].name), std::string::npos) << on_a_warp;
     plans.push_back(engine().plan(sort("radix_sort_pairs", block, DType::UInt32, false)));
     const std::string refused = refusal(sort("merge_sort_keys", block, keys, false));
     EXPECT_NE(refused.find("omitted (less) on " + kLayouts[i].name), std::string::npos) << refused;

@@ -110,13 +110,6 @@ def test_merge_sorts_of_record_keys_and_values_compile():
     compile_for_launch(runtime.merge_sort_record_pairs, (array(keys), array(values)) * 2, 1, 128)
 
 
-def test_a_warp_loads_sorts_and_stores_records():
-    keys = runtime.RECORDS["int32_float32"]
-    planned = plans(runtime.warp_sort_record_keys, np.zeros(256, keys), np.zeros(256, keys))
-    assert [plan.facts.operation for plan in planned] == ["load", "merge_sort_keys", "store"]
-    compile_for_launch(runtime.warp_sort_record_keys, (array(keys),) * 2, 1, 128)
-
-
 def test_tuples_one_per_thread_sort_as_records():
     i32, f32 = array(types.int32), array(types.float32)
     keys, values = np.zeros(128, np.int32), np.zeros(128, np.float32)

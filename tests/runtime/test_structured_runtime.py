@@ -270,26 +270,6 @@ def test_merge_sort_pairs_moves_record_values_with_record_keys():
     np.testing.assert_array_equal(values_out, values[order])
 
 
-@cuda.jit
-def warp_sort_record_keys(keys_in, keys_out):
-    """Each warp loads its 64 records (two per lane), sorts them and stores them back."""
-    warp = coop.this_warp()
-    tile = (cuda.threadIdx.x // 32) * 64
-    keys = coop.ThreadData(2)
-    coop.load(warp, keys_in, keys, offset=tile)
-    coop.store(warp, keys_out, coop.merge_sort_keys(warp, keys, compare_op=by_key_then_value), offset=tile)
-
-
-def test_a_warp_merge_sort_orders_each_warps_records():
-    keys = records(RECORDS["int32_float32"], 256)
-    keys["key"] %= 8
-    out = np.zeros_like(keys)
-    warp_sort_record_keys[1, 128](keys, out)
-    for tile in range(4):
-        part = keys[tile * 64 : (tile + 1) * 64]
-        np.testing.assert_array_equal(out[tile * 64 : (tile + 1) * 64], np.sort(part, order=["key", "value"]))
-
-
 # -- one record per thread, written as a tuple: sorted and carried as tuples
 
 
