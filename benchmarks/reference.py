@@ -165,8 +165,8 @@ def check(config: configs.Config, source, coop, twin) -> dict:
     if config.sorts:
         wrong = _check_sort(config, source, outputs)
     elif config.primitive in ("adjacent_difference", "discontinuity", "histogram"):
-        expected = neighbours(config, source)
-        wrong = [side for side, out in outputs.items() if not cp.array_equal(out, expected)]
+        flags_or_counts = neighbours(config, source)  # not `expected`: that name is the function below
+        wrong = [side for side, out in outputs.items() if not cp.array_equal(out, flags_or_counts)]
     elif config.moves_bits:
         moved = shifted_up(config, source) if config.primitive == "shuffle" else source
         wrong = [side for side, out in outputs.items() if not cp.array_equal(out, moved)]
