@@ -19,7 +19,9 @@ Architectures from sm_100 on translate through another path and keep its layout.
 
 Contract: request(state) marks the compile; install() wraps the compiler's
 translation once and returns False, changing nothing, where the compiler lacks the
-functions it wraps."""
+functions it wraps or is of a release whose default layout DATA_LAYOUT was not read
+from (a layout that disagreed with the compiler's own on anything but address space 3
+would lay its structs out differently from how it lowered them)."""
 
 from __future__ import annotations
 
@@ -31,6 +33,9 @@ DATA_LAYOUT = (
     b"e-p:64:64:64-p3:32:32:32-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64"
     b"-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
 )
+
+# The releases whose LLVM 7 default layout DATA_LAYOUT copies (0.5.4 run on the H200, 0.6.0 compiled).
+LAYOUT_RELEASES = ("0.5.", "0.6.")
 
 _translating = threading.local()  # .layout: the layout the translation in progress is handed
 _installed = False
@@ -81,8 +86,12 @@ def install() -> bool:
     global _installed
     if _installed:
         return True
+    from importlib.metadata import version
+
     from numba_cuda_mlir import mlir_optimization
 
+    if not version("numba-cuda-mlir").startswith(LAYOUT_RELEASES):
+        return False
     if not all(hasattr(mlir_optimization, name) for name in ("_call_llvm70_capi", "_get_llvm70_capi")):
         return False
     mlir_optimization._call_llvm70_capi = _wrap_translation(mlir_optimization._call_llvm70_capi)
