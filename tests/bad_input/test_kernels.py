@@ -2281,6 +2281,23 @@ def loads_records_with_an_array_field(source, destination):
     coop.store(coop.this_block(), destination, items)
 
 
+COMPLEX_FIELD = types.Array(from_dtype(np.dtype([("key", np.int32), ("z", np.complex128)], align=True)), 1, "C")
+
+
+@expect(
+    coop.UnsupportedOperationError,
+    "coop.load",
+    "a structured dtype with a complex128 field",
+    "hold it as two float64 fields",
+    argtypes=(COMPLEX_FIELD, COMPLEX_FIELD),
+)
+@cuda.jit
+def loads_records_with_a_complex128_field(source, destination):
+    items = coop.ThreadData(2)
+    coop.load(coop.this_block(), source, items)  # <- error
+    coop.store(coop.this_block(), destination, items)
+
+
 @expect(
     coop.UnsupportedOperationError,
     "coop.load",

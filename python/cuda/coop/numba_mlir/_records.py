@@ -103,6 +103,11 @@ def refused_structured(record, scalar_name) -> str | None:
         )
     engine = layout(_engine.record_dtype(fields))
     offsets = tuple(record.offset(name) for name in names)
+    if (offsets != engine.offsets or record.size != engine.size) and "complex128" in fields:
+        return (
+            "a structured dtype with a complex128 field: NumPy aligns complex128 to 8 bytes and the C++ "
+            "type (cuda::std::complex<double>) to 16, so no NumPy layout matches; hold it as two float64 fields"
+        )
     if offsets != engine.offsets or record.size != engine.size:
         return (
             f"a structured dtype laid out at offsets {list(offsets)} in {record.size} bytes, where C lays its fields "
