@@ -12,13 +12,9 @@
 #include <cub/block/block_store.cuh>
 #include <cuda/std/functional>
 
-namespace rows {
+#include "reduce.cuh"  // WithResult: a reduction's scratch with the slot its result is broadcast through
 
-template <typename Storage, typename T>
-struct WithResult {
-  Storage storage;
-  T result;
-};
+namespace rows {
 
 // The block's reduction of `items` under `op`, in every thread.
 template <int THREADS, int ITEMS, typename T, typename Op, typename Scratch>
