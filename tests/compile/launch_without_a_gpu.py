@@ -9,6 +9,21 @@ from __future__ import annotations
 import contextlib
 
 
+class ArrayInterface:
+    """A device array known only by its __cuda_array_interface__ (a CuPy array's, a torch
+    tensor's): what typing, the launcher and a bound launch read of it; its pointer is never
+    dereferenced. `strides` in bytes, None for C-contiguous."""
+
+    def __init__(self, shape, typestr="<i4", address=0x1000, strides=None):
+        self.__cuda_array_interface__ = {
+            "shape": tuple(shape),
+            "typestr": typestr,
+            "data": (address, False),
+            "version": 3,
+            "strides": strides,
+        }
+
+
 class Launcher:
     """Stands for the compiler's LaunchConfiguration (same constructor): launching returns
     itself, naming the native dispatcher, block and dynamic shared memory of the launch."""

@@ -9,6 +9,7 @@ import re
 import struct
 
 import pytest
+from launch_without_a_gpu import ArrayInterface
 from numba_cuda_mlir import cuda, types
 
 from cuda import coop
@@ -106,19 +107,6 @@ def test_arguments_it_cannot_pass_are_refused_when_binding():
         parameter_slots((types.IntegerLiteral(3),))
 
 
-class Interface:
-    """An array known only by its __cuda_array_interface__ (CuPy's, for one)."""
-
-    def __init__(self, address, typestr, shape, strides=None):
-        self.__cuda_array_interface__ = {
-            "data": (address, False),
-            "typestr": typestr,
-            "shape": shape,
-            "strides": strides,
-            "version": 3,
-        }
-
-
 class Tensor:
     """What a bound launch reads of a torch tensor (its interface only for the dtype)."""
 
@@ -135,25 +123,25 @@ class Tensor:
 
 def test_the_parameter_block_holds_descriptors_and_scalars():
     block = ParameterBlock((ROW, MATRIX, types.float32, types.int64))
-    block.write((Interface(0x1000, "<f4", (8,)), Interface(0x2000, "<i4", (4, 6), (48, 8)), 2.5, -3))
+    block.write((ArrayInterface((8,), "<f4", 0x1000), ArrayInterface((4, 6), "<i4", 0x2000, (48, 8)), 2.5, -3))
     values = block.values()
     assert values[:5] == [0x1000, 0x1000, 0, 8, 1]
     assert values[5:12] == [0x2000, 0x2000, 0, 4, 6, 12, 2]  # strides in elements
     assert struct.unpack("<f", struct.pack("<q", values[12])[:4]) == (2.5,)
     assert values[13] == -3
-    block.write((Tensor(0x3000, (8,), (1,)), Interface(0x2000, "<i4", (4, 6), (48, 8)), 1.0, 7))
+    block.write((Tensor(0x3000, (8,), (1,)), ArrayInterface((4, 6), "<i4", 0x2000, (48, 8)), 1.0, 7))
     assert block.values()[:2] == [0x3000, 0x3000] and block.values()[13] == 7
 
 
 def test_the_parameter_block_refuses_what_the_binding_does_not_take():
     block = ParameterBlock((ROW, types.int32))
     with pytest.raises(coop.InvalidArgumentError, match="argument 0 is an array of <i4 with 1 dimension"):
-        block.write((Interface(0x1000, "<i4", (8,)), 1))
+        block.write((ArrayInterface((8,), "<i4", 0x1000), 1))
     with pytest.raises(coop.InvalidArgumentError, match="argument 0 is not C-contiguous"):
-        block.write((Interface(0x1000, "<f4", (8,), (8,)), 1))
+        block.write((ArrayInterface((8,), "<f4", 0x1000, (8,)), 1))
     with pytest.raises(coop.InvalidArgumentError, match=r"argument 1 \(4294967296\) does not fit the bound int32"):
-        block.write((Interface(0x1000, "<f4", (8,)), 2**32))
+        block.write((ArrayInterface((8,), "<f4", 0x1000), 2**32))
     with pytest.raises(coop.InvalidArgumentError, match="a tensor in host memory"):
         block.write((Tensor(0x1000, (8,), (1,), is_cuda=False), 1))
     with pytest.raises(coop.InvalidArgumentError, match="1 arguments given, 2 bound"):
-        block.write((Interface(0x1000, "<f4", (8,)),))
+        block.write((ArrayInterface((8,), "<f4", 0x1000),))

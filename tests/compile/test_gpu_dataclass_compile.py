@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 import pytest
-from launch_without_a_gpu import Launcher, no_driver
+from launch_without_a_gpu import ArrayInterface, Launcher, no_driver
 from numba_cuda_mlir import cuda, mlir_compiler
 from numba_cuda_mlir.numba_cuda import types
 
@@ -47,20 +47,6 @@ def compiles(monkeypatch):
     return counted
 
 
-class FakeDeviceArray:
-    """A device array as far as typing and the launcher's argument handling go (the
-    __cuda_array_interface__ of a torch tensor or a CuPy array); its pointer is never read."""
-
-    def __init__(self, n, typestr="<i4"):
-        self.__cuda_array_interface__ = {
-            "shape": (n,),
-            "typestr": typestr,
-            "data": (0x1000, False),
-            "version": 3,
-            "strides": None,
-        }
-
-
 def launch(kernel, grid, block, *args) -> Launcher:
     """kernel[grid, block](*args) through the compiler's launch path, up to the driver."""
     with no_driver():
@@ -80,7 +66,7 @@ def test_an_instance_types_as_its_fields():
 
 
 def test_array_fields_type_as_the_arrays_they_hold():
-    traits = coop.gpu_dataclass(kernels.Buffers(np.zeros((4, 3), np.float64), FakeDeviceArray(8), 1.0))
+    traits = coop.gpu_dataclass(kernels.Buffers(np.zeros((4, 3), np.float64), ArrayInterface((8,)), 1.0))
     ty = _dataclass.REGISTRY.types_by_class[kernels.Buffers][id(traits)]
     assert ty.types[:2] == (types.Array(types.float64, 2, "C"), types.Array(types.int32, 1, "C"))
 
@@ -145,7 +131,7 @@ def test_temp_storage_metadata_sums_the_fields_that_carry_it():
 
 
 def test_a_frozen_dataclass_takes_the_metadata_too_and_a_slots_one_without_primitives_goes_without():
-    tile = coop.gpu_dataclass(kernels.Tile(FakeDeviceArray(4), FakeDeviceArray(4), FakeDeviceArray(1)))
+    tile = coop.gpu_dataclass(kernels.Tile(ArrayInterface((4,)), ArrayInterface((4,)), ArrayInterface((1,))))
     assert tile.temp_storage_bytes_sum == 0
 
     @dataclasses.dataclass(slots=True, weakref_slot=True)
@@ -182,7 +168,7 @@ def test_coop_primitives_read_and_write_a_dataclass_s_array_fields():
 
 def test_two_instances_of_one_shape_compile_once_through_the_launch_path(compiles):
     kernel = kernels.affine_kernel()
-    values, out = FakeDeviceArray(128), FakeDeviceArray(128)
+    values, out = ArrayInterface((128,)), ArrayInterface((128,))
     for scale, bias in ((3, 7), (5, -2)):
         launch(kernel, 1, 128, values, out, coop.gpu_dataclass(kernels.Affine(np.int32(scale), np.int32(bias))))
     assert len(compiles) == 1 and len(_dispatch.compile_results(kernel)) == 1
@@ -201,7 +187,7 @@ def test_a_kernel_of_primitives_takes_an_instance_through_the_launch_path(compil
     kernel = kernels.tile_kernel()
     n = 3 * kernels.THREADS * kernels.ITEMS
     for _ in range(2):
-        tile = coop.gpu_dataclass(kernels.Tile(FakeDeviceArray(n), FakeDeviceArray(n), FakeDeviceArray(3)))
+        tile = coop.gpu_dataclass(kernels.Tile(ArrayInterface((n,)), ArrayInterface((n,)), ArrayInterface((3,))))
         launch(kernel, 3, kernels.THREADS, tile)
     assert len(compiles) == 1 and len(_dispatch.compile_results(kernel)) == 1
 
@@ -211,7 +197,7 @@ def test_the_launch_path_refuses_a_kernel_without_the_handler_and_an_unregistere
     def without_handler(values, out, traits):
         out[cuda.threadIdx.x] = values[cuda.threadIdx.x] + traits.bias
 
-    arrays = (FakeDeviceArray(128), FakeDeviceArray(128))
+    arrays = (ArrayInterface((128,)), ArrayInterface((128,)))
     traits = coop.gpu_dataclass(kernels.Affine(np.int32(1), np.int32(2)))
     with pytest.raises(coop.InvalidArgumentError, match="parameter 'traits'.*gpu_dataclass_argument_handler"):
         launch(without_handler, 1, 128, *arrays, traits)
