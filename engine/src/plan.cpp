@@ -65,12 +65,8 @@ void require_record_support(const OperationSpec& operation, const CallFacts& fac
            "a scalar dtype: " + operation.name + " (family " + operation.family +
                ") takes no records; the operations that take records are " + record_operation_names());
   }
-  // Records on a warp are what the H200 has verified: one record per thread (a tuple) reduced
-  // or scanned. A warp merge sort of a ThreadData of records came back unsorted and unstored
-  // (its one runtime test), so until that path is found and tested, everything else of
-  // records (a ThreadData of them, sorts, moves) is for blocks only.
-  const bool verified_off_blocks =
-      facts.payload == PayloadKind::Scalar && (operation.family == "reduce" || operation.family == "scan");
+  // Off blocks only what the catalog says the H200 verified (takes_records_off_blocks).
+  const bool verified_off_blocks = facts.payload == PayloadKind::Scalar && operation.takes_records_off_blocks;
   if (facts.group.kind != GroupKind::Block && !verified_off_blocks) {
     const std::string payload = facts.payload == PayloadKind::Array ? "a ThreadData of " : "one ";
     reject(ErrorKind::UnsupportedOperation, facts.call_name(), "group",
