@@ -1529,6 +1529,34 @@ def selects_more_keys_than_the_tile(source, destination):
     coop.store(block, destination, coop.topk_max_keys(block, keys, k=513))  # <- error
 
 
+@expect(coop.InvalidArgumentError, "coop.topk_max_keys", "argument 'begin_bit' = 12", "a value below end_bit (4)")
+@cuda.jit
+def selects_on_an_empty_bit_range(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(4)
+    coop.load(block, source, keys)
+    coop.store(block, destination, coop.topk_max_keys(block, keys, 8, begin_bit=12, end_bit=4))  # <- error
+
+
+@expect(
+    coop.InvalidArgumentError,
+    "coop.topk_min_pairs",
+    "argument 'end_bit' = 9",
+    "1..8 (the key is 8 bits wide)",
+    argtypes=(types.Array(types.uint8, 1, "C"),) * 2,
+)
+@cuda.jit
+def selects_on_bits_past_the_key(source, destination):
+    block = coop.this_block()
+    keys = coop.ThreadData(4)
+    values = coop.ThreadData(4, np.int32)
+    coop.load(block, source, keys)
+    for i in range(4):
+        values[i] = i
+    chosen, _ = coop.topk_min_pairs(block, keys, values, k=8, end_bit=9)  # <- error
+    coop.store(block, destination, chosen)
+
+
 @expect(coop.InvalidGroupError, "coop.topk_max_keys", "a one-dimensional block", block=(32, 4))
 @cuda.jit
 def selects_in_a_2d_block(source, destination):

@@ -51,10 +51,10 @@ SIGNATURES = {
     "temp_storage=None)",
     "merge_sort_pairs": "(group, keys, values, /, *, compare_op=None, descending=False, valid_items=None, oob_default=None, "
     "temp_storage=None)",
-    "topk_min_keys": "(group, keys, /, *, k, valid_items=None, temp_storage=None)",
-    "topk_max_keys": "(group, keys, /, *, k, valid_items=None, temp_storage=None)",
-    "topk_min_pairs": "(group, keys, values, /, *, k, valid_items=None, temp_storage=None)",
-    "topk_max_pairs": "(group, keys, values, /, *, k, valid_items=None, temp_storage=None)",
+    "topk_min_keys": "(group, keys, /, k, *, valid_items=None, begin_bit=None, end_bit=None, temp_storage=None)",
+    "topk_max_keys": "(group, keys, /, k, *, valid_items=None, begin_bit=None, end_bit=None, temp_storage=None)",
+    "topk_min_pairs": "(group, keys, values, /, k, *, valid_items=None, begin_bit=None, end_bit=None, temp_storage=None)",
+    "topk_max_pairs": "(group, keys, values, /, k, *, valid_items=None, begin_bit=None, end_bit=None, temp_storage=None)",
     "adjacent_difference": "(group, values, /, *, direction='left', difference_op=None, valid_items=None, "
     "tile_predecessor_item=None, tile_successor_item=None, temp_storage=None)",
     "discontinuity": "(group, values, /, *, mode='heads', flag_op=None, tile_predecessor_item=None, "

@@ -334,6 +334,83 @@ def test_topk_for_every_k_of_the_tile(largest, pairs, count):
             np.testing.assert_array_equal(keys[chosen], out_keys[:n])
 
 
+def topk_bits_kernel(largest, pairs, valid, bits):
+    """k passed positionally (the seed's variant spelling), a bit range given as `bits`: "runtime"
+    (kernel arguments), "static" (constants 4..12) or "begin" (begin_bit 4 alone); `valid`: whether
+    valid_items is given."""
+
+    @cuda.jit
+    def kernel(keys_in, values_in, keys_out, values_out, k, count, begin, end):
+        block = coop.this_block()
+        keys = coop.ThreadData(ITEMS)
+        values = coop.ThreadData(ITEMS)
+        coop.load(block, keys_in, keys)
+        coop.load(block, values_in, values)
+        n = count if valid else TILE
+        if pairs:
+            if bits == "runtime":
+                chosen, moved = coop.topk_max_pairs(block, keys, values, k, valid_items=n, begin_bit=begin, end_bit=end)
+            elif bits == "static":
+                chosen, moved = coop.topk_min_pairs(block, keys, values, k, begin_bit=4, end_bit=12)
+            else:
+                chosen, moved = coop.topk_max_pairs(block, keys, values, k, begin_bit=4)
+            coop.store(block, values_out, moved)
+        else:
+            if bits == "runtime":
+                chosen = coop.topk_min_keys(block, keys, k, valid_items=n, begin_bit=begin, end_bit=end)
+            elif bits == "static":
+                chosen = coop.topk_max_keys(block, keys, k, begin_bit=4, end_bit=12)
+            else:
+                chosen = coop.topk_min_keys(block, keys, k, begin_bit=4)
+        coop.store(block, keys_out, chosen)
+
+    return kernel
+
+
+@pytest.mark.parametrize(
+    ("pairs", "valid", "bits"),
+    [
+        (False, True, "runtime"),
+        (True, True, "runtime"),
+        (False, False, "static"),
+        (True, False, "static"),
+        (False, False, "begin"),
+        (True, False, "begin"),
+    ],
+)
+@pytest.mark.parametrize("dtype", [np.int32, np.uint64])
+def test_topk_orders_keys_by_their_bit_range(pairs, valid, bits, dtype):
+    # Keys compared on bits [begin, end) alone: the selected keys' digits are the k extreme
+    # digits of the valid keys (ties by digit are unspecified), the keys themselves whole.
+    largest = (bits == "runtime") == pairs
+    begin, end = 4, 12 if bits != "begin" else np.dtype(dtype).itemsize * 8
+    count = TILE - 29 if valid else TILE
+    keys = RNG.integers(0, 1 << 14, TILE).astype(dtype)
+    if np.dtype(dtype).kind == "i":
+        keys[::7] = -keys[::7]  # negative keys: a signed key's digits are of its flipped sign bit
+    values = np.arange(TILE, dtype=np.int64)
+    kernel = topk_bits_kernel(largest, pairs, valid, bits)
+
+    def digits(found):
+        width = found.dtype.itemsize * 8
+        unsigned = found.view(f"uint{width}").astype(np.uint64)
+        if found.dtype.kind == "i":
+            unsigned ^= np.uint64(1 << (width - 1))
+        return (unsigned >> np.uint64(begin)) & np.uint64((1 << (end - begin)) - 1)
+
+    for k in (1, 11, count // 2, count):
+        out_keys, out_values = np.zeros_like(keys), np.full_like(values, -1)
+        kernel[1, THREADS](keys, values, out_keys, out_values, k, count, begin, end)
+        ordered = np.sort(digits(keys[:count]))
+        expected = ordered[-k:] if largest else ordered[:k]
+        np.testing.assert_array_equal(np.sort(digits(out_keys[:k])), expected, err_msg=f"k={k}")
+        assert set(out_keys[:k].tolist()) <= set(keys[:count].tolist())
+        if pairs:
+            chosen = out_values[:k]
+            assert len(set(chosen.tolist())) == k and chosen.max() < count
+            np.testing.assert_array_equal(keys[chosen], out_keys[:k])
+
+
 @cuda.jit
 def topk_nothing(keys_in, keys_out, k, count):
     block = coop.this_block()
@@ -370,6 +447,13 @@ def launch_topk_with_k_past_the_tile():
     )
 
 
+def launch_topk_with_bits_past_the_key():
+    keys = np.arange(TILE, dtype=np.int32)
+    topk_bits_kernel(False, False, True, "runtime")[1, THREADS](
+        keys, np.zeros(TILE, np.int64), keys, np.zeros(TILE, np.int64), 3, TILE, 0, 33
+    )
+
+
 def launch_merge_sort_with_too_many_valid_items():
     keys = np.arange(TILE, dtype=np.int32)
     merge_kernel("block", THREADS, False, False, "less", True)[1, THREADS](
@@ -384,6 +468,7 @@ def launch_merge_sort_with_too_many_valid_items():
         launch_radix_sort_with_bits_past_the_key,
         launch_radix_sort_with_bits_that_wrap,
         launch_topk_with_k_past_the_tile,
+        launch_topk_with_bits_past_the_key,
         launch_merge_sort_with_too_many_valid_items,
     ],
 )

@@ -8,7 +8,9 @@ namespace coop_adapt {
 // the other positions are unspecified. With CUB's block top-k (radix selection: CCCL 3.5 has
 // it, 3.0 has not) where the CCCL in use has it; otherwise composed from cub::BlockRadixSort: the keys
 // past valid_items take the value that sorts last, and a stable sort puts the selection
-// first. Keys order as a radix sort orders them (-0.0 equal to +0.0, keeping its bits).
+// first (a padding key's bits are all ones, or all zeros, within any bit range, so it sorts
+// last there too). Keys order as a radix sort orders them on the bits [begin_bit, end_bit)
+// (-0.0 equal to +0.0, keeping its bits).
 // Nothing is called for an empty selection (k or valid_items 0), which CUB does not allow.
 template <typename KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, typename ValueT, bool MAX>
 struct BlockTopK {
@@ -19,21 +21,30 @@ struct BlockTopK {
 #endif
   using TempStorage = typename Impl::TempStorage;
   static constexpr int kTile = BLOCK_DIM_X * ITEMS_PER_THREAD;
+  static constexpr int kKeyBits = static_cast<int>(sizeof(KeyT) * 8);
 
   __device__ __forceinline__ explicit BlockTopK(TempStorage& storage) : storage_(storage) {}
 
+  // valid_items -1 (what the call passes when it omits it but gives a bit range): the whole tile.
   __device__ __forceinline__ void Select(KeyT (&keys)[ITEMS_PER_THREAD], int k) {
-    select<true>(keys, nullptr, k, kTile);
+    select<true>(keys, nullptr, k, kTile, 0, kKeyBits);
   }
-  __device__ __forceinline__ void Select(KeyT (&keys)[ITEMS_PER_THREAD], int k, int valid_items) {
-    select<false>(keys, nullptr, k, valid_items);
+  __device__ __forceinline__ void Select(KeyT (&keys)[ITEMS_PER_THREAD], int k, int valid_items, int begin_bit = 0,
+                                         int end_bit = kKeyBits) {
+    if (valid_items < 0)
+      select<true>(keys, nullptr, k, kTile, begin_bit, end_bit);
+    else
+      select<false>(keys, nullptr, k, valid_items, begin_bit, end_bit);
   }
   __device__ __forceinline__ void Select(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], int k) {
-    select<true>(keys, &values, k, kTile);
+    select<true>(keys, &values, k, kTile, 0, kKeyBits);
   }
   __device__ __forceinline__ void Select(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], int k,
-                                         int valid_items) {
-    select<false>(keys, &values, k, valid_items);
+                                         int valid_items, int begin_bit = 0, int end_bit = kKeyBits) {
+    if (valid_items < 0)
+      select<true>(keys, &values, k, kTile, begin_bit, end_bit);
+    else
+      select<false>(keys, &values, k, valid_items, begin_bit, end_bit);
   }
 
  private:
@@ -42,20 +53,21 @@ struct BlockTopK {
   static constexpr bool kKeysOnly = ::cuda::std::is_same_v<ValueT, ::cub::NullType>;
 
   template <bool FULL_TILE>
-  __device__ __forceinline__ void select(KeyT (&keys)[ITEMS_PER_THREAD], Values* values, int k, int valid_items) {
+  __device__ __forceinline__ void select(KeyT (&keys)[ITEMS_PER_THREAD], Values* values, int k, int valid_items,
+                                         int begin_bit, int end_bit) {
     if (k <= 0 || valid_items <= 0 || k >= valid_items) return;  // the first valid_items hold the selection
 #if defined(COOP_ADAPT_CUB_HAS_BLOCK_TOPK)
     Impl topk(storage_);
     if constexpr (kKeysOnly) {
       if constexpr (MAX)
-        topk.template max_keys<FULL_TILE>(keys, k, valid_items);
+        topk.template max_keys<FULL_TILE>(keys, k, valid_items, begin_bit, end_bit);
       else
-        topk.template min_keys<FULL_TILE>(keys, k, valid_items);
+        topk.template min_keys<FULL_TILE>(keys, k, valid_items, begin_bit, end_bit);
     } else {
       if constexpr (MAX)
-        topk.template max_pairs<FULL_TILE>(keys, *values, k, valid_items);
+        topk.template max_pairs<FULL_TILE>(keys, *values, k, valid_items, begin_bit, end_bit);
       else
-        topk.template min_pairs<FULL_TILE>(keys, *values, k, valid_items);
+        topk.template min_pairs<FULL_TILE>(keys, *values, k, valid_items, begin_bit, end_bit);
     }
 #else
     if constexpr (!FULL_TILE) {
@@ -72,14 +84,14 @@ struct BlockTopK {
     Impl sort(storage_);
     if constexpr (kKeysOnly) {
       if constexpr (MAX)
-        sort.SortDescending(keys);
+        sort.SortDescending(keys, begin_bit, end_bit);
       else
-        sort.Sort(keys);
+        sort.Sort(keys, begin_bit, end_bit);
     } else {
       if constexpr (MAX)
-        sort.SortDescending(keys, *values);
+        sort.SortDescending(keys, *values, begin_bit, end_bit);
       else
-        sort.Sort(keys, *values);
+        sort.Sort(keys, *values, begin_bit, end_bit);
     }
 #endif
   }

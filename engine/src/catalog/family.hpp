@@ -69,6 +69,16 @@ inline std::vector<DType> integer_and_float_dtypes() {
 // negative values reversed below positive ones, -0.0 equal to +0.0, NaNs at the ends).
 inline std::vector<DType> radix_key_dtypes() { return integer_and_float_dtypes(); }
 
+// The bits of the key a radix sort or selection compares: [begin_bit, end_bit), static or
+// runtime (as CUB takes them), checked against the key's width; omitted, the whole key.
+inline std::vector<OptionSpec> key_bit_range_options() {
+  OptionSpec begin_bit{.name = "begin_bit", .type = OptionType::Count, .range = CountRange::KeyBitBegin};
+  begin_bit.less_than = "end_bit";
+  begin_bit.omitted_value = "0";
+  OptionSpec end_bit{.name = "end_bit", .type = OptionType::Count, .range = CountRange::KeyBitEnd};
+  return {begin_bit, end_bit};
+}
+
 // CUB counts a radix digit's keys in 16 bits: a tile holds at most 65535 items.
 inline constexpr long long kMaxRadixTile = 65535;
 

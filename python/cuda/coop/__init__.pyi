@@ -368,18 +368,22 @@ def topk_min_keys(
     group: GroupDescriptor,
     keys: Payload,
     /,
-    *,
     k: int,
+    *,
     valid_items: int | None = None,
+    begin_bit: int | None = None,
+    end_bit: int | None = None,
     temp_storage: TempStorage | None = None,
 ) -> Payload: ...
 def topk_max_keys(
     group: GroupDescriptor,
     keys: Payload,
     /,
-    *,
     k: int,
+    *,
     valid_items: int | None = None,
+    begin_bit: int | None = None,
+    end_bit: int | None = None,
     temp_storage: TempStorage | None = None,
 ) -> Payload: ...
 def topk_min_pairs(
@@ -387,9 +391,11 @@ def topk_min_pairs(
     keys: Payload,
     values: Payload,
     /,
-    *,
     k: int,
+    *,
     valid_items: int | None = None,
+    begin_bit: int | None = None,
+    end_bit: int | None = None,
     temp_storage: TempStorage | None = None,
 ) -> tuple[Payload, Payload]: ...
 def topk_max_pairs(
@@ -397,9 +403,11 @@ def topk_max_pairs(
     keys: Payload,
     values: Payload,
     /,
-    *,
     k: int,
+    *,
     valid_items: int | None = None,
+    begin_bit: int | None = None,
+    end_bit: int | None = None,
     temp_storage: TempStorage | None = None,
 ) -> tuple[Payload, Payload]: ...
 def adjacent_difference(

@@ -23,10 +23,6 @@ std::vector<TemplateSlot> block_template(bool pairs) {
 }
 
 std::vector<OptionSpec> options() {
-  OptionSpec begin_bit{.name = "begin_bit", .type = OptionType::Count, .range = CountRange::KeyBitBegin};
-  begin_bit.less_than = "end_bit";
-  begin_bit.omitted_value = "0";
-  OptionSpec end_bit{.name = "end_bit", .type = OptionType::Count, .range = CountRange::KeyBitEnd};
   OptionSpec descending{.name = "descending", .type = OptionType::Bool, .allow_runtime = false};
   OptionSpec blocked_to_striped{.name = "blocked_to_striped", .type = OptionType::Bool, .allow_runtime = false};
   OptionSpec radix_bits{.name = "radix_bits",
@@ -41,7 +37,9 @@ std::vector<OptionSpec> options() {
   inner_scan.choices_cpp = {"::cub::BLOCK_SCAN_WARP_SCANS", "::cub::BLOCK_SCAN_RAKING",
                             "::cub::BLOCK_SCAN_RAKING_MEMOIZE"};
   inner_scan.default_choice = "warp_scans";
-  return {begin_bit, end_bit, descending, blocked_to_striped, radix_bits, memoize, inner_scan};
+  std::vector<OptionSpec> options = key_bit_range_options();
+  options.insert(options.end(), {descending, blocked_to_striped, radix_bits, memoize, inner_scan});
+  return options;
 }
 
 std::vector<MethodRule> order_rules() {

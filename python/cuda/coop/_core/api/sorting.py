@@ -358,9 +358,15 @@ _TOPK_ARGS = """Args:
             most 65535 keys.{values}
         k: how many keys to select: a runtime integer ``0..tile size`` (0 selects
             nothing; outside the range traps) or a constant ``1..tile size``; the
-            same in every thread.
+            same in every thread. Positional or by keyword.
         valid_items: how many keys of the tile take part, ``0..tile size`` (default:
             all); compile-time or runtime.
+        begin_bit: the first key bit compared, ``0 <= begin_bit < end_bit``;
+            compile-time or runtime, the same in every thread (default 0).
+        end_bit: one past the last bit compared, ``<= the key's width`` (default:
+            the key's width); compile-time or runtime. Keys are ordered by the bits
+            ``[begin_bit, end_bit)`` alone (keys equal there are ties); a runtime
+            bit range outside these bounds traps.
         temp_storage: a `TempStorage` the scratch comes from.
 
     Returns:
@@ -393,7 +399,7 @@ _TOPK_CUB = """CUB: ``cub::detail::block_topk`` (radix selection) where the CCCL
 
 
 @marker("topk", implemented=True)
-def topk_min_keys(group, keys, /, *, k, valid_items=None, temp_storage=None):
+def topk_min_keys(group, keys, /, k, *, valid_items=None, begin_bit=None, end_bit=None, temp_storage=None):
     """Select the `k` smallest keys of the block's tile; return them as a fresh payload.
     `keys` is left as it was.
 
@@ -421,7 +427,7 @@ def topk_min_keys(group, keys, /, *, k, valid_items=None, temp_storage=None):
 
 
 @marker("topk", implemented=True)
-def topk_max_keys(group, keys, /, *, k, valid_items=None, temp_storage=None):
+def topk_max_keys(group, keys, /, k, *, valid_items=None, begin_bit=None, end_bit=None, temp_storage=None):
     """Select the `k` largest keys of the block's tile; return them as a fresh payload.
     `keys` is left as it was.
 
@@ -449,7 +455,7 @@ def topk_max_keys(group, keys, /, *, k, valid_items=None, temp_storage=None):
 
 
 @marker("topk", implemented=True)
-def topk_min_pairs(group, keys, values, /, *, k, valid_items=None, temp_storage=None):
+def topk_min_pairs(group, keys, values, /, k, *, valid_items=None, begin_bit=None, end_bit=None, temp_storage=None):
     """Select the `k` smallest keys of the block's tile with their values; return
     ``(keys, values)`` as fresh payloads. The inputs are left as they were.
 
@@ -480,7 +486,7 @@ def topk_min_pairs(group, keys, values, /, *, k, valid_items=None, temp_storage=
 
 
 @marker("topk", implemented=True)
-def topk_max_pairs(group, keys, values, /, *, k, valid_items=None, temp_storage=None):
+def topk_max_pairs(group, keys, values, /, k, *, valid_items=None, begin_bit=None, end_bit=None, temp_storage=None):
     """Select the `k` largest keys of the block's tile with their values; return
     ``(keys, values)`` as fresh payloads. The inputs are left as they were.
 
