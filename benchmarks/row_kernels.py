@@ -6,7 +6,9 @@ links each of them for its workload's launch.
 A block per row. Rows of 1024 floats take 128 threads of 8 and rows of 4096, 512 threads of
 8: two 16-byte loads per thread, so twice the bytes in flight of 4 items per thread, and
 fewer warps to combine (measured on the H200 against 256x4, 64x16, 32x32, 512x2 and 1024x1
-for rows of 1024, 1024x4, 256x16 and 128x32 for rows of 4096: the fastest). The selective
+for rows of 1024, 1024x4, 256x16 and 128x32 for rows of 4096: the fastest). Layer norm loads
+its items striped rather than vectorized: each warp-wide load then reads 128 contiguous bytes,
+which measured 7% faster at 4096 columns (0.069 against 0.074 ms on the H200). The selective
 scan walks its rows in tiles of 128 threads of 8 positions: two 16-byte loads per thread and
 array, and more positions per thread to compose before the block scan."""
 
@@ -41,8 +43,8 @@ def selective_scan():
 
 
 @functools.cache
-def layer_norm(columns: int):
-    return example("layer_norm").layer_norm_kernel(*ROW_SHAPES[columns])
+def layer_norm(columns: int, statistics: str = "shifted"):
+    return example("layer_norm").layer_norm_kernel(*ROW_SHAPES[columns], statistics)
 
 
 @functools.cache
@@ -78,7 +80,9 @@ def launches() -> list[tuple[str, object, tuple, int, int]]:
     found.append(("selective_scan", selective_scan(), scan_arguments, batch * channels, SELECTIVE_SCAN_SHAPE[0]))
     for columns, (threads, _) in ROW_SHAPES.items():
         matrix, row = floats(rows, columns), floats(columns)
-        found.append((f"layer_norm_{columns}", layer_norm(columns), (matrix, row, row, matrix), rows, threads))
+        for statistics in ("shifted", "welford"):
+            kernel = layer_norm(columns, statistics)
+            found.append((f"layer_norm_{statistics}_{columns}", kernel, (matrix, row, row, matrix), rows, threads))
     matrix = floats(rows, SOFTMAX_COLUMNS)
     found.append(("softmax", softmax(SOFTMAX_COLUMNS), (matrix, matrix), rows, ROW_SHAPES[SOFTMAX_COLUMNS][0]))
     columns = 4 * CUMSUM_SHAPE[0] * CUMSUM_SHAPE[1]

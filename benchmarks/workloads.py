@@ -15,7 +15,8 @@ The row workloads time the examples' kernels (row_kernels.py), a block per row, 
 user writes instead: Mamba's selective scan ([8, 1024 or 2048, 2048 or 8192] float32) against
 torch's log-space form (two cumsums; valid while exp(-cumsum(log a)) stays in float32's range,
 which the inputs here keep) and, at the smallest size, the recurrence stepped in torch; layer
-norm ([32768, 1024], [8192, 4096]) against torch.nn.functional.layer_norm; softmax
+norm ([32768, 1024], [8192, 4096]: the example's shifted-sums kernel, and its Welford form as
+"coop_welford") against torch.nn.functional.layer_norm; softmax
 ([32768, 1024]) against torch.softmax; cumsum along rows ([4096, 8192]) against torch.cumsum;
 layer norm and softmax also against Triton kernels written here, where Triton imports; and
 each against its nvcc twin (row_twins.py: the same CUB calls in CUDA C++). Each
@@ -481,11 +482,11 @@ def layer_norm_row(count: int, columns: int, runs: int, copy: dict) -> dict:
     beta = torch.randn(columns, device="cuda")
     expected = torch.nn.functional.layer_norm(matrix.double(), (columns,), gamma.double(), beta.double(), EPSILON)
     result, triton_result = torch.empty_like(matrix), torch.empty_like(matrix)
-    kernel, threads = row_kernels.layer_norm(columns), row_kernels.ROW_SHAPES[columns][0]
+    threads = row_kernels.ROW_SHAPES[columns][0]
     flat = [cp.asarray(tensor.reshape(-1)) for tensor in (matrix, gamma, beta, result)]
 
-    def coop_launch():
-        kernel[count, threads](*flat)
+    def coop_launch(statistics="shifted"):
+        row_kernels.layer_norm(columns, statistics)[count, threads](*flat)
         return result
 
     def triton_launch():
@@ -506,6 +507,7 @@ def layer_norm_row(count: int, columns: int, runs: int, copy: dict) -> dict:
 
     launches = {
         "coop": coop_launch,
+        "coop_welford": lambda: coop_launch("welford"),  # the example's robust form: not the twin's
         "nvcc_twin": twin_launch,
         "torch": lambda: torch.nn.functional.layer_norm(matrix, (columns,), gamma, beta, EPSILON),
     }

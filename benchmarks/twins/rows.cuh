@@ -45,18 +45,14 @@ __device__ __forceinline__ void softmax(const float* matrix, float* result) {
   Store().Store(result + row, values);
 }
 
-// (count, mean, m2) of a set of values.
-struct Summary {
-  float count, mean, m2;
+// Sums of (x - x0) and of its square, as examples/layer_norm.py's "shifted" statistics.
+struct ShiftedSums {
+  float total, squares;
 };
 
-// Chan, Golub and LeVeque's pairwise update, as examples/layer_norm.py's `chan`.
-struct Chan {
-  __device__ __forceinline__ Summary operator()(const Summary& left, const Summary& right) const {
-    const float count = left.count + right.count;
-    const float delta = right.mean - left.mean;
-    const float share = right.count / count;
-    return {count, left.mean + delta * share, left.m2 + right.m2 + delta * delta * left.count * share};
+struct AddSums {
+  __device__ __forceinline__ ShiftedSums operator()(const ShiftedSums& left, const ShiftedSums& right) const {
+    return {left.total + right.total, left.squares + right.squares};
   }
 };
 
@@ -64,28 +60,31 @@ template <int THREADS, int ITEMS>
 __device__ __forceinline__ void layer_norm(const float* matrix, const float* gamma, const float* beta, float* result,
                                            float epsilon) {
   constexpr int COLUMNS = THREADS * ITEMS;
-  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_VECTORIZE>;
-  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_VECTORIZE>;
-  using Reduce = cub::BlockReduce<Summary, THREADS>;
-  __shared__ WithResult<typename Reduce::TempStorage, Summary> scratch;
+  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_STRIPED>;
+  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_STRIPED>;
+  using Reduce = cub::BlockReduce<ShiftedSums, THREADS>;
+  __shared__ WithResult<typename Reduce::TempStorage, ShiftedSums> scratch;
   const auto row = static_cast<long long>(blockIdx.x) * COLUMNS;
-  float values[ITEMS], scale[ITEMS], shift[ITEMS];
+  float values[ITEMS];
   Load().Load(matrix + row, values);
-  Load().Load(gamma, scale);  // loaded ahead: their latency hides behind the reduction's
+  const float first = matrix[row];
+  ShiftedSums mine[1] = {{0.0f, 0.0f}};
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    const float shifted = values[i] - first;
+    mine[0].total += shifted;
+    mine[0].squares += shifted * shifted;
+  }
+  const ShiftedSums sums = broadcast_reduce<THREADS>(scratch, mine, AddSums{});
+  const float offset = sums.total / static_cast<float>(COLUMNS);
+  const float mean = first + offset;
+  const float variance = sums.squares / static_cast<float>(COLUMNS) - offset * offset;
+  const float inverse_deviation = 1.0f / sqrtf(variance + epsilon);
+  float scale[ITEMS], shift[ITEMS];
+  Load().Load(gamma, scale);
   Load().Load(beta, shift);
-  float sum = values[0];
 #pragma unroll
-  for (int i = 1; i < ITEMS; ++i) sum += values[i];  // this thread's mean and m2, in two passes
-  const float count = static_cast<float>(ITEMS);
-  const float mean = sum / count;
-  float m2 = 0.0f;
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) m2 += (values[i] - mean) * (values[i] - mean);
-  Summary mine[1] = {{count, mean, m2}};
-  const Summary total = broadcast_reduce<THREADS>(scratch, mine, Chan{});
-  const float inverse_deviation = 1.0f / sqrtf(total.m2 / static_cast<float>(COLUMNS) + epsilon);
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) values[i] = (values[i] - total.mean) * inverse_deviation * scale[i] + shift[i];
+  for (int i = 0; i < ITEMS; ++i) values[i] = (values[i] - mean) * inverse_deviation * scale[i] + shift[i];
   Store().Store(result + row, values);
 }
 
