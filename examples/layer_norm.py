@@ -26,6 +26,24 @@ THREADS, ITEMS = 128, 8  # a row of 1024
 EPSILON = 1e-5
 
 
+# Each statistics is three functions: a thread's summary of its items, the operator that
+# combines two summaries (coop.reduce compiles it), and the row's mean and variance from the
+# block's summary. The kernel picks them when it is made, so it holds no branch between them.
+
+
+@cuda.jit(device=True)
+def welford_summary(values, first):
+    """(count, mean, m2) of a thread's items, in two passes over them."""
+    total = np.float32(0)
+    for i in range(len(values)):
+        total += values[i]
+    count = np.float32(len(values))
+    mean, m2 = total / count, np.float32(0)
+    for i in range(len(values)):
+        m2 += (values[i] - mean) * (values[i] - mean)
+    return count, mean, m2
+
+
 def chan(left, right):
     """Two (count, mean, m2) summaries as one: Chan, Golub and LeVeque's pairwise update.
     Every thread holds items, so no count is 0."""
@@ -35,46 +53,58 @@ def chan(left, right):
     return count, left[1] + delta * share, left[2] + right[2] + delta * delta * left[0] * share
 
 
+@cuda.jit(device=True)
+def welford_moments(summary, first, width):
+    return summary[1], summary[2] / width
+
+
+@cuda.jit(device=True)
+def shifted_summary(values, first):
+    """The sums of a thread's items less the row's first value, and of their squares."""
+    total, squares = np.float32(0), np.float32(0)
+    for i in range(len(values)):
+        shifted = values[i] - first
+        total += shifted
+        squares += shifted * shifted
+    return total, squares
+
+
 def add_pairs(left, right):
     return left[0] + right[0], left[1] + right[1]
 
 
+@cuda.jit(device=True)
+def shifted_moments(summary, first, width):
+    offset = summary[0] / width
+    return first + offset, summary[1] / width - offset * offset
+
+
+STATISTICS = {
+    "welford": (welford_summary, chan, welford_moments),
+    "shifted": (shifted_summary, add_pairs, shifted_moments),
+}
+
+
 def layer_norm_kernel(threads, items, statistics="welford"):
     """The kernel for rows of threads * items columns, a block of `threads` per row."""
-    if statistics not in ("welford", "shifted"):
-        raise ValueError(f"statistics={statistics!r}: 'welford' or 'shifted'")
-    welford = statistics == "welford"
+    if statistics not in STATISTICS:
+        raise ValueError(f"statistics={statistics!r}: one of {sorted(STATISTICS)}")
+    summarize, combine, moments = STATISTICS[statistics]
     columns = threads * items
-    count, width = np.float32(items), np.float32(columns)
-    epsilon = np.float32(EPSILON)
+    width, epsilon = np.float32(columns), np.float32(EPSILON)
 
     @cuda.jit
     def layer_norm(matrix, gamma, beta, result):
         block = coop.this_block()
         row = cuda.blockIdx.x * columns
+        # Local arrays are made first: made later, the kernel compiler keeps them out of registers.
         values = cuda.local.array(items, np.float32)
-        coop.load(block, matrix, values, offset=row, algorithm="striped")
-        if welford:  # this thread's mean and m2, in two passes over its items, then the row's
-            total = values[0]
-            for i in range(1, items):
-                total += values[i]
-            mean, m2 = total / count, np.float32(0)
-            for i in range(items):
-                m2 += (values[i] - mean) * (values[i] - mean)
-            _, mean, m2 = coop.reduce(block, (count, mean, m2), binary_op=chan)  # in every thread
-            variance = m2 / width
-        else:  # sums about the row's first value, then the row's
-            first = matrix[row]
-            total, squares = np.float32(0), np.float32(0)
-            for i in range(items):
-                shifted = values[i] - first
-                total += shifted
-                squares += shifted * shifted
-            total, squares = coop.reduce(block, (total, squares), binary_op=add_pairs)  # in every thread
-            offset = total / width
-            mean, variance = first + offset, squares / width - offset * offset
-        inverse_deviation = np.float32(1) / math.sqrt(variance + epsilon)
         scale, shift = cuda.local.array(items, np.float32), cuda.local.array(items, np.float32)
+        coop.load(block, matrix, values, offset=row, algorithm="striped")
+        first = matrix[row]
+        summary = coop.reduce(block, summarize(values, first), binary_op=combine)  # the row's, in every thread
+        mean, variance = moments(summary, first, width)
+        inverse_deviation = np.float32(1) / math.sqrt(variance + epsilon)
         coop.load(block, gamma, scale, algorithm="striped")  # from L2 after the first rows
         coop.load(block, beta, shift, algorithm="striped")
         for i in range(items):

@@ -28,8 +28,8 @@ __device__ __forceinline__ T broadcast_reduce(Scratch& scratch, T (&items)[ITEMS
 
 template <int THREADS, int ITEMS>
 __device__ __forceinline__ void softmax(const float* matrix, float* result) {
-  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_VECTORIZE>;
-  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_VECTORIZE>;
+  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_STRIPED>;
+  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_STRIPED>;
   using Reduce = cub::BlockReduce<float, THREADS>;
   __shared__ WithResult<typename Reduce::TempStorage, float> scratch;
   const auto row = static_cast<long long>(blockIdx.x) * (THREADS * ITEMS);

@@ -334,10 +334,15 @@ def test_topk_for_every_k_of_the_tile(largest, pairs, count):
             np.testing.assert_array_equal(keys[chosen], out_keys[:n])
 
 
-def topk_bits_kernel(largest, pairs, valid, bits):
+def selects_largest(pairs, bits):
+    """Which selection topk_bits_kernel makes: both, across its variants."""
+    return pairs != (bits == "static")
+
+
+def topk_bits_kernel(pairs, valid, bits):
     """k passed positionally (the seed's variant spelling), a bit range given as `bits`: "runtime"
     (kernel arguments), "static" (constants 4..12) or "begin" (begin_bit 4 alone); `valid`: whether
-    valid_items is given."""
+    valid_items is given. The largest or the smallest keys as selects_largest says."""
 
     @cuda.jit
     def kernel(keys_in, values_in, keys_out, values_out, k, count, begin, end):
@@ -382,14 +387,14 @@ def topk_bits_kernel(largest, pairs, valid, bits):
 def test_topk_orders_keys_by_their_bit_range(pairs, valid, bits, dtype):
     # Keys compared on bits [begin, end) alone: the selected keys' digits are the k extreme
     # digits of the valid keys (ties by digit are unspecified), the keys themselves whole.
-    largest = (bits == "runtime") == pairs
+    largest = selects_largest(pairs, bits)
     begin, end = 4, 12 if bits != "begin" else np.dtype(dtype).itemsize * 8
     count = TILE - 29 if valid else TILE
     keys = RNG.integers(0, 1 << 14, TILE).astype(dtype)
     if np.dtype(dtype).kind == "i":
         keys[::7] = -keys[::7]  # negative keys: a signed key's digits are of its flipped sign bit
     values = np.arange(TILE, dtype=np.int64)
-    kernel = topk_bits_kernel(largest, pairs, valid, bits)
+    kernel = topk_bits_kernel(pairs, valid, bits)
 
     def digits(found):
         width = found.dtype.itemsize * 8
@@ -449,7 +454,7 @@ def launch_topk_with_k_past_the_tile():
 
 def launch_topk_with_bits_past_the_key():
     keys = np.arange(TILE, dtype=np.int32)
-    topk_bits_kernel(False, False, True, "runtime")[1, THREADS](
+    topk_bits_kernel(False, True, "runtime")[1, THREADS](
         keys, np.zeros(TILE, np.int64), keys, np.zeros(TILE, np.int64), 3, TILE, 0, 33
     )
 
