@@ -13,7 +13,7 @@ import weakref
 import numpy as np
 import pytest
 from launch_without_a_gpu import ArrayInterface, Launcher, no_driver
-from numba_cuda_mlir import cuda, mlir_compiler
+from numba_cuda_mlir import cuda
 from numba_cuda_mlir.numba_cuda import types
 
 import cuda.coop.numba_mlir as coop
@@ -31,20 +31,6 @@ I32 = types.Array(types.int32, 1, "C")
 @pytest.fixture(autouse=True)
 def sm_90():
     _capability()
-
-
-@pytest.fixture
-def compiles(monkeypatch):
-    counted = []
-    entry = mlir_compiler.compile_mlir
-
-    def counted_entry(*args, **kwargs):
-        result = entry(*args, **kwargs)
-        counted.append(1)
-        return result
-
-    monkeypatch.setattr(mlir_compiler, "compile_mlir", counted_entry)
-    return counted
 
 
 def launch(kernel, grid, block, *args) -> Launcher:

@@ -15,7 +15,7 @@ import warnings
 
 import pytest
 from launch_without_a_gpu import launch
-from numba_cuda_mlir import cuda, descriptor, mlir_compiler, types
+from numba_cuda_mlir import cuda, descriptor, types
 
 # Every warning is an error in the child, but for the deprecations NumPy raises against the kernel
 # compiler's own imports (a newer NumPy than it was written for): those are neither ours nor a launch's.
@@ -33,22 +33,6 @@ GRID = 128  # the compiler warns of low occupancy below 128 blocks: not what the
 @pytest.fixture(autouse=True)
 def sm_90():
     _capability()
-
-
-@pytest.fixture
-def compiles(monkeypatch):
-    """The kernel compiles that ran to the end (a disk cache hit runs none; the generic compile
-    the first launch of a kernel tries stops in the planner when the plan needs the block)."""
-    counted = []
-    entry = mlir_compiler.compile_mlir  # what a launch's compile and kernel.compile() both run
-
-    def counted_entry(*args, **kwargs):
-        result = entry(*args, **kwargs)
-        counted.append(1)
-        return result
-
-    monkeypatch.setattr(mlir_compiler, "compile_mlir", counted_entry)
-    return counted
 
 
 def undeclared_kernel():
