@@ -25,32 +25,34 @@ struct BlockTopK {
 
   __device__ __forceinline__ explicit BlockTopK(TempStorage& storage) : storage_(storage) {}
 
-  // valid_items -1 (what the call passes when it omits it but gives a bit range): the whole tile.
   __device__ __forceinline__ void Select(KeyT (&keys)[ITEMS_PER_THREAD], int k) {
     select<true>(keys, nullptr, k, kTile, 0, kKeyBits);
   }
   __device__ __forceinline__ void Select(KeyT (&keys)[ITEMS_PER_THREAD], int k, int valid_items, int begin_bit = 0,
                                          int end_bit = kKeyBits) {
-    if (valid_items < 0)
-      select<true>(keys, nullptr, k, kTile, begin_bit, end_bit);
-    else
-      select<false>(keys, nullptr, k, valid_items, begin_bit, end_bit);
+    select_valid(keys, nullptr, k, valid_items, begin_bit, end_bit);
   }
   __device__ __forceinline__ void Select(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], int k) {
     select<true>(keys, &values, k, kTile, 0, kKeyBits);
   }
   __device__ __forceinline__ void Select(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], int k,
                                          int valid_items, int begin_bit = 0, int end_bit = kKeyBits) {
-    if (valid_items < 0)
-      select<true>(keys, &values, k, kTile, begin_bit, end_bit);
-    else
-      select<false>(keys, &values, k, valid_items, begin_bit, end_bit);
+    select_valid(keys, &values, k, valid_items, begin_bit, end_bit);
   }
 
  private:
   TempStorage& storage_;
   using Values = ValueT[ITEMS_PER_THREAD];
   static constexpr bool kKeysOnly = ::cuda::std::is_same_v<ValueT, ::cub::NullType>;
+
+  // valid_items -1 (what the call passes when it omits it but gives a bit range): the whole tile.
+  __device__ __forceinline__ void select_valid(KeyT (&keys)[ITEMS_PER_THREAD], Values* values, int k, int valid_items,
+                                               int begin_bit, int end_bit) {
+    if (valid_items < 0)
+      select<true>(keys, values, k, kTile, begin_bit, end_bit);
+    else
+      select<false>(keys, values, k, valid_items, begin_bit, end_bit);
+  }
 
   template <bool FULL_TILE>
   __device__ __forceinline__ void select(KeyT (&keys)[ITEMS_PER_THREAD], Values* values, int k, int valid_items,
