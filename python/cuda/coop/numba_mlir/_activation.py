@@ -53,13 +53,14 @@ def activate() -> None:
         check_version()
         from numba_cuda_mlir.extending import register_planner
 
-        from . import _dispatch, _shared_pointers
+        from . import _dispatch, _shared_pointers, _translation
         from ._inline import CoopHelperInliner
         from ._planner import CoopWholeFunctionPlanner
 
         _typeable_markers()
         _dispatch.install()
         _shared_pointers.install()
+        _translation.install()
         # The inliner first: a helper that takes a group must be in the kernel before the planner runs.
         register_planner(CoopHelperInliner)
         register_planner(CoopWholeFunctionPlanner)

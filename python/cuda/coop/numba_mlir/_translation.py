@@ -1,0 +1,54 @@
+"""The rewrites a kernel with cooperative calls gets just before numba-cuda-mlir translates
+its MLIR (LLVM dialect) to NVVM IR: its stack slots at the top of its entry block
+(_stack_slots.py) and its array parameters read as the launcher passes them
+(_array_arguments.py). The planner marks the compile (request); one wrapper of the
+compiler's translation applies them to a marked kernel and to nothing else.
+
+Contract: install() wraps the translation once and returns False, changing nothing,
+where the compiler lacks the functions it wraps. Architectures from sm_100 on translate
+through another path and keep the kernel as the compiler made it."""
+
+from __future__ import annotations
+
+from . import _array_arguments, _stack_slots
+
+OPTION = "_coop_translation"  # in the kernel's targetoptions: what the rewrites need of this compile
+
+_installed = False
+
+
+def request(state) -> None:
+    """Marks the kernel being compiled for the rewrites."""
+    state.metadata["targetoptions"][OPTION] = {"array_arguments": _array_arguments.recorded(state)}
+
+
+def rewrite(gpu_module, requested: dict) -> None:
+    _stack_slots.hoist(gpu_module)
+    if requested["array_arguments"] is not None:
+        _array_arguments.fold(gpu_module, requested["array_arguments"])
+
+
+def _wrap_translation(translate):
+    def translate_rewritten(module, target_options, *args, **kwargs):
+        requested = target_options.get(OPTION)
+        if requested is not None:
+            from numba_cuda_mlir import mlir_optimization
+
+            rewrite(mlir_optimization._get_single_gpu_module(module), requested)
+        return translate(module, target_options, *args, **kwargs)
+
+    translate_rewritten.__wrapped__ = translate
+    return translate_rewritten
+
+
+def install() -> bool:
+    global _installed
+    if _installed:
+        return True
+    from numba_cuda_mlir import mlir_optimization
+
+    if not all(hasattr(mlir_optimization, name) for name in ("_call_llvm70_capi", "_get_single_gpu_module")):
+        return False
+    mlir_optimization._call_llvm70_capi = _wrap_translation(mlir_optimization._call_llvm70_capi)
+    _installed = True
+    return True

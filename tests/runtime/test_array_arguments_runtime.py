@@ -1,0 +1,100 @@
+"""Launches (GPU) of a kernel with a cooperative call that indexes its array arguments in
+Python, for arrays of every layout the launcher hands a kernel: C- and Fortran-ordered,
+strided slices, views that start inside their allocation, views with a dimension of extent
+1 whose stride is not the contiguous one, and torch tensors with a storage offset, through
+`kernel[grid, block]` and coop.bind_launch. The planner has the translation read a
+contiguous array's strides from its shape and every offset as 0 (_array_arguments.py), so
+each case is compared element by element with NumPy."""
+
+import numpy as np
+import pytest
+from numba_cuda_mlir import cuda
+
+from cuda import coop
+
+THREADS = 128
+
+
+@cuda.jit
+def copy_views(matrix, cube, matrix_out, cube_out, total):
+    """Copies both views element by element with Python indexing; the block's sum of the
+    thread indexes is the cooperative call that puts the kernel through the planner."""
+    block = coop.this_block()
+    t = cuda.threadIdx.x
+    rows, columns = matrix.shape
+    for k in range(t, rows * columns, cuda.blockDim.x):
+        matrix_out[k // columns, k % columns] = matrix[k // columns, k % columns]
+    depth, height, width = cube.shape
+    for k in range(t, depth * height * width, cuda.blockDim.x):
+        i, j, m = k // (height * width), (k // width) % height, k % width
+        cube_out[i, j, m] = cube[i, j, m]
+    summed = coop.sum(block, np.int64(t))
+    if t == 0:
+        total[0] = summed
+
+
+def numbered(shape, dtype=np.float32):
+    return (np.arange(np.prod(shape)) * 3 + 1).reshape(shape).astype(dtype)
+
+
+MATRIX = numbered((9, 14))
+CUBE = numbered((5, 6, 7))
+
+# (name, host array -> device view, the same view on the host)
+VIEWS = {
+    "c_order": (lambda d: d, lambda h: h),
+    "fortran_order": (lambda d: d, np.asfortranarray),
+    "strided_slice": (lambda d: d[::2, 1::3] if d.ndim == 2 else d[:, ::2, 1:], None),
+    "starts_inside": (lambda d: d[3:] if d.ndim == 2 else d[2:, 1:], None),
+    "extent_one": (lambda d: d[2:3] if d.ndim == 2 else d[1:2, 3:4], None),
+}
+
+
+def device_view(name, host):
+    make, layout = VIEWS[name]
+    if name == "fortran_order":
+        return cuda.to_device(layout(host)), layout(host)
+    device = cuda.to_device(host)
+    view = make(device)
+    return view, make(host)
+
+
+@pytest.mark.parametrize("name", list(VIEWS))
+def test_python_indexing_reads_every_layout(name):
+    matrix, matrix_host = device_view(name, MATRIX)
+    cube, cube_host = device_view(name, CUBE)
+    matrix_out = cuda.device_array(matrix_host.shape, np.float32)
+    cube_out = cuda.device_array(cube_host.shape, np.float32)
+    total = cuda.device_array(1, np.int64)
+    copy_views[1, THREADS](matrix, cube, matrix_out, cube_out, total)
+    np.testing.assert_array_equal(matrix_out.copy_to_host(), matrix_host)
+    np.testing.assert_array_equal(cube_out.copy_to_host(), cube_host)
+    assert total.copy_to_host()[0] == THREADS * (THREADS - 1) // 2
+
+
+def test_bound_launch_reads_views_that_start_inside_their_allocation():
+    matrix, matrix_host = device_view("starts_inside", MATRIX)
+    cube, cube_host = device_view("starts_inside", CUBE)
+    matrix_out = cuda.device_array(matrix_host.shape, np.float32)
+    cube_out = cuda.device_array(cube_host.shape, np.float32)
+    total = cuda.device_array(1, np.int64)
+    launch = coop.bind_launch(copy_views, 1, THREADS, matrix, cube, matrix_out, cube_out, total)
+    launch(matrix, cube, matrix_out, cube_out, total)
+    cuda.synchronize()
+    np.testing.assert_array_equal(matrix_out.copy_to_host(), matrix_host)
+    np.testing.assert_array_equal(cube_out.copy_to_host(), cube_host)
+
+
+def test_bound_launch_reads_torch_tensors_with_a_storage_offset():
+    torch = pytest.importorskip("torch")
+    base = torch.arange(3 * 9 * 14, dtype=torch.float32, device="cuda").reshape(3 * 9, 14)
+    matrix, cube = base[9:18], base.reshape(3, 9, 14)[1:]  # both start inside the tensor's storage
+    assert matrix.storage_offset() and cube.storage_offset()
+    matrix_out, cube_out = torch.empty_like(matrix), torch.empty_like(cube)
+    total = torch.empty(1, dtype=torch.int64, device="cuda")
+    bound_to = [cuda.device_array(tuple(t.shape), np.float32) for t in (matrix, cube, matrix_out, cube_out)]
+    launch = coop.bind_launch(copy_views, 1, THREADS, *bound_to, cuda.device_array(1, np.int64))
+    launch(matrix, cube, matrix_out, cube_out, total)
+    torch.cuda.synchronize()
+    assert torch.equal(matrix_out, matrix)
+    assert torch.equal(cube_out, cube)
