@@ -1,16 +1,19 @@
-"""Launches (GPU) of a kernel with a cooperative call that indexes its array arguments in
-Python, for arrays of every layout the launcher hands a kernel: C- and Fortran-ordered,
-strided slices, views that start inside their allocation, views with a dimension of extent
-1 whose stride is not the contiguous one, and torch tensors with a storage offset, through
-`kernel[grid, block]` and coop.bind_launch. The planner has the translation read a
-contiguous array's strides from its shape and every offset as 0 (_array_arguments.py), so
-each case is compared element by element with NumPy."""
+"""Launches (GPU) of kernels with cooperative calls, one kernel launched again and again with
+arrays of every layout the launcher hands a kernel: C- and Fortran-ordered, strided slices,
+views that start inside their allocation, views with a dimension of extent 1 whose stride
+is not the contiguous one, and torch tensors with a storage offset, through
+`kernel[grid, block]` and coop.bind_launch. numba-cuda-mlir's launcher reuses the kernel it
+compiled for the first array of a dtype and rank for every later one, whatever its layout,
+and the translation reads every array offset as 0 (_array_arguments.py): each case is
+compared element by element with NumPy, through Python indexing and through coop.load and
+coop.store."""
 
 import numpy as np
 import pytest
 from numba_cuda_mlir import cuda
 
 from cuda import coop
+from cuda.coop.numba_mlir import bind_launch
 
 THREADS = 128
 
@@ -78,7 +81,7 @@ def test_bound_launch_reads_views_that_start_inside_their_allocation():
     matrix_out = cuda.device_array(matrix_host.shape, np.float32)
     cube_out = cuda.device_array(cube_host.shape, np.float32)
     total = cuda.device_array(1, np.int64)
-    launch = coop.bind_launch(copy_views, 1, THREADS, matrix, cube, matrix_out, cube_out, total)
+    launch = bind_launch(copy_views, 1, THREADS, matrix, cube, matrix_out, cube_out, total)
     launch(matrix, cube, matrix_out, cube_out, total)
     cuda.synchronize()
     np.testing.assert_array_equal(matrix_out.copy_to_host(), matrix_host)
@@ -93,8 +96,38 @@ def test_bound_launch_reads_torch_tensors_with_a_storage_offset():
     matrix_out, cube_out = torch.empty_like(matrix), torch.empty_like(cube)
     total = torch.empty(1, dtype=torch.int64, device="cuda")
     bound_to = [cuda.device_array(tuple(t.shape), np.float32) for t in (matrix, cube, matrix_out, cube_out)]
-    launch = coop.bind_launch(copy_views, 1, THREADS, *bound_to, cuda.device_array(1, np.int64))
+    launch = bind_launch(copy_views, 1, THREADS, *bound_to, cuda.device_array(1, np.int64))
     launch(matrix, cube, matrix_out, cube_out, total)
     torch.cuda.synchronize()
     assert torch.equal(matrix_out, matrix)
     assert torch.equal(cube_out, cube)
+
+
+ITEMS = 4
+
+
+@cuda.jit
+def copy_tile(source, destination):
+    """The block's tile of `source` (its elements in C order, whatever its strides) into
+    the contiguous `destination`."""
+    block = coop.this_block()
+    items = coop.ThreadData(ITEMS)
+    coop.load(block, source, items)
+    coop.store(block, destination, items)
+
+
+def test_coop_load_reads_every_layout_a_reused_kernel_is_launched_with():
+    flat = cuda.to_device(numbered((4 * THREADS * ITEMS,)))
+    wide = cuda.to_device(numbered((2 * ITEMS, 2 * THREADS)))
+    views = [
+        (flat[: THREADS * ITEMS], numbered((4 * THREADS * ITEMS,))[: THREADS * ITEMS]),
+        (flat[::4], numbered((4 * THREADS * ITEMS,))[::4]),
+        (flat[3::2][: THREADS * ITEMS], numbered((4 * THREADS * ITEMS,))[3::2][: THREADS * ITEMS]),
+        (wide[:ITEMS, :THREADS], numbered((2 * ITEMS, 2 * THREADS))[:ITEMS, :THREADS]),
+        (wide[::2, ::2], numbered((2 * ITEMS, 2 * THREADS))[::2, ::2]),
+        (cuda.to_device(np.asfortranarray(numbered((ITEMS, THREADS)))), numbered((ITEMS, THREADS))),
+    ]
+    for view, expected in views:
+        destination = cuda.device_array(THREADS * ITEMS, np.float32)
+        copy_tile[1, THREADS](view, destination)
+        np.testing.assert_array_equal(destination.copy_to_host(), expected.ravel())

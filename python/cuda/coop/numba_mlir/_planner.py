@@ -76,7 +76,7 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
             _selectors.normalize(state, sites)
             _bound_the_launch(state, block_shape)
             _shared_pointers.request(state)  # CUB's shared-memory addressing in 32 bits, as nvcc's
-            _translation.request(state)  # stack slots first, array parameters as the launcher passes them
+            _translation.request(state)  # stack slots first, array offsets as the launcher passes them
         with clock("facts"):
             calls = _analyze(state, sites, block_shape, payloads, storages, reserved)
             _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now

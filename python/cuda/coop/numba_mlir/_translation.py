@@ -1,6 +1,6 @@
 """The rewrites a kernel with cooperative calls gets just before numba-cuda-mlir translates
 its MLIR (LLVM dialect) to NVVM IR: its stack slots at the top of its entry block
-(_stack_slots.py) and its array parameters read as the launcher passes them
+(_stack_slots.py) and its array offsets as the launcher passes them, 0
 (_array_arguments.py). The planner marks the compile (request); one wrapper of the
 compiler's translation applies them to a marked kernel and to nothing else.
 
@@ -12,20 +12,23 @@ from __future__ import annotations
 
 from . import _array_arguments, _stack_slots
 
-OPTION = "_coop_translation"  # in the kernel's targetoptions: what the rewrites need of this compile
+OPTION = "_coop_translation"  # in the kernel's targetoptions: the planner changed this kernel
 
 _installed = False
 
 
 def request(state) -> None:
     """Marks the kernel being compiled for the rewrites."""
-    state.metadata["targetoptions"][OPTION] = {"array_arguments": _array_arguments.recorded(state)}
+    from importlib.metadata import version
+
+    offsets = version("numba-cuda-mlir").startswith(_array_arguments.LAUNCHER_RELEASES)
+    state.metadata["targetoptions"][OPTION] = {"array_offsets": offsets}
 
 
 def rewrite(gpu_module, requested: dict) -> None:
     _stack_slots.hoist(gpu_module)
-    if requested["array_arguments"] is not None:
-        _array_arguments.fold(gpu_module, requested["array_arguments"])
+    if requested["array_offsets"]:
+        _array_arguments.fold(gpu_module)
 
 
 def _wrap_translation(translate):
