@@ -97,14 +97,13 @@ def layer_norm_kernel(threads, items, statistics="welford"):
     def layer_norm(matrix, gamma, beta, result):
         block = coop.this_block()
         row = cuda.blockIdx.x * columns
-        # Local arrays are made first: made later, the kernel compiler keeps them out of registers.
         values = cuda.local.array(items, np.float32)
-        scale, shift = cuda.local.array(items, np.float32), cuda.local.array(items, np.float32)
         coop.load(block, matrix, values, offset=row, algorithm="striped")
         first = matrix[row]
         summary = coop.reduce(block, summarize(values, first), binary_op=combine)  # the row's, in every thread
         mean, variance = moments(summary, first, width)
         inverse_deviation = np.float32(1) / math.sqrt(variance + epsilon)
+        scale, shift = cuda.local.array(items, np.float32), cuda.local.array(items, np.float32)
         coop.load(block, gamma, scale, algorithm="striped")  # from L2 after the first rows
         coop.load(block, beta, shift, algorithm="striped")
         for i in range(items):
