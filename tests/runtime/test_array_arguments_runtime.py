@@ -4,9 +4,10 @@ views that start inside their allocation, views with a dimension of extent 1 who
 is not the contiguous one, and torch tensors with a storage offset, through
 `kernel[grid, block]` and coop.bind_launch. numba-cuda-mlir's launcher reuses the kernel it
 compiled for the first array of a dtype and rank for every later one, whatever its layout,
-and the translation reads every array offset as 0 (_array_arguments.py): each case is
-compared element by element with NumPy, through Python indexing and through coop.load and
-coop.store."""
+and the translation reads every array offset as 0 (_array_arguments.py): Python indexing
+reads every layout right (compared element by element with NumPy); a kernel whose
+coop.load reads a C-contiguous array as one run refuses a view of another layout, which a
+kernel of its own reads right (_dispatch.check_reused_layouts)."""
 
 import numpy as np
 import pytest
@@ -106,7 +107,6 @@ def test_bound_launch_reads_torch_tensors_with_a_storage_offset():
 ITEMS = 4
 
 
-@cuda.jit
 def copy_tile(source, destination):
     """The block's tile of `source` (its elements in C order, whatever its strides) into
     the contiguous `destination`."""
@@ -116,18 +116,30 @@ def copy_tile(source, destination):
     coop.store(block, destination, items)
 
 
-def test_coop_load_reads_every_layout_a_reused_kernel_is_launched_with():
-    flat = cuda.to_device(numbered((4 * THREADS * ITEMS,)))
-    wide = cuda.to_device(numbered((2 * ITEMS, 2 * THREADS)))
-    views = [
-        (flat[: THREADS * ITEMS], numbered((4 * THREADS * ITEMS,))[: THREADS * ITEMS]),
-        (flat[::4], numbered((4 * THREADS * ITEMS,))[::4]),
-        (flat[3::2][: THREADS * ITEMS], numbered((4 * THREADS * ITEMS,))[3::2][: THREADS * ITEMS]),
-        (wide[:ITEMS, :THREADS], numbered((2 * ITEMS, 2 * THREADS))[:ITEMS, :THREADS]),
-        (wide[::2, ::2], numbered((2 * ITEMS, 2 * THREADS))[::2, ::2]),
-        (cuda.to_device(np.asfortranarray(numbered((ITEMS, THREADS)))), numbered((ITEMS, THREADS))),
+def test_a_kernel_reading_contiguous_arrays_as_runs_refuses_views_and_a_kernel_of_their_own_reads_them():
+    flat_host, wide_host = numbered((4 * THREADS * ITEMS,)), numbered((2 * ITEMS, 2 * THREADS))
+    flat, wide = cuda.to_device(flat_host), cuda.to_device(wide_host)
+    groups = [  # (the contiguous array the kernel is compiled for first, views of its dtype and rank)
+        ((flat[: THREADS * ITEMS], flat_host[: THREADS * ITEMS]), [(flat[::4], flat_host[::4])]),
+        (
+            (cuda.to_device(numbered((ITEMS, THREADS))), numbered((ITEMS, THREADS))),
+            [
+                (wide[:ITEMS, :THREADS], wide_host[:ITEMS, :THREADS]),
+                (wide[::2, ::2], wide_host[::2, ::2]),
+                (cuda.to_device(np.asfortranarray(numbered((ITEMS, THREADS)))), numbered((ITEMS, THREADS))),
+            ],
+        ),
     ]
-    for view, expected in views:
+    for (contiguous, contiguous_host), views in groups:
+        kernel = cuda.jit(copy_tile)
         destination = cuda.device_array(THREADS * ITEMS, np.float32)
-        copy_tile[1, THREADS](view, destination)
-        np.testing.assert_array_equal(destination.copy_to_host(), expected.ravel())
+        kernel[1, THREADS](contiguous, destination)
+        np.testing.assert_array_equal(destination.copy_to_host(), contiguous_host.ravel())
+        for view, expected in views:
+            with pytest.raises(coop.InvalidArgumentError, match="argument 'source'"):
+                kernel[1, THREADS](view, destination)
+            own = cuda.jit(copy_tile)
+            own[1, THREADS](view, destination)
+            np.testing.assert_array_equal(destination.copy_to_host(), expected.ravel())
+            own[1, THREADS](contiguous, destination)  # a compile for a view reads any layout through its strides
+            np.testing.assert_array_equal(destination.copy_to_host(), contiguous_host.ravel())

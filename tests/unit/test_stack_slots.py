@@ -43,7 +43,9 @@ module {
 
 def operations(function) -> list[list[str]]:
     """Each block's operations, without their results' names and types."""
-    return [[str(op).split(" = ", 1)[-1].rsplit(" : ", 1)[0] for op in block.operations] for block in function.regions[0]]
+    return [
+        [str(op).split(" = ", 1)[-1].rsplit(" : ", 1)[0] for op in block.operations] for block in function.regions[0]
+    ]
 
 
 def hoisted():

@@ -51,12 +51,13 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.metadata
+import inspect
 import os
 import re
 import threading
 import warnings
 
-from .._core.errors import CoopWarning
+from .._core.errors import CoopWarning, InvalidArgumentError
 from .._core.version import package_version
 from ._launch import LAUNCH_OPTION, METADATA_KEY, PlanPerBlock, check_launch, planning_per_block
 
@@ -461,6 +462,7 @@ def _prepared_clone(kernel, shape: tuple, args, values, argtypes) -> tuple:
     effective = clone._literalize_argtypes(tuple(argtypes), tuple(values), abi_arg_count=len(args))
     result = clone._compile_result_for(effective, None)
     if result is None:
+        check_reused_layouts(clone, tuple(argtypes))
         clone._compile_impl(list(args))
         effective = clone._literalize_argtypes(tuple(argtypes), tuple(values), abi_arg_count=len(args))
         result = clone._compile_result_for(effective, None)
@@ -472,10 +474,52 @@ def _prepared_clone(kernel, shape: tuple, args, values, argtypes) -> tuple:
     return clone._c, None, None, result.metadata.get(_REQUIRED_SHARED, 0)
 
 
+def check_reused_layouts(dispatcher, argtypes) -> None:
+    """Refuses a launch that numba-cuda-mlir's launcher would serve with a compile made for
+    arrays of another layout, where that compile reads a contiguous array as one run.
+
+    The launcher keys the kernels it has loaded by each array's dtype and rank, not its
+    layout: a launch whose arrays differ from an earlier compile's only in layout runs that
+    compile (the one for its own types, compiled here, is never launched). numba-cuda-mlir's
+    own code reads every array through its strides, so that is harmless to it; a cooperative
+    load or store planned for a C-contiguous array reads it as one run, and would read a
+    strided view of it wrong. Called where the launch would compile (a launch whose types
+    have a compile already is served as before); a compile made for a view reads any array
+    through its strides, so a contiguous array after a view is not refused."""
+    from numba_cuda_mlir import types
+
+    from ._facts import view_dimensions
+
+    for compiled, result in list(dispatcher.overloads.items()):
+        record = result.metadata.get(METADATA_KEY)  # None: a kernel without cooperative calls
+        if not record or not record.get("reads_arrays_as_runs", True) or len(compiled) != len(argtypes):
+            continue
+        pairs = list(zip(compiled, argtypes))
+        if not all(
+            (old.dtype, old.ndim) == (new.dtype, new.ndim)
+            if isinstance(old, types.Array) and isinstance(new, types.Array)
+            else old == new
+            for old, new in pairs
+        ):
+            continue
+        for position, (old, new) in enumerate(pairs):
+            if isinstance(old, types.Array) and old.layout != new.layout and not view_dimensions(old):
+                names = list(inspect.signature(dispatcher.py_func).parameters)
+                name = names[position] if position < len(names) else f"#{position}"
+                raise InvalidArgumentError(
+                    f"kernel '{dispatcher.py_func.__qualname__}': argument '{name}' is {new}, and the kernel was "
+                    f"compiled for {old} before. numba-cuda-mlir's launcher runs that compile for every array of the "
+                    "same dtype and rank, whatever its layout, and its cooperative loads and stores read a "
+                    "C-contiguous array as one run, so this array would be read wrong. Launch arrays of this layout "
+                    "through a kernel of their own (cuda.jit(kernel.py_func)), or pass a contiguous copy"
+                )
+
+
 def _wrap_prepare(original):
     from numba_cuda_mlir.numba_cuda.core.compiler_lock import global_compiler_lock
 
     def prepare_per_block(self, args, values, argtypes, available, configured, *rest):
+        check_reused_layouts(self, tuple(argtypes))
         if configured is not None or available is None or not _compiles_per_block(self):
             return original(self, args, values, argtypes, available, configured, *rest)
         with global_compiler_lock:

@@ -99,6 +99,8 @@ class Call:
     # Operands given one value per thread to a call that takes them as one-item arrays
     # (Parameters.scalar_as_one_item): operand name -> its dtype; the rewrite wraps them.
     one_item: dict = dataclasses.field(default_factory=dict)
+    # A device array the call reads or writes as one run (typed C-contiguous), not as a view.
+    reads_memory_as_runs: bool = False
 
 
 _INTEGER_OPTIONS = ("count", "offset")  # option kinds that take an integer
@@ -684,6 +686,8 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
     temp_storage = None
     if _given(state, arguments, _TEMP_STORAGE):
         temp_storage = _storage_name(state, arguments[_TEMP_STORAGE], storages, where_text)
+    memories = [memory] if memory is not None else []
+    memories += [name for name in declared.memory_options if _given(state, arguments, name)]
     return Call(
         site,
         facts,
@@ -694,6 +698,7 @@ def analyze(state, site: Site, block_shape, payloads, oracle, storages) -> Call:
         prefix_callback=prefix_callback,
         prefix_argument=prefix_argument,
         one_item=one_item_dtypes,
+        reads_memory_as_runs=any(name not in views for name in memories),
     )
 
 

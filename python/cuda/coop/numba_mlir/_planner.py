@@ -79,6 +79,9 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
             _translation.request(state)  # stack slots first, array offsets as the launcher passes them
         with clock("facts"):
             calls = _analyze(state, sites, block_shape, payloads, storages, reserved)
+            # what a launch with arrays of another layout must not reuse this compile for (_dispatch)
+            record = state.metadata.setdefault(_launch.METADATA_KEY, {})
+            record["reads_arrays_as_runs"] = any(call.reads_memory_as_runs for call in calls)
             _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
         with clock("plan"):
             planned = _plan.plan(calls)
