@@ -459,10 +459,11 @@ def _prepared_clone(kernel, shape: tuple, args, values, argtypes) -> tuple:
     yet). Arguments the clone's compile asked to see as literals are the kernel's too: its
     launchers then look the overload up by the literal types, as the clone files it."""
     clone = _dispatcher_for_block(kernel, shape)
-    effective = clone._literalize_argtypes(tuple(argtypes), tuple(values), abi_arg_count=len(args))
-    result = clone._compile_result_for(effective, None)
-    if result is None:
+    if tuple(argtypes) not in clone.overloads:
         check_reused_layouts(clone, tuple(argtypes))
+    effective = clone._literalize_argtypes(tuple(argtypes), tuple(values), abi_arg_count=len(args))
+    result = clone._compile_result_for(effective, None)  # an overload of the same dtypes and ranks, any layout
+    if result is None:
         clone._compile_impl(list(args))
         effective = clone._literalize_argtypes(tuple(argtypes), tuple(values), abi_arg_count=len(args))
         result = clone._compile_result_for(effective, None)
@@ -483,9 +484,10 @@ def check_reused_layouts(dispatcher, argtypes) -> None:
     compile (the one for its own types, compiled here, is never launched). numba-cuda-mlir's
     own code reads every array through its strides, so that is harmless to it; a cooperative
     load or store planned for a C-contiguous array reads it as one run, and would read a
-    strided view of it wrong. Called where the launch would compile (a launch whose types
-    have a compile already is served as before); a compile made for a view reads any array
-    through its strides, so a contiguous array after a view is not refused."""
+    strided view of it wrong (numba-cuda-mlir's dispatcher, too, reuses an overload of the
+    same dtypes and ranks: _can_reuse_overload). Called for a launch with no compile of its
+    own types; a compile made for a view reads any array through its strides, so a
+    contiguous array after a view is not refused."""
     from numba_cuda_mlir import types
 
     from ._facts import view_dimensions
@@ -495,12 +497,7 @@ def check_reused_layouts(dispatcher, argtypes) -> None:
         if not record or not record.get("reads_arrays_as_runs", True) or len(compiled) != len(argtypes):
             continue
         pairs = list(zip(compiled, argtypes))
-        if not all(
-            (old.dtype, old.ndim) == (new.dtype, new.ndim)
-            if isinstance(old, types.Array) and isinstance(new, types.Array)
-            else old == new
-            for old, new in pairs
-        ):
+        if not all(dispatcher._can_reuse_overload(old, new) for old, new in pairs):  # what the launch would run
             continue
         for position, (old, new) in enumerate(pairs):
             if isinstance(old, types.Array) and old.layout != new.layout and not view_dimensions(old):
@@ -519,7 +516,8 @@ def _wrap_prepare(original):
     from numba_cuda_mlir.numba_cuda.core.compiler_lock import global_compiler_lock
 
     def prepare_per_block(self, args, values, argtypes, available, configured, *rest):
-        check_reused_layouts(self, tuple(argtypes))
+        if tuple(argtypes) not in self.overloads:
+            check_reused_layouts(self, tuple(argtypes))
         if configured is not None or available is None or not _compiles_per_block(self):
             return original(self, args, values, argtypes, available, configured, *rest)
         with global_compiler_lock:
@@ -596,6 +594,7 @@ def _missing_internals():
             "_prepare_for_launch",
             "_get_ready_launch",
             "_compile_result_for",
+            "_can_reuse_overload",
             "_launch_config_compile_results",
         ],
         caching.MLIRCache: ["_index_key"],
