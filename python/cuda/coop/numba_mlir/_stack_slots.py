@@ -6,14 +6,14 @@ and cuda.coop its record slots (a tuple reduced or scanned) just before the entr
 terminator, after the cooperative calls the block makes. With a record of more than 8
 bytes among them, nvJitLink's optimizer does not promote the loop iterators' slots in
 time to learn a loop's trip count: the loop over a thread's items before a three-field
-tuple reduction stays rolled (unrolled by 4 with a runtime exit), the items stay in local
-memory indexed through select chains, and layer norm's Welford kernel at 512x8 took 951
+tuple reduction stays rolled (unrolled by 4 with a runtime exit), the items are indexed
+through select chains, and layer norm's Welford kernel at 512x8 took 951
 SASS instructions with 32 ISETP.EQ chains. With every fixed-size slot at the top (the
 `alloca`s and the constants giving their counts, in their order), the same kernel has
 none, as the two-field one never had (found by relinking the kernel's LTO-IR by hand).
 
 Contract: hoist(gpu_module) rewrites the module's kernel functions and returns how many
-slots it moved; translation.py calls it for a kernel the planner changed."""
+slots it moved; _translation.py calls it for a kernel the planner changed."""
 
 from __future__ import annotations
 
