@@ -80,7 +80,7 @@ def test_the_entry_blocks_stack_slots_come_before_its_first_call():
 def test_array_offsets_are_not_read():
     result = compile_for_launch(tuple_reduction, [ROW, ROW], 4, 128)
     body = kernel_body(result)
-    assert body[0].startswith("%") and result.metadata["targetoptions"][_translation.OPTION] == {"array_offsets": True}
+    assert result.metadata["targetoptions"][_translation.OPTION] is True and _translation._fold_offsets
     for offset in OFFSET_PARAMETERS:
         assert not reads(body, offset), f"the kernel reads the array offset {offset}"
 

@@ -459,8 +459,7 @@ def _prepared_clone(kernel, shape: tuple, args, values, argtypes) -> tuple:
     yet). Arguments the clone's compile asked to see as literals are the kernel's too: its
     launchers then look the overload up by the literal types, as the clone files it."""
     clone = _dispatcher_for_block(kernel, shape)
-    if tuple(argtypes) not in clone.overloads:
-        check_reused_layouts(clone, tuple(argtypes))
+    check_reused_layouts(clone, tuple(argtypes))
     effective = clone._literalize_argtypes(tuple(argtypes), tuple(values), abi_arg_count=len(args))
     result = clone._compile_result_for(effective, None)  # an overload of the same dtypes and ranks, any layout
     if result is None:
@@ -485,13 +484,15 @@ def check_reused_layouts(dispatcher, argtypes) -> None:
     own code reads every array through its strides, so that is harmless to it; a cooperative
     load or store planned for a C-contiguous array reads it as one run, and would read a
     strided view of it wrong (numba-cuda-mlir's dispatcher, too, reuses an overload of the
-    same dtypes and ranks: _can_reuse_overload). Called for a launch with no compile of its
-    own types; a compile made for a view reads any array through its strides, so a
+    same dtypes and ranks: _can_reuse_overload). A launch with a compile of its own types is
+    served as before; a compile made for a view reads any array through its strides, so a
     contiguous array after a view is not refused."""
     from numba_cuda_mlir import types
 
     from ._facts import view_dimensions
 
+    if argtypes in dispatcher.overloads:
+        return
     for compiled, result in list(dispatcher.overloads.items()):
         record = result.metadata.get(METADATA_KEY)  # None: a kernel without cooperative calls
         if not record or not record.get("reads_arrays_as_runs", True) or len(compiled) != len(argtypes):
@@ -516,8 +517,7 @@ def _wrap_prepare(original):
     from numba_cuda_mlir.numba_cuda.core.compiler_lock import global_compiler_lock
 
     def prepare_per_block(self, args, values, argtypes, available, configured, *rest):
-        if tuple(argtypes) not in self.overloads:
-            check_reused_layouts(self, tuple(argtypes))
+        check_reused_layouts(self, tuple(argtypes))
         if configured is not None or available is None or not _compiles_per_block(self):
             return original(self, args, values, argtypes, available, configured, *rest)
         with global_compiler_lock:

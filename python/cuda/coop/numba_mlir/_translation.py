@@ -15,29 +15,26 @@ from . import _array_arguments, _stack_slots
 OPTION = "_coop_translation"  # in the kernel's targetoptions: the planner changed this kernel
 
 _installed = False
+_fold_offsets = False  # the compiler's launcher passes offset 0 (found once, by install)
 
 
 def request(state) -> None:
     """Marks the kernel being compiled for the rewrites."""
-    from importlib.metadata import version
-
-    offsets = version("numba-cuda-mlir").startswith(_array_arguments.LAUNCHER_RELEASES)
-    state.metadata["targetoptions"][OPTION] = {"array_offsets": offsets}
+    state.metadata["targetoptions"][OPTION] = True
 
 
-def rewrite(gpu_module, requested: dict) -> None:
+def rewrite(gpu_module) -> None:
     _stack_slots.hoist(gpu_module)
-    if requested["array_offsets"]:
+    if _fold_offsets:
         _array_arguments.fold(gpu_module)
 
 
 def _wrap_translation(translate):
     def translate_rewritten(module, target_options, *args, **kwargs):
-        requested = target_options.get(OPTION)
-        if requested is not None:
+        if target_options.get(OPTION):
             from numba_cuda_mlir import mlir_optimization
 
-            rewrite(mlir_optimization._get_single_gpu_module(module), requested)
+            rewrite(mlir_optimization._get_single_gpu_module(module))
         return translate(module, target_options, *args, **kwargs)
 
     translate_rewritten.__wrapped__ = translate
@@ -45,13 +42,16 @@ def _wrap_translation(translate):
 
 
 def install() -> bool:
-    global _installed
+    global _installed, _fold_offsets
     if _installed:
         return True
+    from importlib.metadata import version
+
     from numba_cuda_mlir import mlir_optimization
 
     if not all(hasattr(mlir_optimization, name) for name in ("_call_llvm70_capi", "_get_single_gpu_module")):
         return False
     mlir_optimization._call_llvm70_capi = _wrap_translation(mlir_optimization._call_llvm70_capi)
+    _fold_offsets = version("numba-cuda-mlir").startswith(_array_arguments.LAUNCHER_RELEASES)
     _installed = True
     return True
