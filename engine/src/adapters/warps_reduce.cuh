@@ -23,17 +23,25 @@ struct WarpsReduce {
   static constexpr int kPartialBytes = int(sizeof(T)) * kWarps;
   static constexpr bool kOneVector = kPartialBytes <= 16 && (kPartialBytes & (kPartialBytes - 1)) == 0;
 
-  struct TempStorage {
+  // A warp of 32 lanes reduces by shuffles (CUB's WarpReduceShfl), whose scratch is empty:
+  // then the group's scratch is its partials alone, the groups' scratch one array of the
+  // block's warps, and a warp's slot its index in the block, as in CUDA C++ (a 16-byte
+  // stride per group of two int32 warps made ptxas branch around the partial's store).
+  static constexpr bool kWarpScratch = !::cuda::std::is_empty_v<typename WarpReduce::InternalWarpReduce::TempStorage>;
+  struct Partials {
     alignas(kOneVector ? kPartialBytes : int(alignof(T))) T partial[kWarps];
+  };
+  struct WithWarpScratch : Partials {
     typename WarpReduce::TempStorage warp[kWarps];
   };
+  using TempStorage = ::cuda::std::conditional_t<kWarpScratch, WithWarpScratch, Partials>;
 
   __device__ __forceinline__ explicit WarpsReduce(TempStorage& storage) : storage_(storage) {}
 
   template <typename ReductionOp>
   __device__ __forceinline__ T Reduce(T input, ReductionOp reduction_op) {
     if (!member()) return T();
-    return combine(WarpReduce(storage_.warp[warp()]).Reduce(input, reduction_op), reduction_op);
+    return combine(WarpReduce(warp_scratch()).Reduce(input, reduction_op), reduction_op);
   }
 
   template <int ITEMS_PER_THREAD, typename ReductionOp>
@@ -43,7 +51,7 @@ struct WarpsReduce {
 
   __device__ __forceinline__ T Sum(T input) {
     if (!member()) return T();
-    return combine(WarpReduce(storage_.warp[warp()]).Sum(input), ::cuda::std::plus<>{});
+    return combine(WarpReduce(warp_scratch()).Sum(input), ::cuda::std::plus<>{});
   }
 
   template <int ITEMS_PER_THREAD>
@@ -53,6 +61,16 @@ struct WarpsReduce {
 
  private:
   TempStorage& storage_;
+
+  // The warp's own scratch; without one, what WarpReduce's constructor takes and the
+  // shuffle reduction never touches.
+  __device__ __forceinline__ typename WarpReduce::TempStorage& warp_scratch() {
+    if constexpr (kWarpScratch) {
+      return storage_.warp[warp()];
+    } else {
+      return *reinterpret_cast<typename WarpReduce::TempStorage*>(&storage_);
+    }
+  }
 
   // Unsigned, as CUDA C++ indexes threads: a signed rank costs a sign correction per division.
   static __device__ __forceinline__ unsigned rank() {
@@ -70,13 +88,25 @@ struct WarpsReduce {
     asm volatile("bar.sync %0, %1;" ::"r"(1u + rank() / GROUP_THREADS), "n"(GROUP_THREADS) : "memory");
   }
 
+  // Where the warp leaves its partial. Without warp scratch the groups' partials are one
+  // array of the block's warps (the emitter passes this group's element of an array of
+  // TempStorage): the slot is the warp's index in the block, the address CUDA C++ computes.
+  __device__ __forceinline__ T* partial_slot() {
+    if constexpr (kWarpScratch) {
+      return &storage_.partial[warp()];
+    } else {
+      static_assert(sizeof(Partials) == sizeof(T) * kWarps, "the groups' partials are one array");
+      return reinterpret_cast<T*>(&storage_ - rank() / GROUP_THREADS) + rank() / 32u;
+    }
+  }
+
   // The group's total in every member, from each warp's total in its first lane.
   template <typename ReductionOp>
   __device__ __forceinline__ T combine(T warp_total, ReductionOp reduction_op) {
     if constexpr (kWarps == 1) {
       return ::cub::ShuffleIndex<32>(warp_total, 0, 0xffffffffu);
     } else {
-      if (rank() % 32u == 0u) storage_.partial[warp()] = warp_total;
+      if (rank() % 32u == 0u) *partial_slot() = warp_total;
       sync_group();
       T total = storage_.partial[0];
 #pragma unroll
