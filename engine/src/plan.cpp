@@ -65,16 +65,6 @@ void require_record_support(const OperationSpec& operation, const CallFacts& fac
            "a scalar dtype: " + operation.name + " (family " + operation.family +
                ") takes no records; the operations that take records are " + record_operation_names());
   }
-  // Off blocks only what the catalog says the H200 verified (takes_records_off_blocks).
-  const bool verified_off_blocks = facts.payload == PayloadKind::Scalar && operation.takes_records_off_blocks;
-  if (facts.group.kind != GroupKind::Block && !verified_off_blocks) {
-    const std::string payload = facts.payload == PayloadKind::Array ? "a ThreadData of " : "one ";
-    reject(ErrorKind::UnsupportedOperation, facts.call_name(), "group",
-           std::string(to_string(facts.group.kind)) + " with " + payload + dtype,
-           "a block (coop.this_block()) for " + operation.name +
-               " of records; off blocks, records go only to reductions and scans of one record per thread "
-               "(a tuple)");
-  }
   for (const auto& option : operation.options) {
     const bool predicate = option.type == OptionType::Predicate;
     if (option.type != OptionType::Operator && !predicate) continue;

@@ -2326,21 +2326,6 @@ def loads_records_with_a_complex128_field(source, destination):
     coop.store(coop.this_block(), destination, items)
 
 
-@expect(
-    coop.UnsupportedOperationError,
-    "coop.load",
-    "argument 'group' = warp with a ThreadData of record(int32,float32)",
-    "a block (coop.this_block()) for load of records; off blocks, records go only to reductions and scans of one "
-    "record per thread (a tuple)",
-    argtypes=(KEYED, KEYED),
-)
-@cuda.jit
-def loads_records_on_a_warp(source, destination):
-    items = coop.ThreadData(2)
-    coop.load(coop.this_warp(), source, items)  # <- error
-    coop.store(coop.this_warp(), destination, items)
-
-
 PACKED_DTYPE = np.dtype([("flag", np.int8), ("value", np.float64)])
 
 

@@ -307,6 +307,29 @@ def tuple_sort_data(count=128):
     return rng.integers(0, 8, count).astype(np.int32), rng.standard_normal(count).astype(np.float32)
 
 
+@cuda.jit
+def warp_merge_sort_tuple_pairs(keys_in, values_in, keys_out, values_out, ranks_out):
+    """Each warp sorts its 32 (key, value) pairs, one per lane, carrying (lane, value) tuples."""
+    t = cuda.threadIdx.x
+    keys, carried = coop.merge_sort_pairs(
+        coop.this_warp(), (keys_in[t], values_in[t]), (t % 32, values_in[t]), compare_op=by_key_then_value
+    )
+    keys_out[t], values_out[t] = keys
+    ranks_out[t] = carried[0]
+
+
+def test_a_warp_merge_sort_orders_its_tuple_keys_one_per_lane():
+    keys, values = tuple_sort_data()
+    keys_out, values_out, ranks_out = np.zeros_like(keys), np.zeros_like(values), np.zeros(128, np.int64)
+    warp_merge_sort_tuple_pairs[1, 128](keys, values, keys_out, values_out, ranks_out)
+    for start in range(0, 128, 32):
+        part = slice(start, start + 32)
+        order = np.lexsort((values[part], keys[part]))
+        np.testing.assert_array_equal(keys_out[part], keys[part][order])
+        np.testing.assert_array_equal(values_out[part], values[part][order])
+        np.testing.assert_array_equal(ranks_out[part], order)
+
+
 def test_merge_sort_orders_tuple_keys_one_per_thread():
     keys, values = tuple_sort_data()
     keys_out, values_out = np.zeros_like(keys), np.zeros_like(values)
@@ -360,3 +383,137 @@ def test_a_thread_data_declared_with_a_structured_dtype_is_filled_by_field():
     products, states = affine_reference(pairs, inclusive=True)
     np.testing.assert_allclose(destination["a"], products, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(destination["b"], states, rtol=1e-3, atol=1e-3)
+
+
+# -- a ThreadData of records on warps, logical warps, groups of warps and clusters. Warp g's
+# tile is the g-th after the call's offset (docs/guide/groups.rst): the kernels pass none.
+
+
+def warp_move_kernel(lanes):
+    """Each warp loads its records (two per lane), adds one to each key, exchanges them to a
+    striped arrangement and stores them striped: the same order, keys plus one."""
+
+    @cuda.jit
+    def kernel(source, destination):
+        warp = coop.this_warp().group_by(lanes) if lanes < 32 else coop.this_warp()
+        items = coop.ThreadData(2)
+        coop.load(warp, source, items)
+        for i in range(2):
+            items[i].key = items[i].key + 1
+        striped = coop.exchange(warp, items, mode="blocked_to_striped")
+        coop.store(warp, destination, striped, algorithm="striped")
+
+    return kernel
+
+
+@pytest.mark.parametrize("lanes", [32, 16])
+@pytest.mark.parametrize("name", ["int32_float32", "int8_float64_int16"])
+def test_each_warp_loads_exchanges_and_stores_its_records(name, lanes):
+    source = records(RECORDS[name], 128 * 2)
+    destination = np.zeros_like(source)
+    warp_move_kernel(lanes)[1, 128](source, destination)
+    expected = source.copy()
+    expected["key"] += 1
+    np.testing.assert_array_equal(destination, expected)
+
+
+def warp_sort_kernel(lanes):
+    @cuda.jit
+    def kernel(keys_in, values_in, keys_out, values_out, sorted_alone):
+        warp = coop.this_warp().group_by(lanes) if lanes < 32 else coop.this_warp()
+        keys, values = coop.ThreadData(2), coop.ThreadData(2)
+        coop.load(warp, keys_in, keys)
+        coop.load(warp, values_in, values)
+        coop.store(warp, sorted_alone, coop.merge_sort_keys(warp, keys, compare_op=by_key_then_value))
+        sorted_keys, sorted_values = coop.merge_sort_pairs(warp, keys, values, compare_op=by_key_then_value)
+        coop.store(warp, keys_out, sorted_keys)
+        coop.store(warp, values_out, sorted_values)
+
+    return kernel
+
+
+@pytest.mark.parametrize("lanes", [32, 16])
+def test_each_warp_merge_sorts_its_records_and_carries_record_values(lanes):
+    keys = records(RECORDS["int32_float32"], 256)
+    keys["key"] %= 8  # ties, broken by the value
+    values = records(RECORDS["int64_float32"], 256, seed=9)
+    keys_out, values_out, alone = np.zeros_like(keys), np.zeros_like(values), np.zeros_like(keys)
+    warp_sort_kernel(lanes)[1, 128](keys, values, keys_out, values_out, alone)
+    tile = lanes * 2
+    for start in range(0, 256, tile):
+        part = slice(start, start + tile)
+        order = np.argsort(keys[part], order=["key", "value"]) + start
+        np.testing.assert_array_equal(alone[part], keys[order])
+        np.testing.assert_array_equal(keys_out[part], keys[order])
+        np.testing.assert_array_equal(values_out[part], values[order])
+
+
+@cuda.jit
+def warp_reduce_and_scan_records(triples, totals, pairs, scanned):
+    warp = coop.this_warp()
+    items = coop.ThreadData(3)
+    coop.load(warp, triples, items)
+    total, largest, weight = coop.reduce(warp, items, binary_op=key_sum_and_max)
+    w = cuda.threadIdx.x // 32
+    if cuda.threadIdx.x % 32 == 0:
+        totals[w].key = total
+        totals[w].value = largest
+        totals[w].weight = weight
+    steps = coop.ThreadData(2)
+    coop.load(warp, pairs, steps)
+    coop.store(warp, scanned, coop.inclusive_scan(warp, steps, scan_op=affine))
+
+
+def test_a_warp_reduces_and_scans_a_thread_data_of_records():
+    triples = records(TRIPLE, 128 * 3)
+    rng = np.random.default_rng(17)
+    pairs = np.zeros(128 * 2, PAIR)
+    pairs["a"], pairs["b"] = rng.uniform(0.9, 1.0, len(pairs)), rng.standard_normal(len(pairs))
+    totals, scanned = np.zeros(4, TRIPLE), np.zeros_like(pairs)
+    warp_reduce_and_scan_records[1, 128](triples, totals, pairs, scanned)
+    per_warp = triples.reshape(4, 96)
+    np.testing.assert_array_equal(totals["key"], per_warp["key"].sum(axis=1))
+    np.testing.assert_array_equal(totals["value"], per_warp["value"].max(axis=1))
+    np.testing.assert_allclose(
+        totals["weight"], per_warp["weight"].astype(np.float64).sum(axis=1), rtol=1e-4, atol=1e-3
+    )
+    for w in range(4):  # each warp's scan starts afresh
+        part = slice(w * 64, (w + 1) * 64)
+        products, states = affine_reference(pairs[part], inclusive=True)
+        np.testing.assert_allclose(scanned["a"][part], products, rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(scanned["b"][part], states, rtol=1e-3, atol=1e-3)
+
+
+@cuda.jit
+def group_and_cluster_reduce_records(triples, by_group, by_cluster):
+    """Each group of two warps and each cluster of two blocks reduces its threads' records
+    (three per thread, read at the thread's rank in the grid)."""
+    t = cuda.grid(1)
+    items = coop.ThreadData(3)
+    coop.load(coop.this_block(), triples, items, offset=cuda.blockIdx.x * cuda.blockDim.x * 3)
+    group = coop.this_block().group_by(2)
+    total, largest, weight = coop.reduce(group, items, binary_op=key_sum_and_max)
+    g = t // 64
+    if t % 64 == 0:
+        by_group[g].key = total
+        by_group[g].value = largest
+        by_group[g].weight = weight
+    cluster = coop.this_cluster()
+    total, largest, weight = coop.reduce(cluster, items, binary_op=key_sum_and_max)
+    if cluster.rank() == 0:
+        c = cluster.rank("grid")
+        by_cluster[c].key = total
+        by_cluster[c].value = largest
+        by_cluster[c].weight = weight
+
+
+def test_groups_of_warps_and_clusters_reduce_thread_data_of_records():
+    blocks, threads = 4, 128  # clusters of two blocks
+    triples = records(TRIPLE, blocks * threads * 3)
+    by_group, by_cluster = np.zeros(blocks * threads // 64, TRIPLE), np.zeros(blocks // 2, TRIPLE)
+    group_and_cluster_reduce_records[blocks, threads, 0, 0, (2, 1, 1)](triples, by_group, by_cluster)
+    for out, parts in ((by_group, len(by_group)), (by_cluster, len(by_cluster))):
+        split = triples.reshape(parts, -1)
+        np.testing.assert_array_equal(out["key"], split["key"].sum(axis=1))
+        np.testing.assert_array_equal(out["value"], split["value"].max(axis=1))
+        np.testing.assert_allclose(out["weight"], split["weight"].astype(np.float64).sum(axis=1), rtol=1e-4, atol=1e-3)

@@ -334,11 +334,6 @@ struct OperationSpec {
   // `dtypes`: CUB's class moves or combines any copyable type. Its operators must then be user
   // functions (a built-in has no meaning on a record), which take and return records by pointer.
   bool takes_records = false;
-  // Records on groups other than blocks, one record per thread (a tuple): what the H200 has
-  // verified (a warp merge sort of a ThreadData of records came back unsorted and unstored).
-  // Elsewhere a ThreadData of records, and every record of an operation without this, is for
-  // blocks only.
-  bool takes_records_off_blocks = false;
 
   const GroupForm* form(GroupKind kind) const;
   const OptionSpec* option(std::string_view option_name) const;

@@ -148,7 +148,6 @@ std::vector<OperationSpec> reduce() {
       .dtypes = arithmetic_dtypes(),
       .identity_on_one_thread = true,
       .takes_records = true,  // with a Python binary_op: a Welford triple, a (sum, sum of squares) pair
-      .takes_records_off_blocks = true,
   };
   OperationSpec sum{
       .name = "sum",

@@ -125,7 +125,6 @@ OperationSpec scan_operation(const std::string& name, const std::string& mode, b
       .forms = forms(),
       .dtypes = arithmetic_dtypes(),
       .takes_records = !sums_only,  // with a Python scan_op: the selective scan's pairs
-      .takes_records_off_blocks = !sums_only,
   };
   if (chosen_mode) operation.options.push_back(mode_option());
   if (!sums_only) operation.options.push_back(operator_option("scan_op"));
