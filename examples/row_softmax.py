@@ -1,12 +1,18 @@
 """Softmax of each row of a matrix, one block per row: a block max, then a block
 sum of the exponentials (coop.reduce and coop.sum, whose results every thread
 gets), checked against NumPy. benchmarks/workloads.py times the same kernel against
-torch.softmax."""
+torch.softmax and Triton.
 
-import math
+The exponentials are CUDA's fast ones (libdevice.fast_expf, C++'s __expf: one ex2.approx,
+as Triton's tl.exp compiles): their error is 2 ulp plus a part that grows with |x|, small
+here since every argument is at most 0 once the row's max is subtracted (the check below
+holds the result to 1e-6 of float64 NumPy). math.exp is the IEEE one, with a slow path per
+item: 415 SASS instructions for this kernel at 128 x 8 against 237. Each item is multiplied
+by the total's reciprocal, one division per thread instead of one per item."""
 
 import numpy as np
 from numba_cuda_mlir import cuda
+from numba_cuda_mlir.cuda import libdevice
 
 from cuda import coop
 
@@ -28,10 +34,10 @@ def row_softmax_kernel(threads, items):
         coop.load(block, matrix, values, algorithm="striped", offset=row)
         largest = coop.reduce(block, values, binary_op="max")  # in every thread of the block
         for i in range(items):
-            values[i] = math.exp(values[i] - largest)
-        total = coop.sum(block, values)
+            values[i] = libdevice.fast_expf(values[i] - largest)
+        inverse = np.float32(1.0) / coop.sum(block, values)
         for i in range(items):
-            values[i] = values[i] / total
+            values[i] = values[i] * inverse
         coop.store(block, result, values, algorithm="striped", offset=row)
 
     return row_softmax

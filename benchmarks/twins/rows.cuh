@@ -37,11 +37,11 @@ __device__ __forceinline__ void softmax(const float* matrix, float* result) {
   Load().Load(matrix + row, values);
   const float largest = broadcast_reduce<THREADS>(scratch, values, ::cuda::maximum<>{});
 #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) values[i] = expf(values[i] - largest);
+  for (int i = 0; i < ITEMS; ++i) values[i] = __expf(values[i] - largest);  // the example's fast_expf
   __syncthreads();  // the second reduction reuses the first's scratch
-  const float total = broadcast_reduce<THREADS>(scratch, values, ::cuda::std::plus<>{});
+  const float inverse = 1.0f / broadcast_reduce<THREADS>(scratch, values, ::cuda::std::plus<>{});
 #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) values[i] = values[i] / total;
+  for (int i = 0; i < ITEMS; ++i) values[i] = values[i] * inverse;
   Store().Store(result + row, values);
 }
 
