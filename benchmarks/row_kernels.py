@@ -81,7 +81,7 @@ def launches() -> list[tuple[str, object, tuple, int, int]]:
     found.append(("selective_scan", selective_scan(), scan_arguments, batch * channels, SELECTIVE_SCAN_SHAPE[0]))
     for columns, (threads, _) in ROW_SHAPES.items():
         matrix, row = floats(rows, columns), floats(columns)
-        for statistics in ("shifted", "welford"):
+        for statistics in ("shifted", "welford", "two_pass"):
             kernel = layer_norm(columns, statistics)
             found.append((f"layer_norm_{statistics}_{columns}", kernel, (matrix, row, row, matrix), rows, threads))
     matrix = floats(rows, SOFTMAX_COLUMNS)

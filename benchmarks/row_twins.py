@@ -24,6 +24,7 @@ def kernels() -> dict[str, tuple[str, int]]:
     found["selective_scan"] = (f"selective_scan<{scan_threads}, {scan_items}>", scan_threads)
     for columns, (threads, items) in row_kernels.ROW_SHAPES.items():
         found[f"layer_norm_{columns}"] = (f"layer_norm<{threads}, {items}>", threads)
+        found[f"layer_norm_two_pass_{columns}"] = (f"layer_norm_two_pass<{threads}, {items}>", threads)
     threads, items = row_kernels.ROW_SHAPES[row_kernels.SOFTMAX_COLUMNS]
     found["softmax"] = (f"softmax<{threads}, {items}>", threads)
     threads, items = row_kernels.CUMSUM_SHAPE
@@ -35,6 +36,7 @@ PARAMETERS = {  # the kernels' parameter lists, by the template's name
     "selective_scan": "const float* x, const float* delta, const float* decay_rate, const float* B, const float* C, "
     "float* y, int channels, int length",
     "layer_norm": "const float* matrix, const float* gamma, const float* beta, float* result, float epsilon",
+    "layer_norm_two_pass": "const float* matrix, const float* gamma, const float* beta, float* result, float epsilon",
     "softmax": "const float* matrix, float* result",
     "cumsum": "const float* matrix, float* sums, int columns",
 }

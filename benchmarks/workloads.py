@@ -499,16 +499,24 @@ def layer_norm_row(count: int, columns: int, runs: int, copy: dict) -> dict:
     twin_result = torch.empty_like(matrix)
     twin_arguments = (*flat[:3], cp.asarray(twin_result.reshape(-1)), np.float32(EPSILON))
 
-    twin_kernel = twin(f"layer_norm_{columns}")
+    twin_result_two_pass = torch.empty_like(matrix)
+    twin_arguments_two_pass = (*flat[:3], cp.asarray(twin_result_two_pass.reshape(-1)), np.float32(EPSILON))
+    twin_kernel, twin_kernel_two_pass = twin(f"layer_norm_{columns}"), twin(f"layer_norm_two_pass_{columns}")
 
     def twin_launch():
         twin_kernel((count,), (threads,), twin_arguments)
         return twin_result
 
+    def twin_launch_two_pass():
+        twin_kernel_two_pass((count,), (threads,), twin_arguments_two_pass)
+        return twin_result_two_pass
+
     launches = {
         "coop": coop_launch,
         "coop_welford": lambda: coop_launch("welford"),  # the example's robust form: not the twin's
         "nvcc_twin": twin_launch,
+        "coop_two_pass": lambda: coop_launch("two_pass"),  # Triton's formulation: two block sums
+        "nvcc_twin_two_pass": twin_launch_two_pass,
         "torch": lambda: torch.nn.functional.layer_norm(matrix, (columns,), gamma, beta, EPSILON),
     }
     if triton is not None:

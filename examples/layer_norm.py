@@ -14,7 +14,11 @@ Two ways to get the row's mean and variance from that one reduction, `statistics
   where a block is wide, because the block folds its warps' summaries with additions rather
   than divisions (on an H200, rows of 4096, 512 threads: 0.069 ms against 0.083 ms; rows of
   1024, 128 threads: 0.068 against 0.069 ms).
-  benchmarks/workloads.py times this one against torch.nn.functional.layer_norm and Triton."""
+- "two_pass": the row's mean first (coop.sum), then the sum of squares about it (coop.sum
+  again), as Triton's layer norm computes them: two reductions instead of one, no first
+  value to load, and as robust as Welford.
+benchmarks/workloads.py times "shifted" and "two_pass" against torch.nn.functional.layer_norm
+and Triton."""
 
 import math
 
@@ -88,8 +92,10 @@ STATISTICS = {
 
 def layer_norm_kernel(threads, items, statistics="welford"):
     """The kernel for rows of threads * items columns, a block of `threads` per row."""
+    if statistics == "two_pass":
+        return two_pass_kernel(threads, items)
     if statistics not in STATISTICS:
-        raise ValueError(f"statistics={statistics!r}: one of {sorted(STATISTICS)}")
+        raise ValueError(f"statistics={statistics!r}: one of {sorted(STATISTICS) + ['two_pass']}")
     summarize, combine, moments = STATISTICS[statistics]
     columns = threads * items
     width, epsilon = np.float32(columns), np.float32(EPSILON)
@@ -114,6 +120,33 @@ def layer_norm_kernel(threads, items, statistics="welford"):
     return layer_norm
 
 
+def two_pass_kernel(threads, items):
+    """Layer norm with the row's mean and then its variance from two block sums."""
+    columns = threads * items
+    width, epsilon = np.float32(columns), np.float32(EPSILON)
+
+    @cuda.jit
+    def layer_norm(matrix, gamma, beta, result):
+        block = coop.this_block()
+        row = cuda.blockIdx.x * columns
+        values = cuda.local.array(items, np.float32)
+        coop.load(block, matrix, values, offset=row, algorithm="striped")
+        mean = coop.sum(block, values) / width  # in every thread of the block
+        squares = np.float32(0)
+        for i in range(items):
+            values[i] -= mean
+            squares += values[i] * values[i]
+        inverse_deviation = np.float32(1) / math.sqrt(coop.sum(block, squares) / width + epsilon)
+        scale, shift = cuda.local.array(items, np.float32), cuda.local.array(items, np.float32)
+        coop.load(block, gamma, scale, algorithm="striped")
+        coop.load(block, beta, shift, algorithm="striped")
+        for i in range(items):
+            values[i] = values[i] * inverse_deviation * scale[i] + shift[i]
+        coop.store(block, result, values, offset=row, algorithm="striped")
+
+    return layer_norm
+
+
 def reference(matrix, gamma, beta):
     matrix = matrix.astype(np.float64)
     mean = matrix.mean(axis=1, keepdims=True)
@@ -128,7 +161,9 @@ def main(rows=64):
     gamma = rng.uniform(0.5, 1.5, columns).astype(np.float32)
     beta = rng.standard_normal(columns).astype(np.float32)
     result = np.zeros_like(matrix)
-    kernels = {statistics: layer_norm_kernel(THREADS, ITEMS, statistics) for statistics in ("welford", "shifted")}
+    kernels = {
+        statistics: layer_norm_kernel(THREADS, ITEMS, statistics) for statistics in ("welford", "shifted", "two_pass")
+    }
     if not cuda.is_available():
         print(coop.explain(kernels["welford"], matrix.ravel(), gamma, beta, result.ravel(), grid=rows, block=THREADS))
         print("no GPU here: planned and compiled; not launched")

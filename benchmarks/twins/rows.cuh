@@ -88,6 +88,38 @@ __device__ __forceinline__ void layer_norm(const float* matrix, const float* gam
   Store().Store(result + row, values);
 }
 
+// examples/layer_norm.py's "two_pass": the row's mean from one block sum, then the sum of
+// squares about it from a second (the first's scratch reused after a barrier).
+template <int THREADS, int ITEMS>
+__device__ __forceinline__ void layer_norm_two_pass(const float* matrix, const float* gamma, const float* beta,
+                                                    float* result, float epsilon) {
+  constexpr int COLUMNS = THREADS * ITEMS;
+  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_STRIPED>;
+  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_STRIPED>;
+  using Reduce = cub::BlockReduce<float, THREADS>;
+  __shared__ WithResult<typename Reduce::TempStorage, float> scratch;
+  const auto row = static_cast<long long>(blockIdx.x) * COLUMNS;
+  float values[ITEMS];
+  Load().Load(matrix + row, values);
+  const float mean = broadcast_reduce<THREADS>(scratch, values, ::cuda::std::plus<>{}) / static_cast<float>(COLUMNS);
+  float squares[1] = {0.0f};
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    values[i] -= mean;
+    squares[0] += values[i] * values[i];
+  }
+  __syncthreads();  // the second reduction reuses the first's scratch
+  const float variance =
+      broadcast_reduce<THREADS>(scratch, squares, ::cuda::std::plus<>{}) / static_cast<float>(COLUMNS);
+  const float inverse_deviation = 1.0f / sqrtf(variance + epsilon);
+  float scale[ITEMS], shift[ITEMS];
+  Load().Load(gamma, scale);
+  Load().Load(beta, shift);
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) values[i] = values[i] * inverse_deviation * scale[i] + shift[i];
+  Store().Store(result + row, values);
+}
+
 // The running total of a row's tiles, held by the first warp (CUB's block prefix callback).
 struct RunningTotal {
   float total;
