@@ -15,8 +15,9 @@ The row workloads time the examples' kernels (row_kernels.py), a block per row, 
 user writes instead: Mamba's selective scan ([8, 1024 or 2048, 2048 or 8192] float32) against
 torch's log-space form (two cumsums; valid while exp(-cumsum(log a)) stays in float32's range,
 which the inputs here keep) and, at the smallest size, the recurrence stepped in torch; layer
-norm ([32768, 1024], [8192, 4096]: the example's shifted-sums kernel, and its Welford form as
-"coop_welford") against torch.nn.functional.layer_norm; softmax
+norm ([32768, 1024], [8192, 4096]: the example's shifted-sums kernel, its Welford form as
+"coop_welford" and its two block sums as "coop_two_pass", with that one's own twin) against
+torch.nn.functional.layer_norm; softmax
 ([32768, 1024]) against torch.softmax; cumsum along rows ([4096, 8192]) against torch.cumsum;
 layer norm and softmax also against Triton kernels written here, where Triton imports; and
 each against its nvcc twin (row_twins.py: the same CUB calls in CUDA C++). Each

@@ -5,7 +5,8 @@ the threads' sums in one tuple reduction (coop.reduce of a tuple with a Python o
 result in every thread), and each thread normalizes its items, scales and shifts them by gamma
 and beta and stores them. Checked against NumPy in float64.
 
-Two ways to get the row's mean and variance from that one reduction, `statistics=`:
+Three ways to get the row's mean and variance, `statistics=`, the first two from that one
+reduction:
 - "welford" (main's): each thread's (count, mean, m2) triple, combined with Chan's formula.
   Robust for any row.
 - "shifted": each thread's sums of (x - x0) and (x - x0)^2 about the row's first value x0, a
@@ -95,7 +96,7 @@ def layer_norm_kernel(threads, items, statistics="welford"):
     if statistics == "two_pass":
         return two_pass_kernel(threads, items)
     if statistics not in STATISTICS:
-        raise ValueError(f"statistics={statistics!r}: one of {sorted(STATISTICS) + ['two_pass']}")
+        raise ValueError(f"statistics={statistics!r}: one of {sorted([*STATISTICS, 'two_pass'])}")
     summarize, combine, moments = STATISTICS[statistics]
     columns = threads * items
     width, epsilon = np.float32(columns), np.float32(EPSILON)
