@@ -2626,6 +2626,45 @@ def test_collective_under_a_thread_dependent_condition_warns(kernel):
     assert "every thread of the group" in message
 
 
+# -- a load's or store's offset computed from the thread index: a warning, since the planner sees
+# the dependence but not the user's intent (a warp's tile already follows the warps before it)
+
+
+@cuda.jit
+def warp_load_from_each_warps_own_origin(source, destination):
+    warp = coop.this_warp()
+    items = coop.ThreadData(2)
+    coop.load(warp, source, items, offset=(cuda.threadIdx.x // 32) * 64)  # <- error
+    coop.store(warp, destination, items)
+
+
+@cuda.jit
+def block_store_at_a_per_thread_offset(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(2)
+    coop.load(block, source, items)
+    coop.store(block, destination, items, offset=cuda.threadIdx.x)  # <- error
+
+
+@pytest.mark.parametrize(
+    "kernel, fragments",
+    [
+        (warp_load_from_each_warps_own_origin, ("changes every 32 threads", "pass the block's origin only")),
+        (block_store_at_a_per_thread_offset, ("changes from one thread to the next", "one value for every thread")),
+    ],
+    ids=["warp_own_origin", "per_thread"],
+)
+def test_an_offset_that_depends_on_the_thread_index_warns(kernel, fragments):
+    with pytest.warns(coop.CoopWarning) as warned:
+        compile_for_launch(kernel, (I32, I32), grid=1, block=128)
+    messages = [str(warning.message) for warning in warned if "argument 'offset'" in str(warning.message)]
+    assert len(messages) == 1, [str(warning.message) for warning in warned]
+    assert f"({kernel.py_func.__qualname__}, {FILE}:{tagged_line(kernel)})" in messages[0]
+    assert "depends on the thread index" in messages[0]
+    for fragment in fragments:
+        assert fragment in messages[0]
+
+
 # -- a scan's fresh result dropped: code written for the in-place API would store its input
 # unscanned (a warning: the call still compiles)
 

@@ -9,7 +9,12 @@ How far a value varies is measured as its uniform span: the number of consecutiv
 thread ranks over which it is the same. threadIdx.x has span 1, threadIdx.y the
 block's x extent, `threadIdx.x // 32` span 32, anything not derived from the thread
 index an unbounded span. A condition is uniform over a group of G threads when its
-span is a multiple of G (a warp-uniform condition may guard a warp collective)."""
+span is a multiple of G (a warp-uniform condition may guard a warp collective).
+
+The same spans find a load's or store's `offset` computed from the thread index: the
+group's tile origin is one value for the group, and a warp's tile already follows those
+of the warps before it (warp g's is the g-th after `offset`), so an offset that varies
+with the thread is a per-thread index or a warp's own origin counted twice."""
 
 from __future__ import annotations
 
@@ -30,10 +35,15 @@ UNIFORM = math.inf
 
 
 def warn_divergent_calls(state, planned, block_shape) -> None:
-    """Warns once per call in `planned` (_plan.PlannedCall) that only some threads may reach."""
-    func_ir = state.func_ir
-    spans = _uniform_spans(func_ir, block_shape)
-    controlling = _controlling_branches(func_ir)
+    """Warns once per call in `planned` (_plan.PlannedCall) that only some threads may reach,
+    and once per load or store whose offset depends on the thread index."""
+    spans = _uniform_spans(state.func_ir, block_shape)
+    _warn_partly_reached(state, planned, spans)
+    _warn_thread_dependent_offsets(state, planned, spans)
+
+
+def _warn_partly_reached(state, planned, spans) -> None:
+    controlling = _controlling_branches(state.func_ir)
     for each in planned:
         if not each.plan.needs_scratch:
             continue  # a storage-free load or store touches only the calling thread's memory
@@ -58,6 +68,27 @@ def _message(state, call, branch, group) -> str:
         f"group ({group!r}) to reach a cooperative call, or the kernel deadlocks or computes garbage. Let every "
         "thread call it (use valid_items for a partial tile) or branch on something uniform over the group"
     )
+
+
+def _warn_thread_dependent_offsets(state, planned, spans) -> None:
+    for each in planned:
+        call = each.call
+        offset = call.operands.get("offset") if call.site.marker.name in ("load", "store") else None
+        span = UNIFORM if offset is None else spans.get(offset.name, UNIFORM)
+        if span == UNIFORM:
+            continue
+        group = call.facts.group
+        if group.kind == "warp":
+            advice = "warp g's tile already starts g tiles after offset: pass the block's origin only"
+        else:
+            advice = "pass the group's tile origin, one value for every thread of the group"
+        every = "from one thread to the next" if span == 1 else f"every {span} threads"
+        warnings.warn(
+            f"coop.{call.site.marker.name} ({where(state, call.site.statement.loc)}): argument 'offset' depends on "
+            f"the thread index (it changes {every}); {advice}",
+            CoopWarning,
+            stacklevel=2,
+        )
 
 
 def _controlling_branches(func_ir) -> dict:
