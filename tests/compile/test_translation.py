@@ -2,7 +2,9 @@
 (cuda.coop.numba_mlir._translation): its entry block's stack slots come before its first
 call (a three-field tuple reduction's record slots among them, which otherwise left the
 items' loop rolled at the link), and its array offsets are not read (the launcher passes
-0). A kernel without cooperative calls is translated as the compiler makes it."""
+0); in a compile pinned to its arrays' layouts (its cooperative calls read a contiguous
+array as one run), neither are a C array's strides. A kernel without cooperative calls is
+translated as the compiler makes it."""
 
 import re
 
@@ -17,8 +19,10 @@ from cuda.coop.numba_mlir._explain import _capability, compile_for_launch
 
 ROW = types.Array(types.float32, 1, "C")
 ITEMS = 8
+VIEW = types.Array(types.float32, 1, "A")
 # The two arrays' descriptors: (allocated, aligned, offset, size, stride) each.
 OFFSET_PARAMETERS = ("%2", "%7")
+STRIDE_PARAMETERS = ("%4", "%9")
 
 
 @pytest.fixture(autouse=True)
@@ -83,6 +87,47 @@ def test_array_offsets_are_not_read():
     assert result.metadata["targetoptions"][_translation.OPTION] is True and _translation._fold_offsets
     for offset in OFFSET_PARAMETERS:
         assert not reads(body, offset), f"the kernel reads the array offset {offset}"
+
+
+@cuda.jit
+def flags_with_neighbours(source, destination):
+    """A direct load of the tile (one run of a C array), then Python indexing of both arrays."""
+    block = coop.this_block()
+    items = coop.ThreadData(1, dtype=np.float32)
+    start = cuda.blockIdx.x * 128
+    coop.load(block, source, items, algorithm="direct", offset=start)
+    before = source[start - 1] if cuda.blockIdx.x > 0 else source[0]
+    destination[start + cuda.threadIdx.x] = items[0] - before
+
+
+@cuda.jit
+def sums_indexed_items(source, destination):
+    """A cooperative call that takes no array: the kernel reads both through Python indexing."""
+    total = coop.sum(coop.this_block(), source[cuda.grid(1)])
+    if cuda.threadIdx.x == 0:
+        destination[cuda.blockIdx.x] = total
+
+
+def test_a_compile_pinned_to_its_layouts_reads_no_stride_of_a_contiguous_array():
+    result = compile_for_launch(flags_with_neighbours, [ROW, ROW], 4, 128)
+    assert result.metadata["targetoptions"][_translation.CONTIGUOUS] == (True, True)
+    body = kernel_body(result)
+    for stride in STRIDE_PARAMETERS:
+        assert not reads(body, stride), f"the kernel reads the array stride {stride}"
+
+
+@pytest.mark.parametrize(
+    "kernel, argtypes",
+    [(sums_indexed_items, [ROW, ROW]), (flags_with_neighbours, [VIEW, VIEW])],
+    ids=["no_array_taken", "views"],
+)
+def test_strides_stay_runtime_values_where_other_layouts_may_reuse_the_compile(kernel, argtypes):
+    """A compile whose cooperative calls read no contiguous array as a run serves launches of
+    any layout (the launcher keys it by dtype and rank): its strides are read; so are a view's."""
+    result = compile_for_launch(kernel, argtypes, 4, 128)
+    assert not any(result.metadata["targetoptions"].get(_translation.CONTIGUOUS, ()))
+    body = kernel_body(result)
+    assert all(reads(body, stride) for stride in STRIDE_PARAMETERS)
 
 
 def test_a_kernel_without_cooperative_calls_is_translated_as_the_compiler_makes_it():

@@ -143,3 +143,46 @@ def test_a_kernel_reading_contiguous_arrays_as_runs_refuses_views_and_a_kernel_o
             np.testing.assert_array_equal(destination.copy_to_host(), expected.ravel())
             own[1, THREADS](contiguous, destination)  # a compile for a view reads any layout through its strides
             np.testing.assert_array_equal(destination.copy_to_host(), contiguous_host.ravel())
+
+
+@cuda.jit
+def load_then_copy_views(source, matrix, cube, matrix_out, cube_out, total):
+    """copy_views after a load that reads `source` as one run: the compile is pinned to its
+    arrays' layouts, so its C arrays are indexed through strides from their sizes."""
+    block = coop.this_block()
+    items = coop.ThreadData(ITEMS)
+    coop.load(block, source, items)
+    t = cuda.threadIdx.x
+    rows, columns = matrix.shape
+    for k in range(t, rows * columns, cuda.blockDim.x):
+        matrix_out[k // columns, k % columns] = matrix[k // columns, k % columns]
+    depth, height, width = cube.shape
+    for k in range(t, depth * height * width, cuda.blockDim.x):
+        i, j, m = k // (height * width), (k // width) % height, k % width
+        cube_out[i, j, m] = cube[i, j, m]
+    summed = coop.sum(block, items)
+    if t == 0:
+        total[0] = summed
+
+
+def test_a_kernel_pinned_to_its_layouts_indexes_every_contiguous_array_right():
+    """Whole arrays and views with a dimension of extent 1 (its stride not the contiguous one)
+    are both C-contiguous: one compile serves them, its strides folded from the sizes; a
+    strided view is refused before it reuses it."""
+    source_host = numbered((THREADS * ITEMS,))
+    source = cuda.to_device(source_host)
+    for name in ("c_order", "extent_one"):
+        matrix, matrix_host = device_view(name, MATRIX)
+        cube, cube_host = device_view(name, CUBE)
+        assert matrix_host.flags.c_contiguous and cube_host.flags.c_contiguous
+        matrix_out = cuda.device_array(matrix_host.shape, np.float32)
+        cube_out = cuda.device_array(cube_host.shape, np.float32)
+        total = cuda.device_array(1, np.float32)
+        load_then_copy_views[1, THREADS](source, matrix, cube, matrix_out, cube_out, total)
+        np.testing.assert_array_equal(matrix_out.copy_to_host(), matrix_host, err_msg=name)
+        np.testing.assert_array_equal(cube_out.copy_to_host(), cube_host, err_msg=name)
+        assert total.copy_to_host()[0] == source_host.sum()
+    matrix, _ = device_view("strided_slice", MATRIX)
+    cube, _ = device_view("c_order", CUBE)
+    with pytest.raises(coop.InvalidArgumentError, match="argument 'matrix'"):
+        load_then_copy_views[1, THREADS](source, matrix, cube, cuda.device_array((5, 5), np.float32), cube, total)

@@ -1,7 +1,9 @@
-"""The rewrite of a kernel's array offsets (_array_arguments.fold) on a small kernel in the
-compiler's LLVM dialect: every use of an array's offset becomes 0, its sizes and strides
-stay runtime values (the launcher reuses a kernel for arrays of any layout), and a kernel
-whose parameter list is not one descriptor per array argument is left as it was."""
+"""The rewrite of a kernel's array descriptors (_array_arguments.fold) on a small kernel in
+the compiler's LLVM dialect: every use of an array's offset becomes 0; its sizes stay
+runtime values, and so do its strides (the launcher reuses a kernel for arrays of any
+layout) unless the argument is flagged C-contiguous, when they become the products of the
+sizes inside them; a kernel whose parameter list is not one descriptor per array argument
+is left as it was."""
 
 import pytest
 
@@ -33,14 +35,14 @@ module {{
 """
 
 
-def folded(memref):
-    """(offsets replaced, the kernel's operations as text) after the rewrite, which a second
-    call finds done."""
+def folded(memref, contiguous=()):
+    """(parameters replaced, the kernel's operations as text) after the rewrite, which a
+    second call finds done."""
     with mlir_context.get_context():
         module = ir.Module.parse(KERNEL.format(memref=memref))
         gpu_module = next(iter(module.body))
-        count = _array_arguments.fold(gpu_module)
-        assert _array_arguments.fold(gpu_module) == 0, "a kernel is rewritten once"
+        count = _array_arguments.fold(gpu_module, contiguous)
+        assert _array_arguments.fold(gpu_module, contiguous) == 0, "a kernel is rewritten once"
         return count, [
             line.strip() for line in str(module).splitlines() if line.strip().startswith(("%", "llvm.store"))
         ]
@@ -57,6 +59,28 @@ def test_an_arrays_offset_reads_as_zero_and_its_strides_as_passed():
         "llvm.store %arg3, %2 : i64, !llvm.ptr",
         "llvm.store %arg4, %2 : i64, !llvm.ptr",
     ]
+
+
+def test_a_contiguous_arrays_strides_are_the_products_of_the_sizes_inside_them():
+    count, lines = folded("memref<?x?xi32, strided<[?, ?], offset: ?>>", contiguous=(True, False))
+    assert count == 3  # the offset and both strides
+    assert lines[:3] == [
+        "%0 = llvm.mlir.constant(0 : i64) : i64",
+        "%1 = llvm.mlir.constant(1 : i64) : i64",
+        "%2 = llvm.mul %1, %arg4 : i64",  # the outer stride: the inner extent
+    ]
+    assert lines[5:9] == [
+        "llvm.store %2, %4 : i64, !llvm.ptr",  # stride0
+        "llvm.store %1, %arg0 : i64, !llvm.ptr",  # stride1, the innermost
+        "llvm.store %arg3, %4 : i64, !llvm.ptr",  # the sizes as passed
+        "llvm.store %arg4, %4 : i64, !llvm.ptr",
+    ]
+
+
+def test_flags_for_another_number_of_arguments_fold_only_the_offsets():
+    count, lines = folded("memref<?x?xi32, strided<[?, ?], offset: ?>>", contiguous=(True,))
+    assert count == 1
+    assert "llvm.store %arg5, %2 : i64, !llvm.ptr" in lines
 
 
 @pytest.mark.parametrize(

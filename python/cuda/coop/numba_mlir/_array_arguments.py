@@ -1,5 +1,7 @@
 """A kernel's array parameters as the launcher passes them, for a kernel with cooperative
-calls: the descriptor's offset is 0, so it is not read from the kernel's parameters.
+calls: the descriptor's offset is 0, so it is not read from the kernel's parameters, and
+in a compile pinned to its arrays' layouts a C-contiguous array's strides follow from its
+sizes.
 
 numba-cuda-mlir passes an array argument as a memref descriptor (allocated and aligned
 pointers, offset, sizes, strides, in elements) and lowers `a[i]` and a provider call's
@@ -11,15 +13,23 @@ multiply-adds on launch constants that the offset costs every thread run on the 
 uniform datapath, which in a kernel of short blocks is what a warp issues most (a block
 discontinuity of 256x1 spent 65% of its issue slots on the uniform pipe, ncu on the H200).
 
-The strides stay runtime values, even for an array typed C-contiguous: the launcher
-reuses a compiled kernel for every array of the same dtype and rank, whatever its
-layout, so the layout a kernel was typed with says nothing of a later launch's array.
+The launcher reuses a compiled kernel for every array of the same dtype and rank, whatever
+its layout, so the layout a kernel was typed with says nothing of a later launch's array,
+and the strides stay runtime values; except in a compile whose cooperative calls read a
+contiguous array as one run (_facts.Call.reads_memory_as_runs): a launch with arrays of
+other layouts is refused before it can reuse that compile (_dispatch.check_reused_layouts;
+coop.bind_launch checks a C array's strides), so an array typed C there is C-contiguous in
+every launch it serves. Its strides are then the products of the sizes inside them, the
+innermost 1 (a dimension of extent 0 or 1, whose stride NumPy leaves free, never scales a
+valid index), and Python indexing multiplies by no stride read from the parameters.
 
-Contract: fold(gpu_module) replaces, in each kernel function whose parameter list is one
-descriptor per array argument and one value per other argument, every use of an array's
-offset with 0, and returns how many it replaced; a kernel of any other parameter list is
-left as the compiler made it. _translation.py calls it where the compiler is a release
-whose launcher was read (LAUNCHER_RELEASES)."""
+Contract: fold(gpu_module, contiguous) replaces, in each kernel function whose parameter
+list is one descriptor per array argument and one value per other argument, every use of
+an array's offset with 0 and, for each argument flagged in `contiguous` (one flag per
+argument, or empty), every use of its strides with the C-contiguous ones; it returns how many
+parameters it replaced. A kernel of any other parameter list is left as the compiler made
+it. _translation.py calls it where the compiler is a release whose launcher was read
+(LAUNCHER_RELEASES)."""
 
 from __future__ import annotations
 
@@ -28,7 +38,7 @@ FOLDED = "coop.array_offsets_folded"  # on the kernel function: rewritten once
 LAUNCHER_RELEASES = ("0.5.", "0.6.")
 
 
-def fold(gpu_module) -> int:
+def fold(gpu_module, contiguous=()) -> int:
     from numba_cuda_mlir._mlir import ir
 
     folded = 0
@@ -38,23 +48,26 @@ def fold(gpu_module) -> int:
             continue
         if "numba_cuda_mlir.orig_arg_types" not in attributes or not function.regions[0].blocks:
             continue
-        offsets = _offsets(function)
-        if offsets:
-            folded += _replace(function, offsets)
+        descriptors = _descriptors(function, contiguous)
+        if descriptors:
+            folded += _replace(function, descriptors)
         attributes[FOLDED] = ir.UnitAttr.get()
     return folded
 
 
-def _offsets(function):
-    """The offset parameter of each array argument, or None where the parameter list is
-    not one descriptor (2 pointers, then an offset, sizes and strides of 64 bits) per
-    array argument and one value per other argument."""
+def _descriptors(function, contiguous):
+    """(offset, sizes, strides, C-contiguous) of each array argument's descriptor, or None
+    where the parameter list is not one descriptor (2 pointers, then an offset, sizes and
+    strides of 64 bits) per array argument and one value per other argument. Flags for
+    another number of arguments than the kernel declares flag none."""
     from numba_cuda_mlir._mlir import ir
 
     parameters = list(function.regions[0].blocks[0].arguments)
     declared = [ir.TypeAttr(t).value for t in function.operation.attributes["numba_cuda_mlir.orig_arg_types"]]
-    offsets, position = [], 0
-    for declared_type in declared:
+    if len(contiguous) != len(declared):
+        contiguous = ()
+    descriptors, position = [], 0
+    for index, declared_type in enumerate(declared):
         if not isinstance(declared_type, ir.MemRefType):
             position += 1
             continue
@@ -64,19 +77,29 @@ def _offsets(function):
             return None
         if not all(isinstance(p.type, ir.IntegerType) and p.type.width == 64 for p in rest):
             return None
-        offsets.append(rest[0])
+        descriptors.append((rest[0], rest[1 : 1 + rank], rest[1 + rank :], bool(contiguous and contiguous[index])))
         position += 3 + 2 * rank
-    return offsets if position == len(parameters) else None
+    return descriptors if position == len(parameters) else None
 
 
-def _replace(function, offsets) -> int:
+def _replace(function, descriptors) -> int:
     from numba_cuda_mlir._mlir import ir
     from numba_cuda_mlir._mlir.dialects import llvm
 
     entry = function.regions[0].blocks[0]
+    replaced = 0
     with ir.InsertionPoint.at_block_begin(entry), function.location:
         i64 = ir.IntegerType.get_signless(64)
         zero = llvm.ConstantOp(res=i64, value=ir.IntegerAttr.get(i64, 0)).result
-        for offset in offsets:
+        for offset, sizes, strides, contiguous in descriptors:
             offset.replace_all_uses_with(zero)
-    return len(offsets)
+            replaced += 1
+            if not contiguous:
+                continue
+            inner = llvm.ConstantOp(res=i64, value=ir.IntegerAttr.get(i64, 1)).result  # from the last dimension out
+            for dimension in range(len(sizes) - 1, -1, -1):
+                strides[dimension].replace_all_uses_with(inner)
+                replaced += 1
+                if dimension:
+                    inner = llvm.mul(inner, sizes[dimension], llvm.IntegerOverflowFlags.none)
+    return replaced

@@ -486,7 +486,9 @@ def check_reused_layouts(dispatcher, argtypes) -> None:
     strided view of it wrong (numba-cuda-mlir's dispatcher, too, reuses an overload of the
     same dtypes and ranks: _can_reuse_overload). A launch with a compile of its own types is
     served as before; a compile made for a view reads any array through its strides, so a
-    contiguous array after a view is not refused."""
+    contiguous array after a view is not refused. Such a compile is pinned to its arrays'
+    layouts, and its translation relies on that: a C array's strides there come from its
+    sizes (_array_arguments.py), for Python indexing too."""
     from numba_cuda_mlir import types
 
     from ._facts import view_dimensions

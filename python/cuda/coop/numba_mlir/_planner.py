@@ -82,6 +82,8 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
             # what a launch with arrays of another layout must not reuse this compile for (_dispatch)
             record = state.metadata.setdefault(_launch.METADATA_KEY, {})
             record["reads_arrays_as_runs"] = any(call.reads_memory_as_runs for call in calls)
+            if record["reads_arrays_as_runs"]:
+                _translation.pin_layouts(state)  # no launch of other layouts reuses it: C strides fold
             _payloads.fold_attributes(state, payloads)  # the fresh payloads calls return, known now
         with clock("plan"):
             planned = _plan.plan(calls)

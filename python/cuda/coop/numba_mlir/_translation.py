@@ -1,8 +1,10 @@
 """The rewrites a kernel with cooperative calls gets just before numba-cuda-mlir translates
 its MLIR (LLVM dialect) to NVVM IR: its stack slots at the top of its entry block
-(_stack_slots.py) and its array offsets as the launcher passes them, 0
-(_array_arguments.py). The planner marks the compile (request); one wrapper of the
-compiler's translation applies them to a marked kernel and to nothing else.
+(_stack_slots.py) and its array descriptors as the launcher passes them: offsets 0 and, in
+a compile the dispatcher pins to its arrays' layouts, a C-contiguous array's strides from
+its sizes (_array_arguments.py). The planner marks the compile (request, pin_layouts);
+one wrapper of the compiler's translation applies them to a marked kernel and to nothing
+else.
 
 Contract: install() wraps the translation once and returns False, changing nothing,
 where the compiler lacks the functions it wraps. Architectures from sm_100 on translate
@@ -13,6 +15,7 @@ from __future__ import annotations
 from . import _array_arguments, _stack_slots
 
 OPTION = "_coop_translation"  # in the kernel's targetoptions: the planner changed this kernel
+CONTIGUOUS = "_coop_contiguous_arrays"  # per argument: a C array in a compile pinned to its layouts
 
 _installed = False
 _fold_offsets = False  # the compiler's launcher passes offset 0 (found once, by install)
@@ -23,10 +26,20 @@ def request(state) -> None:
     state.metadata["targetoptions"][OPTION] = True
 
 
-def rewrite(gpu_module) -> None:
+def pin_layouts(state) -> None:
+    """Marks a compile that no launch with arrays of other layouts reuses (its cooperative
+    calls read contiguous arrays as runs: _dispatch.check_reused_layouts refuses such a
+    launch), so its C arrays' strides fold."""
+    from numba_cuda_mlir import types
+
+    flags = tuple(isinstance(argument, types.Array) and argument.layout == "C" for argument in state.args)
+    state.metadata["targetoptions"][CONTIGUOUS] = flags
+
+
+def rewrite(gpu_module, contiguous=()) -> None:
     _stack_slots.hoist(gpu_module)
     if _fold_offsets:
-        _array_arguments.fold(gpu_module)
+        _array_arguments.fold(gpu_module, contiguous)
 
 
 def _wrap_translation(translate):
@@ -34,7 +47,7 @@ def _wrap_translation(translate):
         if target_options.get(OPTION):
             from numba_cuda_mlir import mlir_optimization
 
-            rewrite(mlir_optimization._get_single_gpu_module(module))
+            rewrite(mlir_optimization._get_single_gpu_module(module), target_options.get(CONTIGUOUS, ()))
         return translate(module, target_options, *args, **kwargs)
 
     translate_rewritten.__wrapped__ = translate
