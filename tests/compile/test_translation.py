@@ -40,6 +40,12 @@ def kernel_body(result) -> list[str]:
     return [line.strip() for line in body.splitlines()[1:] if line.strip()]
 
 
+def kernel_name(result) -> str:
+    text = get_llvmir(result)
+    text = text.decode() if isinstance(text, bytes) else text
+    return re.search(r"define ptx_kernel void @(\S+)\(", text)[1]
+
+
 def entry_block(body: list[str]) -> list[str]:
     return body[: next((i for i, line in enumerate(body) if line.startswith("; <label>")), len(body))]
 
@@ -110,7 +116,7 @@ def sums_indexed_items(source, destination):
 
 def test_a_compile_pinned_to_its_layouts_reads_no_stride_of_a_contiguous_array():
     result = compile_for_launch(flags_with_neighbours, [ROW, ROW], 4, 128)
-    assert result.metadata["targetoptions"][_translation.CONTIGUOUS] == (True, True)
+    assert _translation.contiguous_arrays(result.metadata["targetoptions"], kernel_name(result)) == (True, True)
     body = kernel_body(result)
     for stride in STRIDE_PARAMETERS:
         assert not reads(body, stride), f"the kernel reads the array stride {stride}"
@@ -125,9 +131,38 @@ def test_strides_stay_runtime_values_where_other_layouts_may_reuse_the_compile(k
     """A compile whose cooperative calls read no contiguous array as a run serves launches of
     any layout (the launcher keys it by dtype and rank): its strides are read; so are a view's."""
     result = compile_for_launch(kernel, argtypes, 4, 128)
-    assert not any(result.metadata["targetoptions"].get(_translation.CONTIGUOUS, ()))
+    assert not any(_translation.contiguous_arrays(result.metadata["targetoptions"], kernel_name(result)))
     body = kernel_body(result)
     assert all(reads(body, stride) for stride in STRIDE_PARAMETERS)
+
+
+def test_one_dispatchers_compiles_keep_their_own_layouts():
+    """A dispatcher's compiles share its targetoptions: the view's compile after the pinned
+    contiguous one still reads its strides, and the contiguous one's stay folded."""
+
+    @cuda.jit
+    def declared(source, destination):
+        block = coop.this_block(128)
+        items = coop.ThreadData(1, dtype=np.float32)
+        coop.load(block, source, items, algorithm="direct", offset=cuda.blockIdx.x * 128)
+        destination[cuda.blockIdx.x * 128 + cuda.threadIdx.x] = items[0] + source[0]
+
+    contiguous = declared.compile((ROW, ROW))
+    view = declared.compile((VIEW, VIEW))
+    assert all(not reads(kernel_body(contiguous), stride) for stride in STRIDE_PARAMETERS)
+    assert all(reads(kernel_body(view), stride) for stride in STRIDE_PARAMETERS)
+
+
+def test_the_longest_recorded_signature_a_kernel_name_ends_in_gives_its_flags():
+    options = {
+        _translation.CONTIGUOUS: (
+            ("5ArrayIfLi1E1C7mutable7alignedE", (True,)),
+            ("x5ArrayIfLi1E1C7mutable7alignedE", (False, True)),
+        )
+    }
+    assert _translation.contiguous_arrays(options, "_ZN1kEx5ArrayIfLi1E1C7mutable7alignedE") == (False, True)
+    assert _translation.contiguous_arrays(options, "_ZN1kE5ArrayIfLi1E1A7mutable7alignedE") == ()
+    assert _translation.contiguous_arrays({}, "_ZN1kE") == ()
 
 
 def test_a_kernel_without_cooperative_calls_is_translated_as_the_compiler_makes_it():

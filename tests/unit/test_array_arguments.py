@@ -35,12 +35,13 @@ module {{
 """
 
 
-def folded(memref, contiguous=()):
+def folded(memref, flags=()):
     """(parameters replaced, the kernel's operations as text) after the rewrite, which a
     second call finds done."""
     with mlir_context.get_context():
         module = ir.Module.parse(KERNEL.format(memref=memref))
         gpu_module = next(iter(module.body))
+        contiguous = {"kernel": flags}.get  # the flags of the kernel named `kernel`
         count = _array_arguments.fold(gpu_module, contiguous)
         assert _array_arguments.fold(gpu_module, contiguous) == 0, "a kernel is rewritten once"
         return count, [
@@ -62,7 +63,7 @@ def test_an_arrays_offset_reads_as_zero_and_its_strides_as_passed():
 
 
 def test_a_contiguous_arrays_strides_are_the_products_of_the_sizes_inside_them():
-    count, lines = folded("memref<?x?xi32, strided<[?, ?], offset: ?>>", contiguous=(True, False))
+    count, lines = folded("memref<?x?xi32, strided<[?, ?], offset: ?>>", flags=(True, False))
     assert count == 3  # the offset and both strides
     assert lines[:3] == [
         "%0 = llvm.mlir.constant(0 : i64) : i64",
@@ -78,7 +79,7 @@ def test_a_contiguous_arrays_strides_are_the_products_of_the_sizes_inside_them()
 
 
 def test_flags_for_another_number_of_arguments_fold_only_the_offsets():
-    count, lines = folded("memref<?x?xi32, strided<[?, ?], offset: ?>>", contiguous=(True,))
+    count, lines = folded("memref<?x?xi32, strided<[?, ?], offset: ?>>", flags=(True,))
     assert count == 1
     assert "llvm.store %arg5, %2 : i64, !llvm.ptr" in lines
 

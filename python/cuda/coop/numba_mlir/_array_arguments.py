@@ -25,9 +25,9 @@ valid index), and Python indexing multiplies by no stride read from the paramete
 
 Contract: fold(gpu_module, contiguous) replaces, in each kernel function whose parameter
 list is one descriptor per array argument and one value per other argument, every use of
-an array's offset with 0 and, for each argument flagged in `contiguous` (one flag per
-argument, or empty), every use of its strides with the C-contiguous ones; it returns how many
-parameters it replaced. A kernel of any other parameter list is left as the compiler made
+an array's offset with 0 and, for each argument flagged in contiguous(the kernel's name)
+(one flag per argument, or empty), every use of its strides with the C-contiguous ones; it
+returns how many parameters it replaced. A kernel of any other parameter list is left as the compiler made
 it. _translation.py calls it where the compiler is a release whose launcher was read
 (LAUNCHER_RELEASES)."""
 
@@ -38,7 +38,7 @@ FOLDED = "coop.array_offsets_folded"  # on the kernel function: rewritten once
 LAUNCHER_RELEASES = ("0.5.", "0.6.")
 
 
-def fold(gpu_module, contiguous=()) -> int:
+def fold(gpu_module, contiguous=lambda name: ()) -> int:
     from numba_cuda_mlir._mlir import ir
 
     folded = 0
@@ -48,7 +48,7 @@ def fold(gpu_module, contiguous=()) -> int:
             continue
         if "numba_cuda_mlir.orig_arg_types" not in attributes or not function.regions[0].blocks:
             continue
-        descriptors = _descriptors(function, contiguous)
+        descriptors = _descriptors(function, contiguous(ir.StringAttr(attributes["sym_name"]).value))
         if descriptors:
             folded += _replace(function, descriptors)
         attributes[FOLDED] = ir.UnitAttr.get()
@@ -64,7 +64,7 @@ def _descriptors(function, contiguous):
 
     parameters = list(function.regions[0].blocks[0].arguments)
     declared = [ir.TypeAttr(t).value for t in function.operation.attributes["numba_cuda_mlir.orig_arg_types"]]
-    if len(contiguous) != len(declared):
+    if not contiguous or len(contiguous) != len(declared):
         contiguous = ()
     descriptors, position = [], 0
     for index, declared_type in enumerate(declared):

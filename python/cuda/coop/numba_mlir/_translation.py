@@ -15,7 +15,9 @@ from __future__ import annotations
 from . import _array_arguments, _stack_slots
 
 OPTION = "_coop_translation"  # in the kernel's targetoptions: the planner changed this kernel
-CONTIGUOUS = "_coop_contiguous_arrays"  # per argument: a C array in a compile pinned to its layouts
+# ((the kernel's mangled argument types, per argument: a C array), ...) of each compile pinned to
+# its layouts. Keyed by signature: the dispatcher's compiles share its targetoptions.
+CONTIGUOUS = "_coop_contiguous_arrays"
 
 _installed = False
 _fold_offsets = False  # the compiler's launcher passes offset 0 (found once, by install)
@@ -31,15 +33,27 @@ def pin_layouts(state) -> None:
     calls read contiguous arrays as runs: _dispatch.check_reused_layouts refuses such a
     launch), so its C arrays' strides fold."""
     from numba_cuda_mlir import types
+    from numba_cuda_mlir.numba_cuda import itanium_mangler
 
+    options = state.metadata["targetoptions"]
+    signature = itanium_mangler.mangle_args(state.args)
     flags = tuple(isinstance(argument, types.Array) and argument.layout == "C" for argument in state.args)
-    state.metadata["targetoptions"][CONTIGUOUS] = flags
+    options[CONTIGUOUS] = tuple(entry for entry in options.get(CONTIGUOUS, ()) if entry[0] != signature) + (
+        (signature, flags),
+    )
 
 
-def rewrite(gpu_module, contiguous=()) -> None:
+def contiguous_arrays(target_options, kernel_name: str) -> tuple:
+    """The flags pin_layouts recorded for the compile of `kernel_name` (its mangled name ends
+    in its argument types; the longest recorded signature it ends in), else ()."""
+    found = [entry for entry in target_options.get(CONTIGUOUS, ()) if kernel_name.endswith(entry[0])]
+    return max(found, key=lambda entry: len(entry[0]))[1] if found else ()
+
+
+def rewrite(gpu_module, target_options=None) -> None:
     _stack_slots.hoist(gpu_module)
     if _fold_offsets:
-        _array_arguments.fold(gpu_module, contiguous)
+        _array_arguments.fold(gpu_module, lambda name: contiguous_arrays(target_options or {}, name))
 
 
 def _wrap_translation(translate):
@@ -47,7 +61,7 @@ def _wrap_translation(translate):
         if target_options.get(OPTION):
             from numba_cuda_mlir import mlir_optimization
 
-            rewrite(mlir_optimization._get_single_gpu_module(module), target_options.get(CONTIGUOUS, ()))
+            rewrite(mlir_optimization._get_single_gpu_module(module), target_options)
         return translate(module, target_options, *args, **kwargs)
 
     translate_rewritten.__wrapped__ = translate
