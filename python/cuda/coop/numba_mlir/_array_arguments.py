@@ -27,9 +27,9 @@ Contract: fold(gpu_module, contiguous) replaces, in each kernel function whose p
 list is one descriptor per array argument and one value per other argument, every use of
 an array's offset with 0 and, for each argument flagged in contiguous(the kernel's name)
 (one flag per argument, or empty), every use of its strides with the C-contiguous ones; it
-returns how many parameters it replaced. A kernel of any other parameter list is left as the compiler made
-it. _translation.py calls it where the compiler is a release whose launcher was read
-(LAUNCHER_RELEASES)."""
+returns how many parameters it replaced. A kernel of any other parameter list is left as
+the compiler made it. _translation.py calls it where the compiler is a release whose
+launcher was read (LAUNCHER_RELEASES)."""
 
 from __future__ import annotations
 
