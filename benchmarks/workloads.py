@@ -497,27 +497,23 @@ def layer_norm_row(count: int, columns: int, runs: int, copy: dict) -> dict:
         )
         return triton_result
 
-    twin_result = torch.empty_like(matrix)
-    twin_arguments = (*flat[:3], cp.asarray(twin_result.reshape(-1)), np.float32(EPSILON))
+    def twin_launch(name):
+        """The nvcc twin `name` on the same inputs, into a result of its own."""
+        kernel, twin_result = twin(name), torch.empty_like(matrix)
+        arguments = (*flat[:3], cp.asarray(twin_result.reshape(-1)), np.float32(EPSILON))
 
-    twin_result_two_pass = torch.empty_like(matrix)
-    twin_arguments_two_pass = (*flat[:3], cp.asarray(twin_result_two_pass.reshape(-1)), np.float32(EPSILON))
-    twin_kernel, twin_kernel_two_pass = twin(f"layer_norm_{columns}"), twin(f"layer_norm_two_pass_{columns}")
+        def launch():
+            kernel((count,), (threads,), arguments)
+            return twin_result
 
-    def twin_launch():
-        twin_kernel((count,), (threads,), twin_arguments)
-        return twin_result
-
-    def twin_launch_two_pass():
-        twin_kernel_two_pass((count,), (threads,), twin_arguments_two_pass)
-        return twin_result_two_pass
+        return launch
 
     launches = {
         "coop": coop_launch,
         "coop_welford": lambda: coop_launch("welford"),  # the example's robust form: not the twin's
-        "nvcc_twin": twin_launch,
+        "nvcc_twin": twin_launch(f"layer_norm_{columns}"),
         "coop_two_pass": lambda: coop_launch("two_pass"),  # Triton's formulation: two block sums
-        "nvcc_twin_two_pass": twin_launch_two_pass,
+        "nvcc_twin_two_pass": twin_launch(f"layer_norm_two_pass_{columns}"),
         "torch": lambda: torch.nn.functional.layer_norm(matrix, (columns,), gamma, beta, EPSILON),
     }
     if triton is not None:

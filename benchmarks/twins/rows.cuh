@@ -56,12 +56,27 @@ struct AddSums {
   }
 };
 
+// A layer norm's last step, as examples/layer_norm.py's kernels end: the row's values less
+// its mean (0 for values centered already), scaled to unit deviation and by gamma, shifted
+// by beta, stored.
+template <int THREADS, int ITEMS>
+__device__ __forceinline__ void scale_shift_and_store(float (&values)[ITEMS], float mean, float inverse_deviation,
+                                                      const float* gamma, const float* beta, float* result_row) {
+  using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_STRIPED>;
+  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_STRIPED>;
+  float scale[ITEMS], shift[ITEMS];
+  Load().Load(gamma, scale);
+  Load().Load(beta, shift);
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) values[i] = (values[i] - mean) * inverse_deviation * scale[i] + shift[i];
+  Store().Store(result_row, values);
+}
+
 template <int THREADS, int ITEMS>
 __device__ __forceinline__ void layer_norm(const float* matrix, const float* gamma, const float* beta, float* result,
                                            float epsilon) {
   constexpr int COLUMNS = THREADS * ITEMS;
   using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_STRIPED>;
-  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_STRIPED>;
   using Reduce = cub::BlockReduce<ShiftedSums, THREADS>;
   __shared__ WithResult<typename Reduce::TempStorage, ShiftedSums> scratch;
   const auto row = static_cast<long long>(blockIdx.x) * COLUMNS;
@@ -79,13 +94,7 @@ __device__ __forceinline__ void layer_norm(const float* matrix, const float* gam
   const float offset = sums.total / static_cast<float>(COLUMNS);
   const float mean = first + offset;
   const float variance = sums.squares / static_cast<float>(COLUMNS) - offset * offset;
-  const float inverse_deviation = 1.0f / sqrtf(variance + epsilon);
-  float scale[ITEMS], shift[ITEMS];
-  Load().Load(gamma, scale);
-  Load().Load(beta, shift);
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) values[i] = (values[i] - mean) * inverse_deviation * scale[i] + shift[i];
-  Store().Store(result + row, values);
+  scale_shift_and_store<THREADS, ITEMS>(values, mean, 1.0f / sqrtf(variance + epsilon), gamma, beta, result + row);
 }
 
 // examples/layer_norm.py's "two_pass": the row's mean from one block sum, then the sum of
@@ -95,7 +104,6 @@ __device__ __forceinline__ void layer_norm_two_pass(const float* matrix, const f
                                                     float* result, float epsilon) {
   constexpr int COLUMNS = THREADS * ITEMS;
   using Load = cub::BlockLoad<float, THREADS, ITEMS, cub::BLOCK_LOAD_STRIPED>;
-  using Store = cub::BlockStore<float, THREADS, ITEMS, cub::BLOCK_STORE_STRIPED>;
   using Reduce = cub::BlockReduce<float, THREADS>;
   __shared__ WithResult<typename Reduce::TempStorage, float> scratch;
   const auto row = static_cast<long long>(blockIdx.x) * COLUMNS;
@@ -111,13 +119,7 @@ __device__ __forceinline__ void layer_norm_two_pass(const float* matrix, const f
   __syncthreads();  // the second reduction reuses the first's scratch
   const float variance =
       broadcast_reduce<THREADS>(scratch, squares, ::cuda::std::plus<>{}) / static_cast<float>(COLUMNS);
-  const float inverse_deviation = 1.0f / sqrtf(variance + epsilon);
-  float scale[ITEMS], shift[ITEMS];
-  Load().Load(gamma, scale);
-  Load().Load(beta, shift);
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) values[i] = values[i] * inverse_deviation * scale[i] + shift[i];
-  Store().Store(result + row, values);
+  scale_shift_and_store<THREADS, ITEMS>(values, 0.0f, 1.0f / sqrtf(variance + epsilon), gamma, beta, result + row);
 }
 
 // The running total of a row's tiles, held by the first warp (CUB's block prefix callback).
