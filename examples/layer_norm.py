@@ -32,9 +32,11 @@ THREADS, ITEMS = 128, 8  # a row of 1024
 EPSILON = 1e-5
 
 
-# Each statistics is three functions: a thread's summary of its items, the operator that
-# combines two summaries (coop.reduce compiles it), and the row's mean and variance from the
-# block's summary. The kernel picks them when it is made, so it holds no branch between them.
+# Each statistics is a device function giving the row's mean and variance in every thread.
+# The one-reduction forms are three functions each: a thread's summary of its items, the
+# operator that combines two summaries (coop.reduce compiles it), and the row's mean and
+# variance from the block's summary. The kernel picks its statistics when it is made, so it
+# holds no branch between them.
 
 
 @cuda.jit(device=True)
@@ -85,19 +87,41 @@ def shifted_moments(summary, first, width):
     return first + offset, summary[1] / width - offset * offset
 
 
+def one_reduction(summarize, combine, moments):
+    """The row's mean and variance from one tuple reduction of the threads' summaries."""
+
+    @cuda.jit(device=True)
+    def row_moments(block, matrix, row, values, width):
+        first = matrix[row]
+        summary = coop.reduce(block, summarize(values, first), binary_op=combine)  # the row's, in every thread
+        return moments(summary, first, width)
+
+    return row_moments
+
+
+@cuda.jit(device=True)
+def two_pass_moments(block, matrix, row, values, width):
+    """The row's mean from one block sum, then the sum of squares about it from a second."""
+    mean = coop.sum(block, values) / width  # in every thread of the block
+    squares = np.float32(0)
+    for i in range(len(values)):
+        squares += (values[i] - mean) * (values[i] - mean)
+    return mean, coop.sum(block, squares) / width
+
+
+# statistics= -> the device function giving the row's (mean, variance) in every thread
 STATISTICS = {
-    "welford": (welford_summary, chan, welford_moments),
-    "shifted": (shifted_summary, add_pairs, shifted_moments),
+    "welford": one_reduction(welford_summary, chan, welford_moments),
+    "shifted": one_reduction(shifted_summary, add_pairs, shifted_moments),
+    "two_pass": two_pass_moments,
 }
 
 
 def layer_norm_kernel(threads, items, statistics="welford"):
     """The kernel for rows of threads * items columns, a block of `threads` per row."""
-    if statistics == "two_pass":
-        return two_pass_kernel(threads, items)
     if statistics not in STATISTICS:
-        raise ValueError(f"statistics={statistics!r}: one of {sorted([*STATISTICS, 'two_pass'])}")
-    summarize, combine, moments = STATISTICS[statistics]
+        raise ValueError(f"statistics={statistics!r}: one of {sorted(STATISTICS)}")
+    row_moments = STATISTICS[statistics]
     columns = threads * items
     width, epsilon = np.float32(columns), np.float32(EPSILON)
 
@@ -107,42 +131,13 @@ def layer_norm_kernel(threads, items, statistics="welford"):
         row = cuda.blockIdx.x * columns
         values = cuda.local.array(items, np.float32)
         coop.load(block, matrix, values, offset=row, algorithm="striped")
-        first = matrix[row]
-        summary = coop.reduce(block, summarize(values, first), binary_op=combine)  # the row's, in every thread
-        mean, variance = moments(summary, first, width)
+        mean, variance = row_moments(block, matrix, row, values, width)
         inverse_deviation = np.float32(1) / math.sqrt(variance + epsilon)
         scale, shift = cuda.local.array(items, np.float32), cuda.local.array(items, np.float32)
         coop.load(block, gamma, scale, algorithm="striped")  # from L2 after the first rows
         coop.load(block, beta, shift, algorithm="striped")
         for i in range(items):
             values[i] = (values[i] - mean) * inverse_deviation * scale[i] + shift[i]
-        coop.store(block, result, values, offset=row, algorithm="striped")
-
-    return layer_norm
-
-
-def two_pass_kernel(threads, items):
-    """Layer norm with the row's mean and then its variance from two block sums."""
-    columns = threads * items
-    width, epsilon = np.float32(columns), np.float32(EPSILON)
-
-    @cuda.jit
-    def layer_norm(matrix, gamma, beta, result):
-        block = coop.this_block()
-        row = cuda.blockIdx.x * columns
-        values = cuda.local.array(items, np.float32)
-        coop.load(block, matrix, values, offset=row, algorithm="striped")
-        mean = coop.sum(block, values) / width  # in every thread of the block
-        squares = np.float32(0)
-        for i in range(items):
-            values[i] -= mean
-            squares += values[i] * values[i]
-        inverse_deviation = np.float32(1) / math.sqrt(coop.sum(block, squares) / width + epsilon)
-        scale, shift = cuda.local.array(items, np.float32), cuda.local.array(items, np.float32)
-        coop.load(block, gamma, scale, algorithm="striped")
-        coop.load(block, beta, shift, algorithm="striped")
-        for i in range(items):
-            values[i] = values[i] * inverse_deviation * scale[i] + shift[i]
         coop.store(block, result, values, offset=row, algorithm="striped")
 
     return layer_norm
@@ -162,9 +157,7 @@ def main(rows=64):
     gamma = rng.uniform(0.5, 1.5, columns).astype(np.float32)
     beta = rng.standard_normal(columns).astype(np.float32)
     result = np.zeros_like(matrix)
-    kernels = {
-        statistics: layer_norm_kernel(THREADS, ITEMS, statistics) for statistics in ("welford", "shifted", "two_pass")
-    }
+    kernels = {statistics: layer_norm_kernel(THREADS, ITEMS, statistics) for statistics in STATISTICS}
     if not cuda.is_available():
         print(coop.explain(kernels["welford"], matrix.ravel(), gamma, beta, result.ravel(), grid=rows, block=THREADS))
         print("no GPU here: planned and compiled; not launched")

@@ -19,11 +19,10 @@ from cuda.coop.numba_mlir import bind_launch
 THREADS = 128
 
 
-@cuda.jit
-def copy_views(matrix, cube, matrix_out, cube_out, total):
-    """Copies both views element by element with Python indexing; the block's sum of the
-    thread indexes is the cooperative call that puts the kernel through the planner."""
-    block = coop.this_block()
+@cuda.jit(device=True)
+def copy_elementwise(matrix, cube, matrix_out, cube_out):
+    """Copies both arrays element by element with Python indexing, the block's threads
+    taking every blockDim-th element."""
     t = cuda.threadIdx.x
     rows, columns = matrix.shape
     for k in range(t, rows * columns, cuda.blockDim.x):
@@ -32,6 +31,15 @@ def copy_views(matrix, cube, matrix_out, cube_out, total):
     for k in range(t, depth * height * width, cuda.blockDim.x):
         i, j, m = k // (height * width), (k // width) % height, k % width
         cube_out[i, j, m] = cube[i, j, m]
+
+
+@cuda.jit
+def copy_views(matrix, cube, matrix_out, cube_out, total):
+    """Copies both views; the block's sum of the thread indexes is the cooperative call
+    that puts the kernel through the planner."""
+    block = coop.this_block()
+    t = cuda.threadIdx.x
+    copy_elementwise(matrix, cube, matrix_out, cube_out)
     summed = coop.sum(block, np.int64(t))
     if t == 0:
         total[0] = summed
@@ -152,16 +160,9 @@ def load_then_copy_views(source, matrix, cube, matrix_out, cube_out, total):
     block = coop.this_block()
     items = coop.ThreadData(ITEMS)
     coop.load(block, source, items)
-    t = cuda.threadIdx.x
-    rows, columns = matrix.shape
-    for k in range(t, rows * columns, cuda.blockDim.x):
-        matrix_out[k // columns, k % columns] = matrix[k // columns, k % columns]
-    depth, height, width = cube.shape
-    for k in range(t, depth * height * width, cuda.blockDim.x):
-        i, j, m = k // (height * width), (k // width) % height, k % width
-        cube_out[i, j, m] = cube[i, j, m]
+    copy_elementwise(matrix, cube, matrix_out, cube_out)
     summed = coop.sum(block, items)
-    if t == 0:
+    if cuda.threadIdx.x == 0:
         total[0] = summed
 
 
