@@ -1,8 +1,9 @@
 """The metrics that explain a row's gap, cuda.coop's kernel beside its twin, from the raw CSV
 that benchmarks/ncu_rows.sh has Nsight Compute write: time, DRAM and L2 traffic, achieved
-occupancy, instructions, and the largest warp stall reasons.
+occupancy, instructions, and the largest warp stall reasons. With the launches that
+profile_workloads.py lists instead of rows, one table line per library's kernel.
 
-    python3 benchmarks/ncu_summary.py NCU.csv ROWS.json [--json OUT.json]
+    python3 benchmarks/ncu_summary.py NCU.csv ROWS_OR_LAUNCHES.json [--json OUT.json]
 """
 
 from __future__ import annotations
@@ -69,6 +70,22 @@ def shown(value: float | None) -> str:
     return f"{'-':>12s}" if value is None else f"{value:12.5g}"
 
 
+def labelled(launches: list, kernels: list, units: dict) -> list:
+    """Each launch of profile_workloads.py beside its kernel's metrics, printed as a table."""
+    if len(kernels) != len(launches):
+        raise SystemExit(f"{len(kernels)} profiled kernels for {len(launches)} launches: expected one each")
+    report = [
+        {"label": launch["label"], "kernel": kernel["Kernel Name"], **summary(kernel, units)}
+        for launch, kernel in zip(launches, kernels)
+    ]
+    width = max(len(entry["label"]) for entry in report)
+    print(f"{'launch':{width}s} " + " ".join(f"{name:>12s}" for name in METRICS))
+    for entry in report:
+        print(f"{entry['label']:{width}s} " + " ".join(shown(entry[name]) for name in METRICS))
+        print(f"{'':{width}s} stalls {entry['top_stalls']}")
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("csv", type=pathlib.Path)
@@ -77,6 +94,11 @@ def main() -> None:
     args = parser.parse_args()
     _, units, kernels = read(args.csv)
     rows = json.loads(args.rows.read_text())
+    if rows and "label" in rows[0]:  # profile_workloads.py: one kernel per labelled launch
+        report = labelled(rows, kernels, units)
+        if args.json:
+            args.json.write_text(json.dumps(report, indent=1))
+        return
     # profile_rows.py launches each row's coop kernel, then its twin: one row's coop
     # kernels all have the same name, so the launches pair up by their order
     if len(kernels) != 2 * len(rows):

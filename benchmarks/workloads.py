@@ -477,7 +477,9 @@ def triton_warps(columns: int) -> int:
     return min(16, max(4, columns // 256))
 
 
-def layer_norm_row(count: int, columns: int, runs: int, copy: dict) -> dict:
+def layer_norm_launches(count: int, columns: int) -> tuple:
+    """(launches by library, the float64 expected result, the bytes moved) of a layer norm
+    of [count, columns]."""
     matrix = torch.randn(count, columns, device="cuda") * 3 + 10  # a mean far from 0
     gamma = torch.rand(columns, device="cuda") + 0.5
     beta = torch.randn(columns, device="cuda")
@@ -518,12 +520,17 @@ def layer_norm_row(count: int, columns: int, runs: int, copy: dict) -> dict:
     }
     if triton is not None:
         launches["triton"] = triton_launch
-    moved = 4 * (2 * matrix.numel() + 2 * columns)
+    return launches, expected, 4 * (2 * matrix.numel() + 2 * columns)
+
+
+def layer_norm_row(count: int, columns: int, runs: int, copy: dict) -> dict:
+    launches, expected, moved = layer_norm_launches(count, columns)
     return checked_row("layer_norm", {"rows": count, "columns": columns}, launches, expected, moved, copy, runs)
 
 
-def softmax_row(runs: int, copy: dict) -> dict:
-    count, columns = SOFTMAX_SHAPE
+def softmax_launches(count: int, columns: int) -> tuple:
+    """(launches by library, the float64 expected result, the bytes moved) of a row softmax
+    of [count, columns]."""
     matrix = torch.randn(count, columns, device="cuda")
     expected = torch.softmax(matrix.double(), dim=-1)
     result, triton_result = torch.empty_like(matrix), torch.empty_like(matrix)
@@ -550,7 +557,12 @@ def softmax_row(runs: int, copy: dict) -> dict:
     launches = {"coop": coop_launch, "nvcc_twin": twin_launch, "torch": lambda: torch.softmax(matrix, dim=-1)}
     if triton is not None:
         launches["triton"] = triton_launch
-    moved = 4 * 2 * matrix.numel()
+    return launches, expected, 4 * 2 * matrix.numel()
+
+
+def softmax_row(runs: int, copy: dict) -> dict:
+    count, columns = SOFTMAX_SHAPE
+    launches, expected, moved = softmax_launches(count, columns)
     return checked_row("softmax", {"rows": count, "columns": columns}, launches, expected, moved, copy, runs)
 
 
