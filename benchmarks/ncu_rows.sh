@@ -18,19 +18,20 @@ mkdir -p "$OUT"
 command -v nvcc >/dev/null || export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
 source scripts/gpu-python-env.sh
 work=$(mktemp -d)
-sections=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats
-  --section SchedulerStats --section WarpStateStats)
-if [[ -n "${COOP_NCU_WORKLOADS:-}" ]]; then
+# The command's profiled range under Nsight Compute, every metric into $OUT/ncu.csv.
+profile() {
   ncu --profile-from-start off --clock-control none --csv --page raw --print-units base --print-kernel-base mangled \
-    "${sections[@]}" python3 benchmarks/profile_workloads.py --only "$COOP_NCU_WORKLOADS" --json "$work/launches.json" \
-    >"$OUT/ncu.csv" 2>"$OUT/ncu.log" || { tail -n 30 "$OUT/ncu.log"; exit 1; }
+    --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+    --section SchedulerStats --section WarpStateStats \
+    "$@" >"$OUT/ncu.csv" 2>"$OUT/ncu.log" || { tail -n 30 "$OUT/ncu.log"; exit 1; }
+}
+if [[ -n "${COOP_NCU_WORKLOADS:-}" ]]; then
+  profile python3 benchmarks/profile_workloads.py --only "$COOP_NCU_WORKLOADS" --json "$work/launches.json"
   python3 benchmarks/ncu_summary.py "$OUT/ncu.csv" "$work/launches.json" --json "$OUT/ncu_workloads.json"
   exit 0
 fi
 cccl=$(python3 -c "from cuda.coop._engine_session import engine; print(engine().toolkit['cccl_include'])")
 python3 benchmarks/twins.py "$work/twins.cubin" --cccl-include "$cccl" --filter "$COOP_NCU_FILTER" >"$work/twins.log" 2>&1 ||
   { cat "$work/twins.log"; exit 1; }
-ncu --profile-from-start off --clock-control none --csv --page raw --print-units base --print-kernel-base mangled \
-  "${sections[@]}" python3 benchmarks/profile_rows.py --cubin "$work/twins.cubin" --filter "$COOP_NCU_FILTER" --json "$work/rows.json" \
-  >"$OUT/ncu.csv" 2>"$OUT/ncu.log" || { tail -n 30 "$OUT/ncu.log"; exit 1; }
+profile python3 benchmarks/profile_rows.py --cubin "$work/twins.cubin" --filter "$COOP_NCU_FILTER" --json "$work/rows.json"
 python3 benchmarks/ncu_summary.py "$OUT/ncu.csv" "$work/rows.json" --json "$OUT/ncu_rows.json"
