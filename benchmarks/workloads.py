@@ -135,6 +135,7 @@ def decode_tiles(values, lengths, starts, output):
 
 
 SPIN_CYCLES = 1_000_000  # ~0.5 ms of a busy GPU ahead of each timed launch
+ROUNDS = 5  # turns the libraries of a row take at being timed
 
 
 def timed(launch, runs: int, budget_s: float | None = None) -> list[float]:
@@ -211,8 +212,13 @@ def report(name: str, rows: int, launches: dict, correct: dict, runs: int) -> di
 
 def timed_row(launches: dict, correct: dict, runs: int, budget_s: float | None = None) -> dict:
     """{"correct", "ms", "ratio", "runs"}: the launches whose results are right timed (the
-    median), each library's time over coop's, and the runs each was timed on."""
-    samples = {library: timed(launch, runs, budget_s) for library, launch in launches.items() if correct[library]}
+    median), each library's time over coop's, and the runs each was timed on. The libraries
+    take turns, ROUNDS rounds of runs / ROUNDS runs each, so a drift of the GPU's clocks
+    during the row weighs on every library alike rather than on whichever ran last."""
+    samples = {library: [] for library in launches if correct[library]}
+    for _ in range(ROUNDS):
+        for library in samples:
+            samples[library] += timed(launches[library], -(-runs // ROUNDS), budget_s)
     times = {library: statistics.median(each) for library, each in samples.items()}
     ratios = {library: ms / times["coop"] for library, ms in times.items() if library != "coop" and "coop" in times}
     return {
