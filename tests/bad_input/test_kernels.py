@@ -106,6 +106,29 @@ def passes_an_unnamed_partition(source, destination):
     opaque(coop.this_warp().group_by(8))  # <- error
 
 
+# -- names cuda.coop does not have: the user's line, and what to call instead
+
+
+@expect(coop.UnknownNameError, "coop.max", "cuda.coop has no 'max'", 'coop.reduce(group, value, binary_op="max")')
+@cuda.jit
+def calls_a_maximum_that_is_an_operator(source, destination):
+    block = coop.this_block()
+    destination[cuda.threadIdx.x] = coop.max(block, source[cuda.threadIdx.x])  # <- error
+
+
+@expect(coop.UnknownNameError, "coop.summ", "cuda.coop has no 'summ'", "did you mean coop.sum?")
+@cuda.jit
+def misspells_a_primitive(source, destination):
+    block = coop.this_block()
+    destination[cuda.threadIdx.x] = coop.summ(block, source[cuda.threadIdx.x])  # <- error
+
+
+@expect(coop.UnknownNameError, "coop.scatter", "cuda.coop has no 'scatter'", "its functions are", "exchange")
+@cuda.jit
+def calls_a_name_without_a_group(source, destination):
+    destination[cuda.threadIdx.x] = coop.scatter(source[cuda.threadIdx.x])  # <- error
+
+
 # -- literal_unroll shaping what the planner must know before loops are unrolled
 
 

@@ -69,6 +69,7 @@ from ._core.errors import (
     PayloadInferenceError,
     ProviderCompileError,
     ToolkitError,
+    UnknownNameError,
     UnsupportedOperationError,
 )
 from ._core.registration import auto_register as _auto_register
@@ -108,6 +109,7 @@ __all__ = [
     "TempStorage",
     "ThreadData",
     "ToolkitError",
+    "UnknownNameError",
     "UnsupportedOperationError",
     "WarpLoadAlgorithm",
     "WarpStoreAlgorithm",

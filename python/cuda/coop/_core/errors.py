@@ -29,6 +29,11 @@ class EscapingGroupDescriptorError(CoopError, TypeError):
     """A group descriptor is returned, stored or passed to a runtime call."""
 
 
+class UnknownNameError(CoopError, AttributeError):
+    """A kernel calls or reads a name cuda.coop does not have (``coop.max``, ``coop.summ``):
+    the message names the closest ones, or the call that does the job."""
+
+
 class ProviderCompileError(CoopError, RuntimeError):
     """NVRTC rejected a generated provider; the message holds its log and source path."""
 
@@ -73,6 +78,7 @@ for _error in (
     PayloadInferenceError,
     UnsupportedOperationError,
     EscapingGroupDescriptorError,
+    UnknownNameError,
     ForkedProcessError,
     ProviderCompileError,
     IncompatibleCompilerError,

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import types
 
 from numba_cuda_mlir.numba_cuda.core import ir
 
 from .._core.api.groups import GroupDescriptor
+from .._core.errors import UnknownNameError
 from .._core.markers import Marker, marker_of
 from ._ir import definition, python_value
+from ._location import where
 
 
 @dataclasses.dataclass
@@ -60,3 +64,41 @@ def find_sites(func_ir) -> list[Site]:
             if marker is not None:
                 sites.append(Site(label, statement, marker))
     return sites
+
+
+# Names users reach for that cuda.coop spells as an operator of coop.reduce.
+_REDUCTIONS = {"max": "max", "maximum": "max", "min": "min", "minimum": "min", "prod": "mul", "product": "mul"}
+
+
+def check_names(state) -> None:
+    """Refuses a cuda.coop name that does not exist (`coop.max(block, x)`), naming the user's
+    line and the call that does the job: left alone, the kernel compiler would report an
+    AttributeError without a line, or the planner a group that escapes into an unknown call."""
+    for block in state.func_ir.blocks.values():
+        for statement in block.body:
+            value = statement.value if isinstance(statement, ir.Assign) else None
+            if not (isinstance(value, ir.Expr) and value.op == "getattr"):
+                continue
+            module = python_value(state.func_ir, value.value)
+            if not _is_coop_module(module) or hasattr(module, value.attr):
+                continue
+            raise UnknownNameError(
+                f"coop.{value.attr} ({where(state, statement.loc)}): {module.__name__} has no "
+                f"'{value.attr}'; {_instead(module, value.attr)}"
+            )
+
+
+def _is_coop_module(value) -> bool:
+    return isinstance(value, types.ModuleType) and (value.__name__ + ".").startswith("cuda.coop.")
+
+
+def _instead(module, name: str) -> str:
+    if module.__name__ == "cuda.coop" and name.lower() in _REDUCTIONS:
+        operator = _REDUCTIONS[name.lower()]
+        return f'a group\'s {name} is coop.reduce(group, value, binary_op="{operator}")'
+    public = getattr(module, "__all__", None) or [each for each in dir(module) if not each.startswith("_")]
+    close = difflib.get_close_matches(name, public, n=3)
+    if close:
+        return "did you mean " + " or ".join(f"coop.{each}" for each in close) + "?"
+    functions = sorted(each for each in public if each.islower())  # the primitives and group constructors
+    return f"its functions are {', '.join(functions)}"

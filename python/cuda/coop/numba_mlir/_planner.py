@@ -28,7 +28,7 @@ from . import (
     _translation,
 )
 from ._divergence import warn_divergent_calls
-from ._find import find_sites
+from ._find import check_names, find_sites
 from ._fork import check_and_note_compile
 from ._linked_functions import user_function_being_compiled
 from ._location import context, where
@@ -54,6 +54,7 @@ class CoopWholeFunctionPlanner(WholeFunctionPlanner):
         if not self.is_device_function:
             _dataclass.check_kernel_arguments(state)
         with clock("find"):
+            check_names(state)
             sites = find_sites(state.func_ir)
         if not sites:
             return False
