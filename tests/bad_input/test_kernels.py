@@ -129,6 +129,17 @@ def calls_a_name_without_a_group(source, destination):
     destination[cuda.threadIdx.x] = coop.scatter(source[cuda.threadIdx.x])  # <- error
 
 
+@expect(
+    coop.UnknownNameError,
+    "coop.numba_mlir.gpu_dataclas",
+    "cuda.coop.numba_mlir has no 'gpu_dataclas'",
+    "did you mean coop.numba_mlir.gpu_dataclass",
+)
+@cuda.jit
+def misspells_a_name_of_the_qualified_namespace(source, destination):
+    destination[0] = coop.numba_mlir.gpu_dataclas  # <- error
+
+
 # -- literal_unroll shaping what the planner must know before loops are unrolled
 
 

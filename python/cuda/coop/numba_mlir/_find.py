@@ -82,9 +82,10 @@ def check_names(state) -> None:
             module = python_value(state.func_ir, value.value)
             if not _is_coop_module(module) or hasattr(module, value.attr):
                 continue
+            shown = "coop" + module.__name__[len("cuda.coop") :]  # as the docs spell it: coop.load, coop.numba_mlir.X
             raise UnknownNameError(
-                f"coop.{value.attr} ({where(state, statement.loc)}): {module.__name__} has no "
-                f"'{value.attr}'; {_instead(module, value.attr)}"
+                f"{shown}.{value.attr} ({where(state, statement.loc)}): {module.__name__} has no "
+                f"'{value.attr}'; {_instead(module, shown, value.attr)}"
             )
 
 
@@ -92,13 +93,13 @@ def _is_coop_module(value) -> bool:
     return isinstance(value, types.ModuleType) and (value.__name__ + ".").startswith("cuda.coop.")
 
 
-def _instead(module, name: str) -> str:
-    if module.__name__ == "cuda.coop" and name.lower() in _REDUCTIONS:
+def _instead(module, shown: str, name: str) -> str:
+    if shown == "coop" and name.lower() in _REDUCTIONS:
         operator = _REDUCTIONS[name.lower()]
         return f'a group\'s {name} is coop.reduce(group, value, binary_op="{operator}")'
     public = getattr(module, "__all__", None) or [each for each in dir(module) if not each.startswith("_")]
     close = difflib.get_close_matches(name, public, n=3)
     if close:
-        return "did you mean " + " or ".join(f"coop.{each}" for each in close) + "?"
+        return "did you mean " + " or ".join(f"{shown}.{each}" for each in close) + "?"
     functions = sorted(each for each in public if each.islower())  # the primitives and group constructors
     return f"its functions are {', '.join(functions)}"
