@@ -2,76 +2,41 @@
 
 #include <algorithm>
 
+#include "sha256_blocks.hpp"
+
 namespace coop {
 
 namespace {
-
-// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
-constexpr std::array<std::uint32_t, 64> kRound = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
 
 // The first 32 bits of the fractional parts of the square roots of the first 8 primes.
 constexpr std::array<std::uint32_t, 8> kInitial = {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
-constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
-
 }  // namespace
 
-Sha256::Sha256() : state_(kInitial) {}
-
-void Sha256::compress(const unsigned char* block) {
-  std::array<std::uint32_t, 64> w{};
-  for (int i = 0; i < 16; ++i) {
-    w[i] = std::uint32_t{block[4 * i]} << 24 | std::uint32_t{block[4 * i + 1]} << 16 |
-           std::uint32_t{block[4 * i + 2]} << 8 | std::uint32_t{block[4 * i + 3]};
-  }
-  for (int i = 16; i < 64; ++i) {
-    const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  auto [a, b, c, d, e, f, g, h] = state_;
-  for (int i = 0; i < 64; ++i) {
-    const std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
-    const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    h = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  const std::array<std::uint32_t, 8> mixed = {a, b, c, d, e, f, g, h};
-  for (int i = 0; i < 8; ++i) state_[i] += mixed[i];
-}
+Sha256::Sha256() : state_(kInitial), compress_(sha256_blocks::chosen()) {}
 
 Sha256& Sha256::update(std::string_view bytes) {
   total_bytes_ += bytes.size();
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
   std::size_t size = bytes.size();
-  while (size > 0) {
+  if (pending_size_ > 0) {  // complete the pending block first
     const std::size_t taken = std::min(size, pending_.size() - pending_size_);
     std::copy_n(data, taken, pending_.data() + pending_size_);
     pending_size_ += taken;
     data += taken;
     size -= taken;
-    if (pending_size_ == pending_.size()) {
-      compress(pending_.data());
-      pending_size_ = 0;
-    }
+    if (pending_size_ < pending_.size()) return *this;
+    compress_(state_, pending_.data(), 1);
+    pending_size_ = 0;
   }
+  const std::size_t whole = size / pending_.size();
+  if (whole > 0) compress_(state_, data, whole);  // straight from the input, no copy
+  data += whole * pending_.size();
+  size -= whole * pending_.size();
+  std::copy_n(data, size, pending_.data());
+  pending_size_ = size;
   return *this;
 }
 

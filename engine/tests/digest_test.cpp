@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <string>
 #include <utility>
+
+#include "sha256_blocks.hpp"
 
 namespace coop {
 namespace {
@@ -48,6 +51,40 @@ TEST(Digest, OneMillionAInUnevenPieces) {
     left -= taken;
   }
   EXPECT_EQ(digest.hex(), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// The SHA-extension compression against the portable one, block runs of every count up to 40
+// and one of a megabyte, from random bytes and a random starting state.
+TEST(Digest, ShaExtensionsAgreeWithPortable) {
+  const sha256_blocks::Compress accelerated = sha256_blocks::accelerated();
+  if (accelerated == nullptr) GTEST_SKIP() << "this CPU (or build) has no SHA extensions";
+  EXPECT_EQ(sha256_blocks::chosen(), accelerated);
+  std::mt19937 random(2026);
+  std::string bytes(1 << 20, '\0');
+  for (char& byte : bytes) byte = static_cast<char>(random());
+  const auto* blocks = reinterpret_cast<const unsigned char*>(bytes.data());
+  for (std::size_t count :
+       {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{40}, bytes.size() / 64}) {
+    sha256_blocks::State fast{}, slow{};
+    for (std::size_t i = 0; i < fast.size(); ++i) fast[i] = slow[i] = static_cast<std::uint32_t>(random());
+    accelerated(fast, blocks + 64 * (count % 3), std::min(count, bytes.size() / 64 - 1));
+    sha256_blocks::portable(slow, blocks + 64 * (count % 3), std::min(count, bytes.size() / 64 - 1));
+    EXPECT_EQ(fast, slow) << count << " blocks";
+  }
+}
+
+// Pieces of every length from 0 to 200 bytes, fed one after another: the pending block and the
+// whole blocks read straight from the input meet at every offset (the value from Python's hashlib).
+TEST(Digest, PiecesOfEveryLengthEqualOneShot) {
+  std::string message;
+  Sha256 pieces;
+  for (std::size_t length = 0; length <= 200; ++length) {
+    const std::string piece(length, static_cast<char>('a' + length % 26));
+    pieces.update(piece);
+    message += piece;
+  }
+  EXPECT_EQ(pieces.hex(), sha256_hex(message));
+  EXPECT_EQ(sha256_hex(message), "e76e0bdbb310f7b2426998cd5c8a096aecbe2eee2a46beeffa05592ddc030530");
 }
 
 TEST(Digest, FieldFramingSeparatesBoundaries) {

@@ -22,9 +22,9 @@ class Sha256 {
   std::string hex();                       // finalizes
 
  private:
-  void compress(const unsigned char* block);
-
   std::array<std::uint32_t, 8> state_;
+  // Compresses whole 64-byte blocks: with the CPU's SHA extensions where it has them.
+  void (*compress_)(std::array<std::uint32_t, 8>& state, const unsigned char* blocks, std::size_t count);
   std::array<unsigned char, 64> pending_{};
   std::size_t pending_size_ = 0;
   std::uint64_t total_bytes_ = 0;
