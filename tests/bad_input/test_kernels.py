@@ -225,6 +225,17 @@ def runtime_extent(source, destination):
     coop.load(block, source, items)
 
 
+HALVED = 4
+
+
+@expect(coop.PayloadInferenceError, "coop.ThreadData", "'items_per_thread'", "compile-time integer", "2 * ITEMS")
+@cuda.jit
+def extent_of_true_division(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(HALVED / 2)  # <- error
+    coop.load(block, source, items)
+
+
 @expect(coop.PayloadInferenceError, "coop.load", "'items'", "is not a coop.ThreadData, a local array")
 @cuda.jit
 def items_not_a_thread_data(source, destination):

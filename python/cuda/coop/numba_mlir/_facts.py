@@ -24,7 +24,7 @@ from .._core.errors import (
 from .._core.markers import all_markers
 from . import _arguments, _groups, _ir, _operators, _payloads, _prefix_callbacks, _records
 from ._find import Site
-from ._ir import definition, definitions, from_literal_unroll, literal_unroll_message, python_value
+from ._ir import definition, definitions, from_literal_unroll, is_folded, literal_unroll_message, python_value
 from ._location import context, where
 
 # The one parameter of the Python API the engine's catalog does not declare: the
@@ -233,8 +233,9 @@ def _binding(state, var, name: str = "", kind: str = "", where_text: str = ""):
     """OMITTED for None, STATIC for a constant, RUNTIME otherwise. A constant must be
     of the kind the option takes: "10" is not a count, nor True an offset."""
     found = definition(state.func_ir, var)
-    # A module's attribute (`radix_bits=config.BITS`) is a constant too, and so is a NumPy scalar.
-    module_constant = isinstance(found, ir.Expr) and found.op == "getattr"
+    # A module's attribute (`radix_bits=config.BITS`) is a constant too, and so are a NumPy scalar
+    # and arithmetic on constants (`decoded_items_per_thread=2 * ITEMS`).
+    module_constant = (isinstance(found, ir.Expr) and found.op == "getattr") or is_folded(state.func_ir, var)
     value = _payloads.plain_constant(python_value(state.func_ir, var)) if module_constant else None
     if isinstance(value, (bool, int, float, str)) or isinstance(found, (ir.Const, ir.Global, ir.FreeVar)):
         value = value if module_constant else _payloads.plain_constant(found.value)

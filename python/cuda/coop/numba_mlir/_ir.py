@@ -26,12 +26,18 @@ def definitions(func_ir, var, seen=None) -> list:
     return found
 
 
+# What arithmetic written in the kernel on compile-time values is folded over (`2 * ITEMS`).
+_NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
+
+
 def python_value(func_ir, var):
-    """The Python object `var` is bound to (a global, closure value, constant or a
-    module attribute chain), or None."""
+    """The Python object `var` is bound to (a global, closure value, constant, a module
+    attribute chain, or arithmetic on numbers that are: `2 * ITEMS`, `-OFFSET`), or None."""
     found = definition(func_ir, var)
     if isinstance(found, (ir.Global, ir.FreeVar, ir.Const)):
         return found.value
+    if isinstance(found, ir.Expr) and found.op in ("binop", "inplace_binop", "unary"):
+        return _folded(func_ir, found)
     if isinstance(found, ir.Expr) and found.op == "getattr":
         base = python_value(func_ir, found.value)
         return getattr(base, found.attr, None) if base is not None else None
@@ -39,6 +45,33 @@ def python_value(func_ir, var):
         items = [python_value(func_ir, item) for item in found.items]
         return tuple(items) if all(item is not None for item in items) else None
     return None
+
+
+def is_folded(func_ir, var) -> bool:
+    """Whether `var` is arithmetic on compile-time numbers (python_value gives its value)."""
+    found = definition(func_ir, var)
+    return (
+        isinstance(found, ir.Expr)
+        and found.op in ("binop", "inplace_binop", "unary")
+        and isinstance(python_value(func_ir, var), _NUMBERS)
+    )
+
+
+def _folded(func_ir, expression):
+    """The value Python gives an operator applied to compile-time numbers, or None (an
+    operand that is not one, or an operation that fails: 1 // 0)."""
+    if expression.op == "unary":
+        operands = (python_value(func_ir, expression.value),)
+        function = expression.fn
+    else:
+        operands = (python_value(func_ir, expression.lhs), python_value(func_ir, expression.rhs))
+        function = expression.fn if expression.op == "binop" else expression.immutable_fn
+    if not callable(function) or not all(isinstance(operand, _NUMBERS) for operand in operands):
+        return None
+    try:
+        return function(*operands)
+    except (ArithmeticError, TypeError, ValueError):
+        return None
 
 
 def replace_value(func_ir, statement, value) -> None:

@@ -23,7 +23,7 @@ from .._core.markers import marker_of
 from . import _records
 from ._dataclass import refuse_literal_retry
 from ._find import Site
-from ._ir import definition, from_literal_unroll, literal_unroll_message, python_value, replace_value
+from ._ir import definition, from_literal_unroll, is_folded, literal_unroll_message, python_value, replace_value
 from ._location import where
 
 
@@ -234,6 +234,9 @@ def compile_time_int(state, var, context: str, argument: str) -> int:
     found = definition(state.func_ir, var)
     if isinstance(found, (ir.Const, ir.Global, ir.FreeVar)) and isinstance(plain_constant(found.value), int):
         return plain_constant(found.value)
+    folded = plain_constant(python_value(state.func_ir, var)) if is_folded(state.func_ir, var) else None
+    if isinstance(folded, int) and not isinstance(folded, bool):  # 2 * ITEMS
+        return folded
     if isinstance(found, ir.Expr) and found.op == "getattr" and found.attr == "items_per_thread":
         made = definition(state.func_ir, found.value)  # another payload's extent: ThreadData(items.items_per_thread)
         if isinstance(made, ir.Expr) and made.op == "call" and python_value(state.func_ir, made.func) is ThreadData:
@@ -247,7 +250,8 @@ def compile_time_int(state, var, context: str, argument: str) -> int:
             refuse_literal_retry(state, context, argument)
             raise numba_errors.ForceLiteralArg({found.index}, loc=var.loc)
     raise PayloadInferenceError(
-        f"{context}: argument '{argument}' is not a compile-time integer; expected a constant or a kernel argument"
+        f"{context}: argument '{argument}' is not a compile-time integer; expected a constant (arithmetic on "
+        "constants counts: 2 * ITEMS) or a kernel argument"
     )
 
 
