@@ -35,17 +35,27 @@ dtype, block size and items per thread. The families:
   block_histogram            a direct load of uint8 samples into 256 bins or int32 samples
                              into 64, coop.histogram (atomic or sort), a striped store of the
                              tile's bins (int32 counters, `bins` per tile)
+  warp_reduce_batched        a direct load of each warp's tile (`items` per lane, one per
+                             batch), coop.reduce_batched (sums, striped), each batch's sum
+                             written by its lane: rows only where the CCCL in use has
+                             cub::WarpReduceBatched (CCCL 3.5: CUDA_COOP_CCCL_ROOT)
+  block_run_length_decode    two direct loads of int32 from the tile (each thread's `items`
+                             run values, then their lengths, 1 to 63), coop.run_length_decode
+                             of the stream's first window (twice `items` per thread), a direct
+                             store of it: a tile's output is as long as its input
 
 The matrix is pruned to fit one device call: every algorithm at 256 threads; the
 block sizes 128 and 512 only for block direct and transpose copies (the two ends:
 no scratch, and scratch with a barrier), for the default block reduce and scan
 algorithm, for the neighbour families' first operation (left differences, heads) and
-for atomic histograms; exclusive scans at 256 threads only. Both the Python kernels and
+for atomic histograms and for run-length decoding (up to 8 runs per thread at 512 threads: 16
+would not fit CUB's shared memory); exclusive scans at 256 threads only. Both the Python kernels and
 the CUDA C++ twins are built from this one list."""
 
 from __future__ import annotations
 
 import dataclasses
+import pathlib
 
 DTYPES = {"int32": "int", "float32": "float"}  # numpy name -> C++ type
 CPP_TYPES = {**DTYPES, "uint32": "unsigned int", "uint8": "unsigned char"}  # every dtype a row reads or writes
@@ -88,6 +98,14 @@ HISTOGRAM_ALGORITHMS = ("atomic", "sort")
 # Items per thread by sample dtype: a byte tile holds at least 1024 samples, so its 256 int32
 # counters fit in the output buffer (as many bytes as the input's).
 HISTOGRAM_ITEMS = {"uint8": (8, 16, 32), "int32": (4, 8, 16)}
+# warp_reduce_batched: the batches (items per lane) of its rows, at DEFAULT_THREADS; the header
+# whose presence in the CCCL in use adds them.
+BATCHES = (4, 8, 16, 32, 64)
+BATCHED_HEADER = "cub/warp/warp_reduce_batched.cuh"
+# block_run_length_decode: the decoded items per thread per run per thread (the window's length
+# over the runs'), which makes a tile's output as long as its input (values and lengths).
+DECODED_PER_RUN = 2
+RUN_LENGTH_ITEMS = {128: ITEMS, 256: ITEMS, 512: (1, 4, 8)}
 OPERATION_NAMES = {**SCANS, "pairs": "pairs", **{op: op for op in (*DIRECTIONS, *FLAG_MODES)}}
 
 
@@ -159,8 +177,13 @@ class Config:
 
     @property
     def block_tile(self) -> int:
-        """Elements one block reads."""
-        return self.threads * self.items
+        """Elements one block reads (a run-length row: its runs' values and their lengths)."""
+        return self.threads * self.items * (2 if self.primitive == "run_length_decode" else 1)
+
+    @property
+    def decoded_items(self) -> int:
+        """A run-length row's decoded items per thread (0 for other families)."""
+        return DECODED_PER_RUN * self.items if self.primitive == "run_length_decode" else 0
 
     @property
     def group_tile(self) -> int:
@@ -198,10 +221,12 @@ class Config:
         return f"cub::BLOCK_{self.primitive.upper()}_{self.algorithm.upper()}"
 
     def outputs(self, elements: int) -> int:
-        """Elements written for `elements` read: one per tile for a reduction, `bins` per tile for
-        a histogram."""
+        """Elements written for `elements` read: one per tile for a reduction (one per batch for a
+        batched one), `bins` per tile for a histogram."""
         if self.primitive == "reduce":
             return elements // self.group_tile
+        if self.primitive == "reduce_batched":
+            return elements // self.group_tile * self.items
         if self.primitive == "histogram":
             return elements // self.block_tile * self.bins
         return elements
@@ -247,11 +272,21 @@ def all_configs() -> list[Config]:
         for i in ITEMS
     ]
     rows += [Config("warp_scan", "", d, DEFAULT_THREADS, i, scan) for scan in SCANS for d in DTYPES for i in ITEMS]
+    if cccl_has_batched_reduce():
+        rows += [Config("warp_reduce_batched", "", d, DEFAULT_THREADS, b, "batched") for d in DTYPES for b in BATCHES]
     for algorithm in EXCHANGE_ALGORITHMS:
         rows += [Config("block_exchange", algorithm, d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]
     rows += [Config("warp_exchange", "", d, DEFAULT_THREADS, i, "exchange") for d in DTYPES for i in ITEMS]
     rows += [Config("block_shuffle", "", d, DEFAULT_THREADS, i, "shuffle") for d in DTYPES for i in ITEMS]
     return rows + sorting_configs() + neighbour_configs()
+
+
+def cccl_has_batched_reduce() -> bool:
+    """Whether the CCCL cuda.coop compiles against (CUDA_COOP_CCCL_ROOT, else the toolkit's; the
+    twins are built against the same) has cub::WarpReduceBatched."""
+    from cuda.coop._engine_session import engine
+
+    return (pathlib.Path(engine().toolkit["cccl_include"]) / BATCHED_HEADER).is_file()
 
 
 def sorting_configs() -> list[Config]:
@@ -279,7 +314,8 @@ def neighbour_configs() -> list[Config]:
     """The neighbour and counting families: adjacent differences (left, right) and
     discontinuities (heads, heads_and_tails) of int32 and float32 at every item count, the
     first operation also at OTHER_THREADS; histograms of uint8 samples into 256 bins and int32
-    samples into 64, atomic and sort, the atomic ones also at OTHER_THREADS."""
+    samples into 64, atomic and sort, the atomic ones also at OTHER_THREADS; run-length
+    decoding of int32 runs at every block size (RUN_LENGTH_ITEMS)."""
     rows = _block_rows("block_adjacent_difference", ("",), DIRECTIONS)
     rows += _block_rows("block_discontinuity", ("",), FLAG_MODES)
     for algorithm in HISTOGRAM_ALGORITHMS:
@@ -291,6 +327,11 @@ def neighbour_configs() -> list[Config]:
             for d in HISTOGRAM_BINS
             for i in HISTOGRAM_ITEMS[d]
         ]
+    rows += [
+        Config("block_run_length_decode", "", "int32", t, i, "decode")
+        for t, items in RUN_LENGTH_ITEMS.items()
+        for i in items
+    ]
     return rows
 
 

@@ -96,6 +96,26 @@ def warp_reduce(items_per_thread: int, threads: int, broadcast: bool):
     return reduce_tile
 
 
+def warp_reduce_batched(batches: int, threads: int):
+    block_tile = threads * batches
+    warps = threads // configs.WARP_THREADS
+    per_lane = -(-batches // configs.WARP_THREADS)
+
+    @cuda.jit
+    def reduce_batches(source, destination):
+        warp = coop.this_warp()
+        items = coop.ThreadData(batches)
+        index = warp_in_grid(warps)
+        coop.load(warp, source, items, algorithm="direct", offset=cuda.blockIdx.x * block_tile)
+        sums = coop.reduce_batched(warp, items)  # striped: lane l, slot i holds batch l + 32 i
+        for i in range(per_lane):
+            batch = cuda.laneid + i * configs.WARP_THREADS
+            if batch < batches:
+                destination[index * batches + batch] = sums[i]
+
+    return reduce_batches
+
+
 def warps_reduce(items_per_thread: int, threads: int):
     warps = configs.WARPS_PER_GROUP
     group_threads = warps * configs.WARP_THREADS
@@ -358,6 +378,25 @@ def block_histogram(algorithm: str, bins: int, bins_per_thread: int, items_per_t
     return count_tile
 
 
+def block_run_length_decode(runs_per_thread: int, decoded_per_thread: int, threads: int, tile: int):
+    @cuda.jit
+    def decode_tile(source, destination):
+        block = coop.this_block()
+        start = cuda.blockIdx.x * tile
+        values = coop.load(block, source, coop.ThreadData(runs_per_thread), algorithm="direct", offset=start)
+        lengths = coop.load(
+            block,
+            source,
+            coop.ThreadData(runs_per_thread),
+            algorithm="direct",
+            offset=start + threads * runs_per_thread,
+        )
+        decoded = coop.run_length_decode(block, values, lengths, decoded_items_per_thread=decoded_per_thread)
+        coop.store(block, destination, decoded, algorithm="direct", offset=start)
+
+    return decode_tile
+
+
 NEIGHBOURS = {
     "left": adjacent_difference_left,
     "right": adjacent_difference_right,
@@ -376,6 +415,8 @@ def kernel_for(config: configs.Config):
         return block_reduce(config.algorithm, config.items, config.block_tile, config.broadcast, config.threads)
     if config.family == "warp_reduce":
         return warp_reduce(config.items, config.threads, config.broadcast)
+    if config.family == "warp_reduce_batched":
+        return warp_reduce_batched(config.items, config.threads)
     if config.family == "warps_reduce":
         return warps_reduce(config.items, config.threads)
     if config.family == "cluster_reduce":
@@ -400,4 +441,6 @@ def kernel_for(config: configs.Config):
         return NEIGHBOURS[config.operation](config.items, config.block_tile)
     if config.family == "block_histogram":
         return block_histogram(config.algorithm, config.bins, config.bins_per_thread, config.items, config.block_tile)
+    if config.family == "block_run_length_decode":
+        return block_run_length_decode(config.items, config.decoded_items, config.threads, config.block_tile)
     return warp_scan(config.operation, config.items, config.threads)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Is a row's gap the code or the launch? In one call on the lent H200:
-#   run(command="COOP_LAUNCH_FILTER='warp_scan,256x8' benchmarks/launch_path.sh", carry=[".deps", ".whl"])
+#   run(command="COOP_LAUNCH_FILTER='warp_scan,256x8' benchmarks/launch_path.sh", carry=[".whl", ".deps/<the two .deb files>"])
 # Installs numba-cuda-mlir and cuda.coop (scripts/gpu-python-env.sh; COOP_NCM_VERSION picks the
 # version), builds the rows' twins and runs benchmarks/launch_path.py: each row's coop kernel
 # launched by the dispatcher, the same cubin launched by CuPy, and the twin, interleaved. Writes

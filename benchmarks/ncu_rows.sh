@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Nsight Compute on chosen rows, their cuda.coop kernel beside their CUDA C++ twin, in one
 # call on the lent H200:
-#   run(command="COOP_NCU_FILTER='block_discontinuity,512x4' benchmarks/ncu_rows.sh", carry=[".deps", ".whl"])
+#   run(command="COOP_NCU_FILTER='block_discontinuity,512x4' benchmarks/ncu_rows.sh", carry=[".whl", ".deps/<the two .deb files>"])
 # or on row workloads, each library's kernel (benchmarks/profile_workloads.py):
-#   run(command="COOP_NCU_WORKLOADS=layer_norm,softmax benchmarks/ncu_rows.sh", carry=[".deps", ".whl"])
+#   run(command="COOP_NCU_WORKLOADS=layer_norm,softmax benchmarks/ncu_rows.sh", carry=[".whl", ".deps/<the two .deb files>"])
 # Installs numba-cuda-mlir and cuda.coop (scripts/gpu-python-env.sh), builds the rows' twins,
 # profiles one launch of each kernel (benchmarks/profile_rows.py) with the memory, occupancy,
 # scheduler and warp-state sections at the GPU's own clocks, and writes under $OUT:

@@ -61,12 +61,14 @@ def main() -> None:
     tools._cached_cc = prewarm.ARCH  # no device: compile for the H200
     import coop_kernels
 
+    from cuda.coop._engine_session import engine
     from cuda.coop.numba_mlir import _resources
     from cuda.coop.numba_mlir._explain import compile_for_launch
 
     with tempfile.TemporaryDirectory() as work:
         cubin = pathlib.Path(work) / "twins.cubin"
-        _, seconds = twins.build(rows, cubin, cubin.with_suffix(".cu"))
+        # against the CCCL the engine compiles with, as benchmarks/run.sh builds them
+        _, seconds = twins.build(rows, cubin, cubin.with_suffix(".cu"), engine().toolkit["cccl_include"])
         print(f"twins: {len(rows)} kernels compiled for {twins.ARCH} in {seconds:.1f} s")
         twin_code = sass.disassemble(cubin) if sass.cuobjdump() else ""
         twin_cubin = cubin.read_bytes()

@@ -1,7 +1,8 @@
 """The inputs of a row and the check of both kernels' outputs before it is timed.
 
 A copy must equal its input bitwise (random bits: NaNs and denormals included).
-A reduction or scan of int32 (random bits) must equal the reference exactly:
+A reduction or scan of int32 (random bits) must equal the reference exactly (a batched
+reduction: each batch, item b of every lane of a warp tile):
 computed on uint32, sums wrap the same in any order. Of float32 (uniform in
 [-1, 1), so that the order of the additions shows in the last bits), both kernels
 must be within 2^-16 times the tile's sum of |x| of a float64 reference (room for
@@ -15,7 +16,9 @@ rolled by one item gives every neighbour, the tiles' own included): int32 on ran
 differences wrap), float32 uniform in [-1, 1) (one rounding, the same on both sides), and for
 flags integers below configs.SMALL_VALUES, so that runs of equal items occur. A histogram
 row's must equal each tile's bincount: uint8 samples are random bits, int32 ones are drawn
-below their 64 bins."""
+below their 64 bins. A run-length row's must equal, bitwise, the first window of each tile's
+np.repeat(values, lengths): its runs are integers from 1 to configs.SMALL_VALUES - 1, values
+and lengths alike (a zero length before a positive one traps)."""
 
 from __future__ import annotations
 
@@ -34,6 +37,8 @@ def random_bits(elements: int):
 def input_kind(config: configs.Config) -> str:
     """What the row's input buffers hold: "bits", "uniform", or "small int32" / "small float32"
     (integers below configs.SMALL_VALUES, as that dtype)."""
+    if config.primitive == "run_length_decode":
+        return f"positive small {config.dtype}"
     if config.primitive == "discontinuity" or (config.primitive == "histogram" and config.dtype != "uint8"):
         return f"small {config.dtype}"
     return "uniform" if not config.moves_bits and config.dtype == "float32" else "bits"
@@ -43,9 +48,10 @@ def fill(kind: str, buffer) -> None:
     """Fills a uint32 buffer with new input of `kind`."""
     if kind == "uniform":
         buffer.view(cp.float32)[...] = cp.random.uniform(-1, 1, size=buffer.size, dtype=cp.float32)
-    elif kind.startswith("small "):
-        small = cp.random.randint(0, configs.SMALL_VALUES, size=buffer.size, dtype=cp.int32)
-        buffer.view(kind.split()[1])[...] = small.astype(kind.split()[1])
+    elif "small " in kind:
+        low = 1 if kind.startswith("positive ") else 0
+        small = cp.random.randint(low, configs.SMALL_VALUES, size=buffer.size, dtype=cp.int32)
+        buffer.view(kind.split()[-1])[...] = small.astype(kind.split()[-1])
     else:
         buffer[...] = random_bits(buffer.size)
 
@@ -75,8 +81,20 @@ def shifted_up(config: configs.Config, source):
     return moved.reshape(-1)
 
 
+def batch_sums(config: configs.Config, source):
+    """(each warp tile's batch sums shaped (tiles, batches), their sums of |x| or None): batch b
+    of a tile is item b of every lane, lane l's items at l x batches (a direct load)."""
+    if config.dtype == "int32":
+        lanes = source.view(cp.uint32).reshape(-1, configs.WARP_THREADS, config.items)
+        return lanes.sum(axis=1, dtype=cp.uint32), None  # wrapping, as the device's
+    lanes = source.view(cp.float32).astype(cp.float64).reshape(-1, configs.WARP_THREADS, config.items)
+    return lanes.sum(axis=1), cp.abs(lanes).sum(axis=1)
+
+
 def expected(config: configs.Config, source):
     """(the expected output shaped (tiles, outputs per tile), the tiles' sums of |x| or None)."""
+    if config.primitive == "reduce_batched":
+        return batch_sums(config, source)
     inclusive, values, scale = _tile_scans(config, source)
     if config.primitive == "reduce":
         return inclusive[:, -1:], scale
@@ -155,6 +173,25 @@ def tile_bincounts(config: configs.Config, samples):
     return cp.bincount(keys, minlength=tiles * bins + 1)[:-1].astype(cp.int32)
 
 
+def decoded_windows(config: configs.Config, source):
+    """What a run-length row writes, as uint32 words: each tile's first window of
+    threads x decoded_items items of np.repeat(values, lengths), the tile's first half holding
+    its runs' values and its second half their lengths (runs blocked: in memory order)."""
+    tiles = source.view(config.dtype).reshape(-1, config.block_tile)
+    runs = config.block_tile // 2
+    values, lengths = tiles[:, :runs], tiles[:, runs:].astype(cp.int64)
+    window = config.threads * config.decoded_items
+    # Each tile's run ends, made increasing across tiles by a stride past any tile's total.
+    stride = int(lengths.sum(axis=1).max()) + window + 1
+    ends = (cp.cumsum(lengths, axis=1) + stride * cp.arange(tiles.shape[0])[:, None]).reshape(-1)
+    wanted = (cp.arange(window)[None, :] + stride * cp.arange(tiles.shape[0])[:, None]).reshape(-1)
+    run = cp.searchsorted(ends, wanted, side="right")  # the run holding each decoded index
+    tile = cp.repeat(cp.arange(tiles.shape[0]), window)
+    inside = run < (tile + 1) * runs  # an index at or past the tile's total decodes to 0
+    decoded = cp.where(inside, values.reshape(-1)[cp.minimum(run, values.size - 1)], 0)
+    return decoded.astype(config.output_dtype).view(cp.uint32)
+
+
 def check(config: configs.Config, source, coop, twin) -> dict:
     """{"correct": bool, "why": when not, "bitwise_equal" and, for float32, "max_difference"
     (coop against twin, over the tile's sum of |x|)}. `source`, `coop` and `twin` are
@@ -164,9 +201,12 @@ def check(config: configs.Config, source, coop, twin) -> dict:
     result = {"bitwise_equal": bool(cp.array_equal(outputs["coop"], outputs["twin"]))}
     if config.sorts:
         wrong = _check_sort(config, source, outputs)
-    elif config.primitive in ("adjacent_difference", "discontinuity", "histogram"):
-        flags_or_counts = neighbours(config, source)  # not `expected`: that name is the function below
-        wrong = [side for side, out in outputs.items() if not cp.array_equal(out, flags_or_counts)]
+    elif config.primitive in ("adjacent_difference", "discontinuity", "histogram", "run_length_decode"):
+        # not `expected`: that name is the function below
+        words = (
+            decoded_windows(config, source) if config.primitive == "run_length_decode" else neighbours(config, source)
+        )
+        wrong = [side for side, out in outputs.items() if not cp.array_equal(out, words)]
     elif config.moves_bits:
         moved = shifted_up(config, source) if config.primitive == "shuffle" else source
         wrong = [side for side, out in outputs.items() if not cp.array_equal(out, moved)]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmarks, in one call on the lent H200 (needs no network):
-#   run(command="benchmarks/run.sh", carry=[".deps", ".whl"])
+#   run(command="benchmarks/run.sh", carry=[".whl", ".deps/<the two .deb files>"])
 # Installs numba-cuda-mlir and cuda.coop (scripts/gpu-python-env.sh), builds the
 # CUDA C++ twins with nvcc, fills the provider cache in parallel, then runs the
 # kernel-speed and compile-latency benchmarks and prints the table; its summary

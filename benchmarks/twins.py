@@ -1,7 +1,8 @@
 """Generates the CUDA C++ twins (one extern "C" kernel per row of configs.py, each
 an instantiation of its family's template in twins/: load_store.cuh, reduce.cuh,
-scan.cuh, exchange_shuffle.cuh, sort.cuh, neighbours.cuh, histogram.cuh; the histogram's
-includes the adapter the engine embeds, from engine/src/adapters) and compiles them with nvcc for sm_90 into one cubin, with the timer's
+scan.cuh, exchange_shuffle.cuh, sort.cuh, neighbours.cuh, histogram.cuh, run_length.cuh and, for
+rows of batched warp reductions, reduce_batched.cuh; the histogram's and the run-length decode's include the adapter the engine embeds, from
+engine/src/adapters) and compiles them with nvcc for sm_90 into one cubin, with the timer's
 spin kernel (twins/spin.cuh).
 
     python3 benchmarks/twins.py OUT.cubin [--source OUT.cu] [--filter PATTERN] [--cccl-include DIR]
@@ -54,6 +55,8 @@ def instantiation(config: configs.Config) -> str:
         arguments.append(str(config.operation == "heads_and_tails").lower())
     if config.family == "block_histogram":
         arguments += [str(config.bins), f"cub::BLOCK_HISTO_{config.algorithm.upper()}"]
+    if config.family == "block_run_length_decode":
+        arguments.append(str(config.decoded_items))
     template = f"{config.group}_copy" if config.primitive == "copy" else config.family
     return f"{template}<{', '.join(arguments)}>"
 
@@ -81,9 +84,12 @@ def translation_unit(rows: list[configs.Config]) -> str:
         '#include "sort.cuh"',
         '#include "neighbours.cuh"',
         '#include "histogram.cuh"',
+        '#include "run_length.cuh"',
         '#include "spin.cuh"',
-        "",
     ]
+    if any(config.family == "warp_reduce_batched" for config in rows):  # a header only CCCL 3.5 on has
+        lines.append('#include "reduce_batched.cuh"')
+    lines.append("")
     return "\n".join(lines) + "\n" + "\n".join(kernel_source(config) for config in rows)
 
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Downloads the Debian packages of the header-only libraries the GPU machine may
 # lack (nlohmann-json, CLI11) into .deps/ (git-ignored). Run it here, then carry
-# .deps to the GPU machine; scripts/gpu.sh extracts them when it needs them.
+# the two .deb files to the GPU machine (not the whole of .deps: it also holds the newest
+# CCCL's wheel, which with .whl passes the 64 MiB a call carries; .whl has its headers
+# packed); scripts/gpu.sh extracts them when it needs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -4,7 +4,7 @@
 # repository: they sit in .seedtests/ (excluded in .git/info/exclude), with a harness
 # whose compile-only shim is for machines without a GPU; here COOP_SEED_SHIM=0 keeps it
 # off and every kernel really runs.
-#   run(command="scripts/gpu-seed-tests.sh", carry=[".whl", ".deps", ".seedtests"])
+#   run(command="scripts/gpu-seed-tests.sh", carry=[".whl", ".deps/<the two .deb files>", ".seedtests"])
 # Logs: $OUT/seed_tests.log, $OUT/seed_tests.xml (JUnit); ends with passed/failed per file.
 #   COOP_SEED_WORKERS=12  COOP_SEED_PATHS=.seedtests
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 12's GPU half, in one call on the lent H200 (no network needed; pack first
 # with scripts/pack-gpu-python.sh, which packs 0.5.4 whole and 0.6.0 as a delta):
-#   run(command="scripts/gpu-startup.sh", carry=[".whl", ".deps"])
+#   run(command="scripts/gpu-startup.sh", carry=[".whl", ".deps/<the two .deb files>"])
 # For each numba-cuda-mlir version (COOP_NCM_VERSIONS, default "0.5.4 0.6.0"):
 # installs it with cuda.coop (scripts/gpu-python-env.sh), runs the runtime tests of
 # the declared block, the disk cache, an undeclared block and coop.bind_launch (tests/runtime/test_startup_runtime.py,

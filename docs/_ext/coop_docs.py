@@ -71,8 +71,9 @@ class CommandHelp(SphinxDirective):
 
 def _newest_result() -> pathlib.Path:
     # The newest whole run of benchmarks/run.sh, named <date>_<gpu>_<versions>_cuda-<version>.json;
-    # a name with more after it is a part (-startup: compile latency alone; -neighbours, -sorting:
-    # filtered rows; -workloads*: workloads alone; -unreported: a run cut short before its report).
+    # a name with more after it is a part (-startup: compile latency alone; -neighbours, -sorting,
+    # -run-length, -batched: filtered rows; -workloads*: workloads alone; -unreported: a run cut
+    # short before its report).
     results = sorted(
         path
         for path in (ROOT / "benchmarks" / "results").glob("*.json")
