@@ -26,7 +26,7 @@ def doubled_extent(source, destination):
 @cuda.jit
 def extent_of_numpy_and_unary_arithmetic(source, destination):
     block = coop.this_block()
-    items = coop.ThreadData(-(-WIDE) + ITEMS // 2)  # 3 + 2
+    items = coop.ThreadData(ITEMS // 2 - -WIDE)  # 2 + 3
     coop.load(block, source, items)
     coop.store(block, destination, items)
 
