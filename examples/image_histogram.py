@@ -39,8 +39,9 @@ def main(height=1080, width=1920):
     if not cuda.is_available():
         print("no GPU here: planned, generated, compiled and linked; not launched")
         return
-    image_histogram[min(tiles, 132 * 8), THREADS](pixels, histogram, tiles)
-    cuda.synchronize()
+    counted = cuda.to_device(histogram)  # device arrays: no copy in and out around the launch
+    image_histogram[min(tiles, 132 * 8), THREADS](cuda.to_device(pixels), counted, tiles)
+    counted.copy_to_host(histogram)
     histogram += np.bincount(pixels[tiles * TILE :], minlength=BINS).astype(np.int32)
     np.testing.assert_array_equal(histogram, np.bincount(pixels, minlength=BINS))
     print(f"launched on the GPU: the histogram of {pixels.size} pixels matches np.bincount")

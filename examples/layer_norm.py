@@ -162,9 +162,11 @@ def main(rows=64):
         print(coop.explain(kernels["welford"], matrix.ravel(), gamma, beta, result.ravel(), grid=rows, block=THREADS))
         print("no GPU here: planned and compiled; not launched")
         return
+    on_device = [cuda.to_device(array) for array in (matrix.ravel(), gamma, beta)]  # no copies around launches
+    normalized = cuda.to_device(result.ravel())
     for statistics, kernel in kernels.items():
-        kernel[rows, THREADS](matrix.ravel(), gamma, beta, result.ravel())
-        cuda.synchronize()
+        kernel[rows, THREADS](*on_device, normalized)
+        normalized.copy_to_host(result.ravel())
         error = np.abs(result - reference(matrix, gamma, beta)).max()
         assert error < 1e-4, (statistics, error)
         print(f"layer norm ({statistics}) of {rows} rows of {columns}: max abs error {error:.2e} against float64 NumPy")

@@ -52,8 +52,11 @@ def main(tiles=200):
     if not cuda.is_available():
         print("no GPU here: planned, generated, compiled and linked; not launched")
         return
-    rle_decode[tiles, THREADS](values, lengths, starts, output, within, totals)
-    cuda.synchronize()
+    inputs = [cuda.to_device(array) for array in (values, lengths, starts)]  # no copies around the launch
+    outputs = [cuda.to_device(array) for array in (output, within, totals)]
+    rle_decode[tiles, THREADS](*inputs, *outputs)
+    for host, on_device in zip((output, within, totals), outputs):
+        on_device.copy_to_host(host)
     np.testing.assert_array_equal(totals, per_tile)
     np.testing.assert_array_equal(output, np.repeat(values, lengths))
     np.testing.assert_array_equal(within, np.concatenate([np.arange(n, dtype=np.uint32) for n in lengths]))

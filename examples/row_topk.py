@@ -34,8 +34,10 @@ def main(rows=512):
         print(coop.explain(row_topk, matrix.ravel(), best.ravel(), where.ravel(), grid=rows, block=THREADS))
         print("no GPU here: planned and compiled; not launched")
         return
-    row_topk[rows, THREADS](matrix.ravel(), best.ravel(), where.ravel())
-    cuda.synchronize()
+    outputs = [cuda.to_device(array.ravel()) for array in (best, where)]  # no copies around the launch
+    row_topk[rows, THREADS](cuda.to_device(matrix.ravel()), *outputs)
+    for host, on_device in zip((best, where), outputs):
+        on_device.copy_to_host(host.ravel())
     expected = np.sort(np.partition(matrix, COLUMNS - K, axis=1)[:, -K:], axis=1)
     np.testing.assert_array_equal(np.sort(best, axis=1), expected)
     np.testing.assert_array_equal(np.take_along_axis(matrix, where, axis=1), best)  # each index with its value

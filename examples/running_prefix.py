@@ -44,8 +44,9 @@ def main():
         print(coop.explain(running_sum, values, sums, TILES, grid=1, block=THREADS))
         print("no GPU here: planned and compiled; not launched")
         return
-    running_sum[1, THREADS](values, sums, TILES)
-    cuda.synchronize()
+    scanned = cuda.to_device(sums)  # device arrays: no copy in and out around the launch
+    running_sum[1, THREADS](cuda.to_device(values), scanned, TILES)
+    scanned.copy_to_host(sums)
     np.testing.assert_array_equal(sums, np.cumsum(values))
     print(f"running prefix over {len(values)} values in {TILES} tiles equals numpy.cumsum; last = {sums[-1]}")
 

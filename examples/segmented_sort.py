@@ -38,8 +38,10 @@ def main(segments=200):
         print(coop.explain(sort_segments, keys, offsets, sorted_keys, permutation, grid=segments, block=THREADS))
         print("no GPU here: planned and compiled; not launched")
         return
-    sort_segments[segments, THREADS](keys, offsets, sorted_keys, permutation)
-    cuda.synchronize()
+    outputs = [cuda.to_device(array) for array in (sorted_keys, permutation)]  # no copies around the launch
+    sort_segments[segments, THREADS](cuda.to_device(keys), cuda.to_device(offsets), *outputs)
+    for host, on_device in zip((sorted_keys, permutation), outputs):
+        on_device.copy_to_host(host)
     for segment in range(segments):
         span = slice(offsets[segment], offsets[segment + 1])
         order = np.argsort(keys[span], kind="stable")

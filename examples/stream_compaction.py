@@ -32,8 +32,10 @@ def main():
         print(coop.explain(compact_positive, values, kept, count, grid=1, block=THREADS))
         print("no GPU here: planned and compiled; not launched")
         return
-    compact_positive[1, THREADS](values, kept, count)
-    cuda.synchronize()
+    outputs = [cuda.to_device(array) for array in (kept, count)]  # no copies around the launch
+    compact_positive[1, THREADS](cuda.to_device(values), *outputs)
+    for host, on_device in zip((kept, count), outputs):
+        on_device.copy_to_host(host)
     expected = values[values > 0]
     assert count[0] == len(expected)
     np.testing.assert_array_equal(kept[: count[0]], expected)
