@@ -35,8 +35,8 @@ def random_bits(elements: int):
 
 
 def input_kind(config: configs.Config) -> str:
-    """What the row's input buffers hold: "bits", "uniform", or "small int32" / "small float32"
-    (integers below configs.SMALL_VALUES, as that dtype)."""
+    """What the row's input buffers hold: "bits", "uniform", "small int32" / "small float32"
+    (integers below configs.SMALL_VALUES, as that dtype) or "positive small int32" (from 1)."""
     if config.primitive == "run_length_decode":
         return f"positive small {config.dtype}"
     if config.primitive == "discontinuity" or (config.primitive == "histogram" and config.dtype != "uint8"):

@@ -63,6 +63,16 @@ def halved_extent(source, destination):
     coop.load(block, source, items)
 
 
+@cuda.jit
+def huge_power_extent(source, destination):
+    block = coop.this_block()
+    items = coop.ThreadData(2**HUGE)  # not folded: the planner does not compute a 10**9-bit number
+    coop.load(block, source, items)
+
+
+HUGE = 10**9
+
+
 def test_a_product_of_constants_is_a_thread_data_extent():
     source = np.zeros(1024, np.int32)
     plans = coop.explain(doubled_extent, source, source, grid=1, block=128).plans
@@ -101,3 +111,9 @@ def test_arithmetic_that_gives_no_integer_is_not_an_extent():
         coop.PayloadInferenceError, match=r"'items_per_thread' is not a compile-time integer.*2 \* ITEMS"
     ):
         coop.explain(halved_extent, source, source, grid=1, block=128)
+
+
+def test_a_power_that_would_grow_without_bound_is_not_folded():
+    source = np.zeros(512, np.int32)
+    with pytest.raises(coop.PayloadInferenceError, match="'items_per_thread' is not a compile-time integer"):
+        coop.explain(huge_power_extent, source, source, grid=1, block=128)

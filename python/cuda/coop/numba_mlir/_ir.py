@@ -3,6 +3,8 @@ have several definitions, so every lookup is guarded)."""
 
 from __future__ import annotations
 
+import operator
+
 import numba_cuda_mlir
 import numpy as np
 from numba_cuda_mlir.numba_cuda.core import ir, ir_utils
@@ -28,6 +30,10 @@ def definitions(func_ir, var, seen=None) -> list:
 
 # What arithmetic written in the kernel on compile-time values is folded over (`2 * ITEMS`).
 _NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
+# Operators whose result grows with their right operand: folded only up to this one, so that
+# `2 ** N` of a huge N is left to the kernel compiler instead of stalling the planner.
+_GROWING = (operator.pow, operator.ipow, operator.lshift, operator.ilshift)
+_LARGEST_GROWTH = 1024
 
 
 def python_value(func_ir, var):
@@ -67,6 +73,8 @@ def _folded(func_ir, expression):
         operands = (python_value(func_ir, expression.lhs), python_value(func_ir, expression.rhs))
         function = expression.fn if expression.op == "binop" else expression.immutable_fn
     if not callable(function) or not all(isinstance(operand, _NUMBERS) for operand in operands):
+        return None
+    if function in _GROWING and abs(operands[-1]) > _LARGEST_GROWTH:
         return None
     try:
         return function(*operands)
