@@ -136,19 +136,18 @@ def call(scope, function_path, arguments, loc):
     return statements
 
 
+def names_read(statement) -> list:
+    """The variables a statement reads (an assignment's target is not read), with repeats."""
+    if isinstance(statement, ir.Assign):
+        value = statement.value
+        if isinstance(value, ir.Var):
+            return [value.name]
+        return [var.name for var in value.list_vars()] if isinstance(value, ir.Expr) else []
+    return [var.name for var in statement.list_vars()]
+
+
 def used_names(func_ir):
-    used = set()
-    for block in func_ir.blocks.values():
-        for statement in block.body:
-            if isinstance(statement, ir.Assign):
-                value = statement.value
-                if isinstance(value, ir.Var):
-                    used.add(value.name)
-                elif isinstance(value, ir.Expr):
-                    used.update(var.name for var in value.list_vars())
-            else:
-                used.update(var.name for var in statement.list_vars())
-    return used
+    return {name for block in func_ir.blocks.values() for statement in block.body for name in names_read(statement)}
 
 
 def close_over_aliases(func_ir, known: dict, source_of) -> None:

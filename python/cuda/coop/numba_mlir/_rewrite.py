@@ -4,6 +4,8 @@ shared backing in the entry block, each primitive call becomes a provider call
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 from numba_cuda_mlir.extending import set_required_dynamic_shared_memory
 from numba_cuda_mlir.numba_cuda.core import ir
@@ -199,21 +201,24 @@ def _orphanable(value) -> bool:
 
 def _drop_dead_bindings(func_ir):
     """Marker globals, module attributes and descriptor methods left without users
-    must not reach typing: they have no runtime meaning."""
-    while True:
-        used = _ir.used_names(func_ir)
-        dropped = False
+    must not reach typing: they have no runtime meaning. One pass over the IR counts each
+    variable's reads; dropping a binding releases what it read, which may free another."""
+    reads = collections.Counter()
+    orphanable = collections.defaultdict(list)  # variable -> the droppable bindings of it
+    for block in func_ir.blocks.values():
+        for statement in block.body:
+            reads.update(_ir.names_read(statement))
+            if isinstance(statement, ir.Assign) and _orphanable(statement.value):
+                orphanable[statement.target.name].append(statement)
+    dead = set()
+    unread = [name for name in orphanable if reads[name] == 0]
+    while unread:
+        for statement in orphanable.pop(unread.pop(), ()):
+            dead.add(id(statement))
+            for name in _ir.names_read(statement):
+                reads[name] -= 1
+                if reads[name] == 0 and name in orphanable:
+                    unread.append(name)
+    if dead:
         for block in func_ir.blocks.values():
-            kept = [
-                statement
-                for statement in block.body
-                if not (
-                    isinstance(statement, ir.Assign)
-                    and statement.target.name not in used
-                    and _orphanable(statement.value)
-                )
-            ]
-            dropped |= len(kept) != len(block.body)
-            block.body = kept
-        if not dropped:
-            return
+            block.body = [statement for statement in block.body if id(statement) not in dead]
