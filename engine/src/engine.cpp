@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "environment.hpp"
 
@@ -161,9 +162,10 @@ struct Engine::Impl {
   std::once_flag located;
   std::optional<Toolkit> toolkit;
   std::unique_ptr<Compiler> compiler;
-  // The toolkit's header note, when the cache directory did not exist yet to hold it.
+  // Notes the cache directory did not exist yet to hold (the toolkit's header digest, the
+  // Python layer's located toolkit): stored with the first entry.
   std::mutex note_mutex;
-  std::optional<std::pair<std::string, std::string>> note_after_the_first_entry;
+  std::vector<std::pair<std::string, std::string>> notes_after_the_first_entry;
 
   explicit Impl(EngineConfig c) : config(std::move(c)), disk(config.cache) {}
 
@@ -171,13 +173,16 @@ struct Engine::Impl {
   const Toolkit& require_toolkit() {
     std::call_once(located, [this] {
       const HeaderNotes notes{[this](const std::string& name) { return disk.load_note(name); },
-                              [this](const std::string& name, const std::string& text) {
-                                if (!disk.store_note(name, text)) note_after_the_first_entry.emplace(name, text);
-                              }};
+                              [this](const std::string& name, const std::string& text) { keep_note(name, text); }};
       toolkit = Toolkit::locate(config.toolkit, &notes);
       compiler = std::make_unique<Compiler>(*toolkit, config.pch);
     });
     return *toolkit;
+  }
+
+  void keep_note(const std::string& name, const std::string& text) {
+    const std::lock_guard lock(note_mutex);
+    if (!disk.store_note(name, text)) notes_after_the_first_entry.emplace_back(name, text);
   }
 
   // A failed compile always leaves its source where the error message says, even
@@ -256,10 +261,8 @@ struct Engine::Impl {
     timed(stages.cache_write, [&] {
       disk.store(key, compiled);
       const std::lock_guard lock(note_mutex);
-      if (note_after_the_first_entry &&
-          disk.store_note(note_after_the_first_entry->first, note_after_the_first_entry->second)) {
-        note_after_the_first_entry.reset();
-      }
+      std::erase_if(notes_after_the_first_entry,
+                    [&](const auto& note) { return disk.store_note(note.first, note.second); });
     });
     return bundle;
   }
@@ -351,6 +354,7 @@ Bundle Engine::compile(const std::vector<Plan>& plans, const std::string& arch) 
 
 const Toolkit& Engine::toolkit() const { return impl_->require_toolkit(); }
 const DiskCache& Engine::disk_cache() const { return impl_->disk; }
+void Engine::keep_note(const std::string& name, const std::string& text) const { impl_->keep_note(name, text); }
 const EngineConfig& Engine::config() const { return impl_->config; }
 
 }  // namespace coop

@@ -58,6 +58,22 @@ TEST(EngineCache, MissThenMemoryHitThenDiskHitInAFreshEngine) {
   }
 }
 
+// A note kept before the cache directory exists waits for the first entry, and every one waiting
+// is stored with it (the toolkit's header note and the Python layer's located toolkit both wait).
+TEST(EngineCache, NotesKeptEarlyAreStoredWithTheFirstEntry) {
+  testing::TempDir dir;
+  Engine engine(config_in(dir.path() / "cache"));
+  ASSERT_FALSE(fs::exists(engine.disk_cache().config().directory));
+  engine.keep_note("early-one", "first");
+  engine.keep_note("early-two", "second");
+  EXPECT_EQ(engine.disk_cache().load_note("early-one"), std::nullopt);
+  engine.compile(tile_copy(engine), "sm_90");
+  EXPECT_EQ(engine.disk_cache().load_note("early-one"), "first");
+  EXPECT_EQ(engine.disk_cache().load_note("early-two"), "second");
+  engine.keep_note("late-one", "third");  // the directory exists now: stored at once
+  EXPECT_EQ(engine.disk_cache().load_note("late-one"), "third");
+}
+
 // The stages of a call add up to its time: a miss spends it compiling and storing, a hit reading.
 TEST(EngineCache, StagesAccountForTheCall) {
   testing::TempDir dir;

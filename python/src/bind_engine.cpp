@@ -2,6 +2,7 @@
 // take long (locating the toolkit, NVRTC, nvJitLink) runs without the GIL, so
 // other Python threads keep going while a kernel's providers compile.
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -113,6 +114,12 @@ void bind_engine(nb::module_& module) {
              "Bytes of shared memory one block may use on `arch` (\"sm_90\"), opt-in dynamic shared memory "
              "included; 48 KiB for an arch the engine does not know. Engine.compile refuses a call whose scratch "
              "exceeds it; a kernel's total scratch must fit too.");
+  module.def(
+      "load_note", [](const std::string& name) { return DiskCache(CacheConfig::from_environment()).load_note(name); },
+      "name"_a,
+      "The note `name` (lowercase letters, digits and '-') an earlier process left in the persistent cache "
+      "(Engine.keep_note), signed as its entries are; None when there is none, the cache is off, or the note "
+      "fails its check. Needs no engine: a note may say how to create one.");
   module.def("log_stages", &coop::log_stages,
              "The stages CUDA_COOP_LOG turns on (\"plan\", \"compile\", \"cache\"), read now; an unknown word warns "
              "once (CoopWarning) and is ignored. The engine's parser, so Python and C++ agree and warn once.");
@@ -189,7 +196,10 @@ void bind_engine(nb::module_& module) {
           "(kind \"Cache\") when the directory exists but cannot be listed.")
       .def("cache_clear", &clear_cache,
            "Remove every entry of the persistent cache it can: {\"directory\", \"removed\": count, \"failed\": "
-           "[{\"path\", \"reason\"}]}. What could not be removed is listed, never raised.");
+           "[{\"path\", \"reason\"}]}. What could not be removed is listed, never raised.")
+      .def("keep_note", &Engine::keep_note, "name"_a, "text"_a,
+           "Leave a note (see load_note) in the persistent cache, now or, when its directory does not exist "
+           "yet, with the first entry stored. Silent: a note only saves work.");
 }
 
 }  // namespace coop::python

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from cuda.coop import _engine, _engine_session
+from cuda.coop import _engine, _engine_session, _toolkit_locate
 
 ARCH = "sm_90"
 LTOIR_MAGIC = b"\xed\x43\x4e\x7f"
@@ -413,7 +413,7 @@ def test_session_finds_nvidia_wheel_roots_on_sys_path(tmp_path, monkeypatch):
     (tmp_path / "site" / "nvidia").mkdir(parents=True)
     (tmp_path / "bare").mkdir()
     monkeypatch.setattr(sys, "path", ["", str(tmp_path / "site"), str(tmp_path / "bare"), str(tmp_path / "site")])
-    assert _engine_session.wheel_roots() == [str(tmp_path / "site" / "nvidia")]
+    assert _toolkit_locate.wheel_roots() == [str(tmp_path / "site" / "nvidia")]
 
 
 def test_reductions_are_the_identity_on_one_thread():

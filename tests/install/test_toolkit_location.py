@@ -111,3 +111,85 @@ def test_a_misspelt_coop_variable_warns_once_naming_the_closest(tmp_path):
 def test_known_coop_variables_do_not_warn(tmp_path):
     done = doctor(tmp_path, CUDA_COOP_ENABLE_CACHE="1", CUDA_COOP_LOG="", CUDA_COOP_PCH="always")
     assert "is not a variable cuda.coop reads" not in done.stderr
+
+
+# A child that creates the process's engine and says what it used and whether either library is
+# loaded afterwards (cuda-pathfinder finds a library by loading it).
+ENGINE_CHILD = """
+import json
+from cuda.coop import _engine_session
+found = _engine_session.located()
+maps = open("/proc/self/maps").read()
+print(json.dumps({"found": {field: [piece.path, piece.found_via] for field, piece in found.items()},
+                  "loaded": [name for name in ("libnvrtc.so", "libnvJitLink.so") if name in maps]}))
+"""
+
+
+def engine_child(tmp_path, **variables):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg"), **variables}
+    done = subprocess.run(
+        [sys.executable, "-c", ENGINE_CHILD], env=env, capture_output=True, text=True, timeout=120, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def cache_directory(tmp_path):
+    """The disk cache's directory, made as the first entry stored makes it (a note waits for it)."""
+    directory = tmp_path / "xdg" / "cccl" / "coop"
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+def notes(tmp_path):
+    return sorted((tmp_path / "xdg").rglob("toolkit-located-*.note"))
+
+
+def test_a_later_process_takes_the_noted_toolkit_without_loading_a_library(tmp_path):
+    cache_directory(tmp_path)
+    first = engine_child(tmp_path)
+    assert len(notes(tmp_path)) == 1
+    again = engine_child(tmp_path)
+    assert again["found"] == first["found"]
+    assert again["loaded"] == []
+
+
+def test_a_changed_search_input_searches_again_and_notes_apart(tmp_path):
+    cache_directory(tmp_path)
+    engine_child(tmp_path)
+    elsewhere = tmp_path / "empty-conda"
+    elsewhere.mkdir()
+    moved = engine_child(tmp_path, CONDA_PREFIX=str(elsewhere))
+    assert "libnvrtc.so" in moved["loaded"]  # searched with cuda-pathfinder again
+    assert len(notes(tmp_path)) == 2
+
+
+def test_a_note_is_used_only_while_each_noted_file_is_the_one_noted(tmp_path):
+    found = _toolkit_locate.locate()
+    text = _toolkit_locate.note_text(found)
+    assert _toolkit_locate.from_note(text) is None  # this process loaded both libraries: search again
+    headers_only = {field: piece for field, piece in found.items() if field.endswith("_include")}
+    noted = _toolkit_locate.from_note(_toolkit_locate.note_text(headers_only))
+    assert noted == headers_only
+    stale = json.loads(_toolkit_locate.note_text(headers_only))
+    stale["pieces"]["cuda_include"]["stamp"][1] += 1  # the marker header rewritten since
+    assert _toolkit_locate.from_note(json.dumps(stale)) is None
+    assert _toolkit_locate.from_note("not json") is None
+    assert _toolkit_locate.from_note(json.dumps({"format": 0, "pieces": {}})) is None
+
+
+def test_a_piece_named_by_a_variable_is_never_taken_from_a_note(tmp_path, monkeypatch):
+    found = _toolkit_locate.locate()
+    headers_only = {field: piece for field, piece in found.items() if field.endswith("_include")}
+    text = _toolkit_locate.note_text(headers_only)
+    monkeypatch.setenv("CUDA_COOP_CUDA_INCLUDE", found["cuda_include"].path)
+    assert _toolkit_locate.from_note(text) is None
+
+
+def test_a_forged_note_is_ignored(tmp_path):
+    cache_directory(tmp_path)
+    first = engine_child(tmp_path)
+    (note,) = notes(tmp_path)
+    forged = note.read_bytes().replace(first["found"]["nvrtc_library"][0].encode(), b"/tmp/libnvrtc.so.13")
+    note.write_bytes(forged)
+    again = engine_child(tmp_path)
+    assert again["found"] == first["found"] and "libnvrtc.so" in again["loaded"]

@@ -52,6 +52,9 @@ class Engine {
 
   const Toolkit& toolkit() const;
   const DiskCache& disk_cache() const;
+  // Stores a note in the disk cache (DiskCache::store_note) now, or with the first entry when
+  // the cache directory does not exist yet.
+  void keep_note(const std::string& name, const std::string& text) const;
   const EngineConfig& config() const;
 
  private:

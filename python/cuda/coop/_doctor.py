@@ -11,7 +11,8 @@ from . import _engine
 from ._core.errors import from_engine_error
 from ._core.version import package_version
 from ._default_target import DEFAULT_ARCH
-from ._engine_session import engine, located, wheel_roots
+from ._engine_session import engine, located
+from ._toolkit_locate import wheel_roots
 from ._toolkit_origin import PIECES, origin
 
 

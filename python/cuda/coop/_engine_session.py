@@ -1,7 +1,5 @@
 """The process-wide engine, created on first use."""
 
-import os
-import sys
 import threading
 
 from . import _engine, _toolkit_locate
@@ -9,17 +7,6 @@ from . import _engine, _toolkit_locate
 _lock = threading.Lock()
 _engine_instance = None
 _located: dict[str, _toolkit_locate.Found] = {}
-
-
-def wheel_roots() -> list[str]:
-    """Every site-packages/nvidia directory on sys.path, where pip's nvidia-* wheels put NVRTC,
-    nvJitLink and the CUDA and CCCL headers, so a machine without a CUDA toolkit can compile."""
-    roots = []
-    for entry in sys.path:
-        root = os.path.join(entry, "nvidia")
-        if entry and os.path.isdir(root) and root not in roots:
-            roots.append(root)
-    return roots
 
 
 def located() -> dict[str, _toolkit_locate.Found]:
@@ -31,14 +18,22 @@ def located() -> dict[str, _toolkit_locate.Found]:
 def engine() -> _engine.Engine:
     """The engine of this process. It reads the environment (CUDA_COOP_ENABLE_CACHE, XDG_CACHE_HOME,
     CUDA_COOP_SOURCE_DUMP_DIR, ...) when first called; its caches serve every kernel after that.
-    The toolkit pieces come from cuda-pathfinder (_toolkit_locate), in the order documented there."""
+    The toolkit pieces come from cuda-pathfinder (_toolkit_locate), in the order documented there,
+    or from the disk cache's note of what it found for the same search inputs."""
     global _engine_instance
     if _engine_instance is None:
         with _lock:
             if _engine_instance is None:
-                found = _toolkit_locate.locate()
+                name = _toolkit_locate.note_name(_toolkit_locate.search_inputs())
+                found = _toolkit_locate.from_note(_engine.load_note(name))
+                noted = found is not None
+                if not noted:
+                    found = _toolkit_locate.locate()
                 paths = {field: piece.path for field, piece in found.items()}
                 _toolkit_locate.warn_about_toolkit_roots(paths)
                 _located.update(found)
-                _engine_instance = _engine.Engine("numba_mlir", wheel_roots(), paths)
+                created = _engine.Engine("numba_mlir", _toolkit_locate.wheel_roots(), paths)
+                if not noted:
+                    created.keep_note(name, _toolkit_locate.note_text(found))
+                _engine_instance = created
     return _engine_instance

@@ -16,12 +16,22 @@ For each piece the first of these that has it wins:
 
 A CUDA_HOME or CUDA_PATH that is set but lacks a piece is a warning naming the variable and the
 piece, once per process, rather than a silent fallback to another place.
+
+cuda-pathfinder finds a library by loading it, which costs a millisecond or more per library, and a
+process whose compiles all come from the disk cache never needs either library. So what it found is
+noted in the disk cache (a note signed as the cache's entries are), named by a fingerprint of what
+its search reads, and a later process with the same fingerprint takes the noted paths without
+loading anything, as long as each noted file is the same file and no library of that name is
+loaded in the process yet (cuda-pathfinder would answer with the loaded one).
 """
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
-import glob
+import hashlib
+import importlib.util
+import json
 import os
 import sys
 import warnings
@@ -109,6 +119,129 @@ def _cccl() -> Found | None:
     return found
 
 
+# What the search reads besides the files it finds: the variables naming pieces or places
+# (cuda-pathfinder also reads CONDA_PREFIX and the loader's path).
+SEARCH_ENVIRONMENT = (
+    "CUDA_COOP_CCCL_ROOT",
+    "CUDA_COOP_CUDA_INCLUDE",
+    "CUDA_COOP_NVJITLINK_LIBRARY",
+    "CUDA_COOP_NVRTC_LIBRARY",
+    "CUDA_COOP_WHEEL_ROOTS",
+    "CUDA_HOME",
+    "CUDA_PATH",
+    "CONDA_PREFIX",
+    "LD_LIBRARY_PATH",
+)
+_LOADER_CACHE = "/etc/ld.so.cache"  # where the loader's search finds what ldconfig knows
+_NOTE_FORMAT = 1
+
+
+def wheel_roots() -> list[str]:
+    """Every site-packages/nvidia directory on sys.path, where pip's nvidia-* wheels put NVRTC,
+    nvJitLink and the CUDA and CCCL headers, so a machine without a CUDA toolkit can compile."""
+    roots = []
+    for entry in sys.path:
+        root = os.path.join(entry, "nvidia")
+        if entry and os.path.isdir(root) and root not in roots:
+            roots.append(root)
+    return roots
+
+
+def stamp(path: str):
+    """A file's size, modification time and inode: a replaced or rewritten file changes it."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return [found.st_size, found.st_mtime_ns, found.st_ino]
+
+
+def search_inputs() -> list:
+    """What the search of every piece reads, short of the files it finds: the variables, the
+    cuda-cccl package's headers, each wheel root with the stamps of its packages' lib and include
+    directories (installing or removing a wheel's library or headers changes one), the loader's
+    cache and cuda-pathfinder itself."""
+    parts = [[os.environ.get(name, "") for name in SEARCH_ENVIRONMENT], cuda_cccl_headers(), stamp(_LOADER_CACHE)]
+    for root in wheel_roots():
+        try:
+            packages = sorted(os.listdir(root))
+        except OSError:
+            packages = []
+        parts.append([root, stamp(root)])
+        for package in packages:
+            parts.append(
+                [package, stamp(os.path.join(root, package, "lib")), stamp(os.path.join(root, package, "include"))]
+            )
+    spec = importlib.util.find_spec("cuda.pathfinder") if "cuda.pathfinder" not in sys.modules else None
+    origin = getattr(sys.modules.get("cuda.pathfinder"), "__file__", None) or getattr(spec, "origin", None)
+    parts.append(stamp(origin) if origin else None)
+    return parts
+
+
+def fingerprint(files) -> str:
+    """The search's inputs and the stamps of `files`: equal fingerprints mean the search finds the
+    same toolkit (an edit inside a header tree that leaves `files` alone is the provider cache's
+    to see, through its header digest)."""
+    parts = [search_inputs(), [[path, stamp(path)] for path in files]]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+# The file standing for each piece in a note: a library itself, a header tree by its marker.
+def _marker_of(field: str, path: str) -> str:
+    if field == "cuda_include":
+        return os.path.join(path, CUDA_MARKER)
+    if field == "cccl_include":
+        return os.path.join(path, CCCL_MARKER)
+    return path
+
+
+def note_name(inputs: list) -> str:
+    """The disk cache's note for these search inputs (search_inputs())."""
+    digest = hashlib.sha256(json.dumps([_NOTE_FORMAT, inputs]).encode()).hexdigest()
+    return "toolkit-located-" + digest[:32]
+
+
+def note_text(found: dict[str, Found]) -> str:
+    """`found` as a note: each piece's path, how it was found and its file's stamp."""
+    pieces = {
+        field: {"path": piece.path, "found_via": piece.found_via, "stamp": stamp(_marker_of(field, piece.path))}
+        for field, piece in found.items()
+    }
+    return json.dumps({"format": _NOTE_FORMAT, "pieces": pieces}, sort_keys=True)
+
+
+def _loaded_already(path: str) -> bool:
+    """Whether a library of this file's name is loaded in the process (cuda-pathfinder's first
+    answer is the loaded one). Asks the loader without loading."""
+    try:
+        ctypes.CDLL(os.path.basename(path), mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+    except OSError:
+        return False
+    return True
+
+
+def from_note(text: str | None) -> dict[str, Found] | None:
+    """The pieces of a note (note_text) when each file is still the one noted, no noted library is
+    loaded already, and no CUDA_COOP_* variable names a noted piece; else None: search again."""
+    try:
+        note = json.loads(text) if text else None
+        if not isinstance(note, dict) or note.get("format") != _NOTE_FORMAT:
+            return None
+        found = {}
+        for field, piece in note["pieces"].items():
+            if field not in PIECES or os.environ.get(PIECES[field][1], "").strip():
+                return None
+            path = piece["path"]
+            if stamp(_marker_of(field, path)) != piece["stamp"] or piece["stamp"] is None:
+                return None
+            if field in ("nvrtc_library", "nvjitlink_library") and _loaded_already(path):
+                return None
+            found[field] = Found(path, piece["found_via"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    return found
+
+
 def locate() -> dict[str, Found]:
     """What cuda-pathfinder finds for each piece that no CUDA_COOP_* variable names."""
     searches = {
@@ -129,11 +262,18 @@ def locate() -> dict[str, Found]:
 
 def _root_holds(root: str, field: str) -> bool:
     if field in ("nvrtc_library", "nvjitlink_library"):
-        name = "nvrtc" if field == "nvrtc_library" else "nvJitLink"
-        return any(glob.glob(os.path.join(root, sub, f"lib{name}.so*")) for sub in ("lib64", "lib"))
+        prefix = "libnvrtc.so" if field == "nvrtc_library" else "libnvJitLink.so"
+        return any(entry.startswith(prefix) for sub in ("lib64", "lib") for entry in _listing(os.path.join(root, sub)))
     if field == "cuda_include":
         return os.path.isfile(os.path.join(root, "include", CUDA_MARKER))
     return any(os.path.isfile(os.path.join(root, *sub, CCCL_MARKER)) for sub in (("include", "cccl"), ("include",)))
+
+
+def _listing(directory: str) -> list[str]:
+    try:
+        return os.listdir(directory)
+    except OSError:
+        return []
 
 
 def warn_about_toolkit_roots(found: dict[str, str]) -> list[str]:

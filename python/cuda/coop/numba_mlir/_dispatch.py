@@ -166,42 +166,12 @@ def toolkit_files() -> list[str]:
 
 
 def toolkit_fingerprint(files) -> str:
-    """Without the engine: what it searches (its environment variables, the pip wheel
-    roots and what they hold) and the stamps of `files`. Equal fingerprints mean the
-    engine would find the same toolkit; a different one sends the check to
-    toolkit_identity (an edit inside a header tree that leaves these files alone is
-    seen by the provider cache, not here)."""
-    from .._engine_session import wheel_roots
-    from .._toolkit_locate import cuda_cccl_headers
+    """Without the engine: what its toolkit search reads and the stamps of `files`
+    (_toolkit_locate.fingerprint). Equal fingerprints mean the engine would find the same
+    toolkit; a different one sends the check to toolkit_identity."""
+    from .._toolkit_locate import fingerprint
 
-    parts = [repr([os.environ.get(name, "") for name in _TOOLKIT_ENVIRONMENT]), repr(cuda_cccl_headers())]
-    for root in wheel_roots():
-        try:
-            parts.append(repr((root, sorted(os.listdir(root)))))
-        except OSError:
-            parts.append(root)
-    for path in files:
-        try:
-            stat = os.stat(path)
-            parts.append(repr((path, stat.st_size, stat.st_mtime_ns, stat.st_ino)))
-        except OSError:
-            parts.append(repr((path, None)))
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
-
-
-# What the toolkit search reads (python/cuda/coop/_toolkit_locate.py: cuda-pathfinder also reads
-# CONDA_PREFIX and the loader's path, and the cuda-cccl package's headers count).
-_TOOLKIT_ENVIRONMENT = (
-    "CUDA_COOP_CCCL_ROOT",
-    "CUDA_COOP_CUDA_INCLUDE",
-    "CUDA_COOP_NVJITLINK_LIBRARY",
-    "CUDA_COOP_NVRTC_LIBRARY",
-    "CUDA_COOP_WHEEL_ROOTS",
-    "CUDA_HOME",
-    "CUDA_PATH",
-    "CONDA_PREFIX",
-    "LD_LIBRARY_PATH",
-)
+    return fingerprint(files)
 
 
 # -- the compiler's side -------------------------------------------------------------------
