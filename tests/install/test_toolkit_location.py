@@ -165,8 +165,6 @@ def test_a_changed_search_input_searches_again_and_notes_apart(tmp_path):
 
 def test_a_note_is_used_only_while_each_noted_file_is_the_one_noted(tmp_path):
     found = _toolkit_locate.locate()
-    text = _toolkit_locate.note_text(found)
-    assert _toolkit_locate.from_note(text) is None  # this process loaded both libraries: search again
     headers_only = {field: piece for field, piece in found.items() if field.endswith("_include")}
     noted = _toolkit_locate.from_note(_toolkit_locate.note_text(headers_only))
     assert noted == headers_only
@@ -175,6 +173,19 @@ def test_a_note_is_used_only_while_each_noted_file_is_the_one_noted(tmp_path):
     assert _toolkit_locate.from_note(json.dumps(stale)) is None
     assert _toolkit_locate.from_note("not json") is None
     assert _toolkit_locate.from_note(json.dumps({"format": 0, "pieces": {}})) is None
+
+
+def test_a_library_loaded_already_is_taken_from_the_loader(tmp_path):
+    # cuda-pathfinder loaded both in this process: its first answer, without a search, from a note too
+    found = _toolkit_locate.locate()
+    for field in ("nvrtc_library", "nvjitlink_library"):
+        loaded = _toolkit_locate.loaded_library(field)
+        assert loaded is not None and os.path.samefile(loaded.path, found[field].path)
+    elsewhere = json.loads(_toolkit_locate.note_text(found))
+    elsewhere["pieces"]["nvrtc_library"]["path"] = "/nowhere/libnvrtc.so.13"
+    noted = _toolkit_locate.from_note(json.dumps(elsewhere))
+    assert noted is not None and os.path.samefile(noted["nvrtc_library"].path, found["nvrtc_library"].path)
+    assert noted["nvrtc_library"].found_via == "was-already-loaded-from-elsewhere"
 
 
 def test_a_piece_named_by_a_variable_is_never_taken_from_a_note(tmp_path, monkeypatch):

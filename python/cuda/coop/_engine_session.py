@@ -24,16 +24,12 @@ def engine() -> _engine.Engine:
     if _engine_instance is None:
         with _lock:
             if _engine_instance is None:
-                name = _toolkit_locate.note_name(_toolkit_locate.search_inputs())
-                found = _toolkit_locate.from_note(_engine.load_note(name))
-                noted = found is not None
-                if not noted:
-                    found = _toolkit_locate.locate()
+                found, note = _toolkit_locate.locate_or_recall(_engine.load_note)
                 paths = {field: piece.path for field, piece in found.items()}
                 _toolkit_locate.warn_about_toolkit_roots(paths)
                 _located.update(found)
                 created = _engine.Engine("numba_mlir", _toolkit_locate.wheel_roots(), paths)
-                if not noted:
-                    created.keep_note(name, _toolkit_locate.note_text(found))
+                if note is not None:
+                    created.keep_note(*note)
                 _engine_instance = created
     return _engine_instance

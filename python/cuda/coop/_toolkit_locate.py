@@ -21,8 +21,9 @@ cuda-pathfinder finds a library by loading it, which costs a millisecond or more
 process whose compiles all come from the disk cache never needs either library. So what it found is
 noted in the disk cache (a note signed as the cache's entries are), named by a fingerprint of what
 its search reads, and a later process with the same fingerprint takes the noted paths without
-loading anything, as long as each noted file is the same file and no library of that name is
-loaded in the process yet (cuda-pathfinder would answer with the loaded one).
+loading anything, as long as each noted file is the same file. A library the process loaded already
+(numba-cuda-mlir's, once it has a context) is cuda-pathfinder's first answer, taken from the loader
+without a search.
 """
 
 from __future__ import annotations
@@ -210,19 +211,50 @@ def note_text(found: dict[str, Found]) -> str:
     return json.dumps({"format": _NOTE_FORMAT, "pieces": pieces}, sort_keys=True)
 
 
-def _loaded_already(path: str) -> bool:
-    """Whether a library of this file's name is loaded in the process (cuda-pathfinder's first
-    answer is the loaded one). Asks the loader without loading."""
+# The names the loader knows each library by, newest first, as cuda-pathfinder asks for them.
+_SONAMES = {
+    "nvrtc_library": ("libnvrtc.so.13", "libnvrtc.so.12"),
+    "nvjitlink_library": ("libnvJitLink.so.13", "libnvJitLink.so.12"),
+}
+_RTLD_DI_LINKMAP = 2
+
+
+class _LinkMap(ctypes.Structure):
+    _fields_ = [("l_addr", ctypes.c_void_p), ("l_name", ctypes.c_char_p)]
+
+
+def _dlinfo(*arguments) -> int:
+    return ctypes.CDLL(None).dlinfo(*arguments)
+
+
+def _loaded(soname: str) -> str | None:
+    """The path of the library of this name the process has loaded, asking the loader without
+    loading anything; None when none is."""
     try:
-        ctypes.CDLL(os.path.basename(path), mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+        handle = ctypes.CDLL(soname, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
     except OSError:
-        return False
-    return True
+        return None
+    link_map = ctypes.POINTER(_LinkMap)()
+    if _dlinfo(ctypes.c_void_p(handle._handle), _RTLD_DI_LINKMAP, ctypes.byref(link_map)) != 0 or not link_map:
+        return None
+    path = link_map.contents.l_name
+    return os.path.abspath(os.fsdecode(path)) if path else None
+
+
+def loaded_library(field: str) -> Found | None:
+    """cuda-pathfinder's first answer, without its search: the library this process loaded already
+    (numba-cuda-mlir's, once a context exists)."""
+    for soname in _SONAMES[field]:
+        path = _loaded(soname)
+        if path:
+            return Found(path, "was-already-loaded-from-elsewhere")
+    return None
 
 
 def from_note(text: str | None) -> dict[str, Found] | None:
-    """The pieces of a note (note_text) when each file is still the one noted, no noted library is
-    loaded already, and no CUDA_COOP_* variable names a noted piece; else None: search again."""
+    """The pieces of a note (note_text) when each file is still the one noted and no CUDA_COOP_*
+    variable names a noted piece, with a library this process loaded already in place of the
+    noted one (cuda-pathfinder's first answer); else None: search again."""
     try:
         note = json.loads(text) if text else None
         if not isinstance(note, dict) or note.get("format") != _NOTE_FORMAT:
@@ -231,12 +263,13 @@ def from_note(text: str | None) -> dict[str, Found] | None:
         for field, piece in note["pieces"].items():
             if field not in PIECES or os.environ.get(PIECES[field][1], "").strip():
                 return None
-            path = piece["path"]
-            if stamp(_marker_of(field, path)) != piece["stamp"] or piece["stamp"] is None:
+            loaded = loaded_library(field) if field in _SONAMES else None
+            if loaded is not None:
+                found[field] = loaded
+                continue
+            if piece["stamp"] is None or stamp(_marker_of(field, piece["path"])) != piece["stamp"]:
                 return None
-            if field in ("nvrtc_library", "nvjitlink_library") and _loaded_already(path):
-                return None
-            found[field] = Found(path, piece["found_via"])
+            found[field] = Found(piece["path"], piece["found_via"])
     except (ValueError, KeyError, TypeError):
         return None
     return found
@@ -245,8 +278,8 @@ def from_note(text: str | None) -> dict[str, Found] | None:
 def locate() -> dict[str, Found]:
     """What cuda-pathfinder finds for each piece that no CUDA_COOP_* variable names."""
     searches = {
-        "nvrtc_library": lambda: _library("nvrtc"),
-        "nvjitlink_library": lambda: _library("nvJitLink"),
+        "nvrtc_library": lambda: loaded_library("nvrtc_library") or _library("nvrtc"),
+        "nvjitlink_library": lambda: loaded_library("nvjitlink_library") or _library("nvJitLink"),
         "cuda_include": lambda: _headers("cudart", CUDA_MARKER),
         "cccl_include": _cccl,
     }
@@ -258,6 +291,21 @@ def locate() -> dict[str, Found]:
         if piece is not None:
             found[field] = piece
     return found
+
+
+def locate_or_recall(load_note) -> tuple[dict[str, Found], tuple[str, str] | None]:
+    """locate()'s answer, and the note to keep for the next process (None when none is due).
+    When every library is loaded already, locate() answers at once; else the note the disk cache
+    holds for these search inputs (`load_note(name)`) answers when still valid."""
+    unnamed = [field for field in _SONAMES if not os.environ.get(PIECES[field][1], "").strip()]
+    if all(loaded_library(field) is not None for field in unnamed):
+        return locate(), None
+    name = note_name(search_inputs())
+    noted = from_note(load_note(name))
+    if noted is not None:
+        return noted, None
+    found = locate()
+    return found, (name, note_text(found))
 
 
 def _root_holds(root: str, field: str) -> bool:
