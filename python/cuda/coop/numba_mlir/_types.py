@@ -2,12 +2,23 @@
 computed from them by a few straight-line statements (an offset such as
 `cuda.blockIdx.x * 512`) through an inference over those statements alone; and
 everything else through a partial inference over the whole untyped IR (which handles
-slices, user local arrays and values carried through type-preserving loops)."""
+slices, user local arrays and values carried through type-preserving loops).
+
+The inference over statements alone answers a scalar type that depends only on their
+shape (operations, attribute names, constants, modules, argument types) and on the Numba
+it runs in, yet costs a millisecond or two, most of it Numba filling its tables in a
+process that has typed nothing yet. So the answer is noted in the disk cache (signed, as
+its entries are), named by that shape and the versions, and a later process reads it
+instead of inferring: `_remembered`."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import types as python_types
 
+import numba_cuda_mlir
+import numpy as np
 from numba_cuda_mlir import types
 from numba_cuda_mlir.numba_cuda import types as numba_types
 from numba_cuda_mlir.numba_cuda.core import ir
@@ -15,6 +26,7 @@ from numba_cuda_mlir.numba_cuda.core.errors import TypingError
 from numba_cuda_mlir.numba_cuda.core.typed_passes import type_inference_stage
 from numba_cuda_mlir.numba_cuda.types import functions
 
+from .. import _engine
 from . import _records
 from ._ir import definition
 
@@ -88,7 +100,12 @@ class TypeOracle:
         statements = _computing(self._assignments, var.name, self._arrays)
         if statements is None:
             return None
+        note = _note_name(statements, var.name, self._state.args)
+        known = _remembered(note)
+        if known is not None:
+            return known
         found = self._infer(_alone(self._state, statements)).get(var.name)
+        _remember(note, found)
         return found if isinstance(found, _SCALAR_OR_ARRAY) else None
 
     def _infer(self, func_ir) -> dict:
@@ -100,6 +117,85 @@ class TypeOracle:
                 state.typingctx, state.targetctx, func_ir, state.args, None, state.locals, raise_errors=False
             )
         return dict(result.typemap)
+
+
+# The scalar types a remembered answer may be, by name.
+_SCALARS = {
+    str(scalar): scalar
+    for scalar in (
+        *(getattr(numba_types, f"{kind}{bits}") for kind in ("int", "uint") for bits in (8, 16, 32, 64)),
+        numba_types.float16,
+        numba_types.float32,
+        numba_types.float64,
+        numba_types.boolean,
+    )
+}
+_ANSWERS: dict[str, object] = {}  # note name -> type, for the kernels after the first in a process
+
+
+def _shape(value, shapes: dict, args):
+    """What decides the type of one straight-line statement's value, the values it reads
+    given by their own shapes (`shapes`: name -> shape); None for anything else (an
+    object whose type the shape would not pin down)."""
+    if isinstance(value, ir.Var):
+        return shapes.get(value.name)
+    if isinstance(value, ir.Arg):
+        return ("arg", str(args[value.index]))
+    if isinstance(value, (ir.Const, ir.Global, ir.FreeVar)):
+        found = value.value
+        if isinstance(found, (bool, int, float, np.bool_, np.integer, np.floating)):
+            return ("value", type(found).__module__, type(found).__qualname__, repr(found))
+        if isinstance(found, python_types.ModuleType):
+            return ("module", found.__name__)
+        if isinstance(found, type) and issubclass(found, np.generic):
+            return ("numpy", found.__name__)
+        return None
+    read = {name: shapes.get(name) for name in (used.name for used in value.list_vars())}
+    if None in read.values():
+        return None
+    if value.op == "getattr":
+        return ("getattr", read[value.value.name], value.attr)
+    if value.op in ("binop", "inplace_binop"):
+        immutable = value.immutable_fn.__name__ if value.op == "inplace_binop" else ""
+        return (value.op, value.fn.__name__, immutable, read[value.lhs.name], read[value.rhs.name])
+    if value.op == "unary":
+        return ("unary", getattr(value.fn, "__name__", str(value.fn)), read[value.value.name])
+    if value.op == "cast":
+        return ("cast", read[value.value.name])
+    if value.op == "call" and not value.kws and value.vararg is None:
+        return ("call", read[value.func.name], tuple(read[argument.name] for argument in value.args))
+    return None
+
+
+def _note_name(statements, name: str, args) -> str | None:
+    """The disk cache's note for the type of `name` computed by `statements` alone (as
+    _computing returns them), or None when their shape does not pin it down."""
+    shapes = {}
+    for statement in statements:
+        shapes[statement.target.name] = _shape(statement.value, shapes, args)
+    if shapes.get(name) is None:
+        return None
+    text = repr((numba_cuda_mlir.__version__, _engine.engine_version(), shapes[name]))
+    return "typed-alone-" + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _remembered(note: str | None):
+    """The type an earlier inference of the same shape answered, in this process or in the disk
+    cache's note; None when there is none (or the note fails its check)."""
+    if note is None:
+        return None
+    if note not in _ANSWERS:
+        _ANSWERS[note] = _SCALARS.get(_engine.load_note(note) or "")
+    return _ANSWERS[note]
+
+
+def _remember(note: str | None, found) -> None:
+    if note is None or str(found) not in _SCALARS:
+        return  # only a plain scalar is kept: an array's or a literal's type says more than its name
+    from .._engine_session import engine
+
+    _ANSWERS[note] = found
+    engine().keep_note(note, str(found))
 
 
 @contextlib.contextmanager
