@@ -188,6 +188,15 @@ def test_a_library_loaded_already_is_taken_from_the_loader(tmp_path):
     assert noted["nvrtc_library"].found_via == "was-already-loaded-from-elsewhere"
 
 
+def test_a_loader_that_cannot_say_leaves_the_search_to_cuda_pathfinder(monkeypatch):
+    def no_dlinfo(*arguments):
+        raise AttributeError("dlinfo")  # a C library without it
+
+    monkeypatch.setattr(_toolkit_locate, "_dlinfo", no_dlinfo)
+    assert _toolkit_locate.loaded_library("nvrtc_library") is None
+    assert "nvrtc_library" in _toolkit_locate.locate()  # found by cuda-pathfinder's search
+
+
 def test_a_piece_named_by_a_variable_is_never_taken_from_a_note(tmp_path, monkeypatch):
     found = _toolkit_locate.locate()
     headers_only = {field: piece for field, piece in found.items() if field.endswith("_include")}

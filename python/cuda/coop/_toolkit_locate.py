@@ -229,13 +229,14 @@ def _dlinfo(*arguments) -> int:
 
 def _loaded(soname: str) -> str | None:
     """The path of the library of this name the process has loaded, asking the loader without
-    loading anything; None when none is."""
+    loading anything; None when none is, or the loader cannot say (no RTLD_NOLOAD or dlinfo:
+    cuda-pathfinder's search answers instead)."""
+    link_map = ctypes.POINTER(_LinkMap)()
     try:
         handle = ctypes.CDLL(soname, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
-    except OSError:
-        return None
-    link_map = ctypes.POINTER(_LinkMap)()
-    if _dlinfo(ctypes.c_void_p(handle._handle), _RTLD_DI_LINKMAP, ctypes.byref(link_map)) != 0 or not link_map:
+        if _dlinfo(ctypes.c_void_p(handle._handle), _RTLD_DI_LINKMAP, ctypes.byref(link_map)) != 0 or not link_map:
+            return None
+    except (OSError, AttributeError):
         return None
     path = link_map.contents.l_name
     return os.path.abspath(os.fsdecode(path)) if path else None
