@@ -252,21 +252,32 @@ def loaded_library(field: str) -> Found | None:
     return None
 
 
-def from_note(text: str | None) -> dict[str, Found] | None:
+def _named(field: str) -> bool:
+    """Whether a CUDA_COOP_* variable names this piece: the engine takes it as given."""
+    return bool(os.environ.get(PIECES[field][1], "").strip())
+
+
+def _loaded_libraries() -> dict[str, Found | None]:
+    """loaded_library of each library no variable names."""
+    return {field: loaded_library(field) for field in _SONAMES if not _named(field)}
+
+
+def from_note(text: str | None, loaded: dict[str, Found | None] | None = None) -> dict[str, Found] | None:
     """The pieces of a note (note_text) when each file is still the one noted and no CUDA_COOP_*
-    variable names a noted piece, with a library this process loaded already in place of the
-    noted one (cuda-pathfinder's first answer); else None: search again."""
+    variable names a noted piece, with a library this process loaded already (`loaded`, as
+    _loaded_libraries gives it) in place of the noted one (cuda-pathfinder's first answer); else
+    None: search again."""
     try:
         note = json.loads(text) if text else None
         if not isinstance(note, dict) or note.get("format") != _NOTE_FORMAT:
             return None
+        loaded = _loaded_libraries() if loaded is None else loaded
         found = {}
         for field, piece in note["pieces"].items():
-            if field not in PIECES or os.environ.get(PIECES[field][1], "").strip():
+            if field not in PIECES or _named(field):
                 return None
-            loaded = loaded_library(field) if field in _SONAMES else None
-            if loaded is not None:
-                found[field] = loaded
+            if loaded.get(field) is not None:
+                found[field] = loaded[field]
                 continue
             if piece["stamp"] is None or stamp(_marker_of(field, piece["path"])) != piece["stamp"]:
                 return None
@@ -276,18 +287,20 @@ def from_note(text: str | None) -> dict[str, Found] | None:
     return found
 
 
-def locate() -> dict[str, Found]:
-    """What cuda-pathfinder finds for each piece that no CUDA_COOP_* variable names."""
+def locate(loaded: dict[str, Found | None] | None = None) -> dict[str, Found]:
+    """What cuda-pathfinder finds for each piece that no CUDA_COOP_* variable names; a library
+    this process loaded already (`loaded`, as _loaded_libraries gives it) without its search."""
+    loaded = _loaded_libraries() if loaded is None else loaded
     searches = {
-        "nvrtc_library": lambda: loaded_library("nvrtc_library") or _library("nvrtc"),
-        "nvjitlink_library": lambda: loaded_library("nvjitlink_library") or _library("nvJitLink"),
+        "nvrtc_library": lambda: loaded.get("nvrtc_library") or _library("nvrtc"),
+        "nvjitlink_library": lambda: loaded.get("nvjitlink_library") or _library("nvJitLink"),
         "cuda_include": lambda: _headers("cudart", CUDA_MARKER),
         "cccl_include": _cccl,
     }
     found = {}
     for field, search in searches.items():
-        if os.environ.get(PIECES[field][1], "").strip():
-            continue  # named explicitly: the engine takes it as given
+        if _named(field):
+            continue
         piece = search()
         if piece is not None:
             found[field] = piece
@@ -298,14 +311,14 @@ def locate_or_recall(load_note) -> tuple[dict[str, Found], tuple[str, str] | Non
     """locate()'s answer, and the note to keep for the next process (None when none is due).
     When every library is loaded already, locate() answers at once; else the note the disk cache
     holds for these search inputs (`load_note(name)`) answers when still valid."""
-    unnamed = [field for field in _SONAMES if not os.environ.get(PIECES[field][1], "").strip()]
-    if all(loaded_library(field) is not None for field in unnamed):
-        return locate(), None
+    loaded = _loaded_libraries()  # asked once: the loader's answers serve all three steps
+    if all(piece is not None for piece in loaded.values()):
+        return locate(loaded), None
     name = note_name(search_inputs())
-    noted = from_note(load_note(name))
+    noted = from_note(load_note(name), loaded)
     if noted is not None:
         return noted, None
-    found = locate()
+    found = locate(loaded)
     return found, (name, note_text(found))
 
 
