@@ -280,26 +280,30 @@ def block_topk(items_per_thread: int, tile: int):
     return select_tile
 
 
+# The neighbour's index is the harness, not the primitive, so it is written to compile to the
+# twin's instructions (benchmarks/twins/neighbours.cuh): both special registers read up front
+# (numba-cuda-mlir reads them through inline assembly, which LLVM will not move into a select,
+# so a read inside the conditional became a branch), the choice made on 32-bit values, and an
+# index the compiler can see is non-negative (numba-cuda-mlir 0.5.4 adds the negative-index wrap
+# to any other). With that, every neighbour row's SASS has its twin's instructions in its twin's
+# order (benchmarks/README.md).
 @cuda.jit(device=True)
 def before_tile(tile):
     """The index of the item before the block's tile; the grid's tiles form a cycle, so the
-    first block's is the last item of the grid's. Unsigned, as the twin's arithmetic is: a
-    signed index would add Python's negative-index wrap to what the row times."""
-    block = np.uint64(cuda.blockIdx.x)
-    return (
-        block * np.uint64(tile) - np.uint64(1)
-        if block > 0
-        else np.uint64(cuda.gridDim.x) * np.uint64(tile) - np.uint64(1)
-    )
+    first block's is the last item of the grid's."""
+    block = np.uint32(cuda.blockIdx.x)
+    grid = np.uint32(cuda.gridDim.x)
+    previous = np.uint32((block if block > 0 else grid) - np.uint32(1))
+    return np.uint64(previous) * np.uint64(tile) + np.uint64(tile - 1)
 
 
 @cuda.jit(device=True)
 def after_tile(tile):
     """The index of the item after the block's tile; the first item for the last block."""
-    block = np.uint64(cuda.blockIdx.x)
-    return (
-        (block + np.uint64(1)) * np.uint64(tile) if block + np.uint64(1) < np.uint64(cuda.gridDim.x) else np.uint64(0)
-    )
+    block = np.uint32(cuda.blockIdx.x)
+    grid = np.uint32(cuda.gridDim.x)
+    last = np.uint32(grid - np.uint32(1))
+    return (np.uint64(block) + np.uint64(1)) * np.uint64(tile) if block < last else np.uint64(0)
 
 
 def adjacent_difference_left(items_per_thread: int, tile: int):

@@ -20,12 +20,12 @@
 // it (the first for the last block), as coop_kernels.before_tile and after_tile compute them.
 template <int TILE>
 __device__ __forceinline__ long long before_tile() {
-  return blockIdx.x > 0 ? static_cast<long long>(blockIdx.x) * TILE - 1 : static_cast<long long>(gridDim.x) * TILE - 1;
+  return static_cast<long long>((blockIdx.x > 0 ? blockIdx.x : gridDim.x) - 1) * TILE + (TILE - 1);
 }
 
 template <int TILE>
 __device__ __forceinline__ long long after_tile() {
-  return blockIdx.x + 1 < gridDim.x ? (static_cast<long long>(blockIdx.x) + 1) * TILE : 0;
+  return blockIdx.x < gridDim.x - 1 ? (static_cast<long long>(blockIdx.x) + 1) * TILE : 0;
 }
 
 template <typename T, int BLOCK, int ITEMS, bool LEFT>
