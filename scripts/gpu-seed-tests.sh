@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Runs NVIDIA's own cuda.coop runtime tests (the seed's) against cuda.coop built from
 # source on the GPU machine (scripts/gpu-python-env.sh). Those tests are never in this
-# repository: they sit in .seedtests/ (excluded in .git/info/exclude), with a harness
-# whose compile-only shim is for machines without a GPU; here COOP_SEED_SHIM=0 keeps it
-# off and every kernel really runs.
+# repository: they sit in .seedtests/ (excluded in .git/info/exclude; scripts/seed-tests/README.txt
+# names each file and the commit it comes from). The harness is ours,
+# scripts/seed-tests/conftest.py, copied in on every run; its compile-only shim is for
+# machines without a GPU (COOP_SEED_SHIM=1 python3 -m pytest .seedtests); here
+# COOP_SEED_SHIM=0 keeps it off and every kernel really runs.
 #   run(command="scripts/gpu-seed-tests.sh", carry=[".whl", ".deps/<the two .deb files>", ".seedtests"])
 # Logs: $OUT/seed_tests.log, $OUT/seed_tests.xml (JUnit); ends with passed/failed per file.
 #   COOP_SEED_WORKERS=12  COOP_SEED_PATHS=.seedtests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/gpu-results}"
-[[ -f .seedtests/conftest.py ]] || { echo "carry .seedtests (NVIDIA's tests and their harness)" >&2; exit 1; }
+compgen -G ".seedtests/test_*.py" >/dev/null || { echo "carry .seedtests (NVIDIA's tests: scripts/seed-tests/README.txt)" >&2; exit 1; }
+cp scripts/seed-tests/conftest.py .seedtests/conftest.py
 source scripts/gpu-python-env.sh
 export COOP_SEED_SHIM=0
 status=0

@@ -5,6 +5,6 @@ cd "$(dirname "$0")/.."
 git ls-files -z --cached --others --exclude-standard -- '*.cpp' '*.hpp' '*.cuh' ':!engine/tests/golden/*' |
   xargs -0 clang-format --dry-run --Werror
 echo "lint: clang-format clean"
-ruff check python tests benchmarks examples docs
-ruff format --check python tests benchmarks examples docs
+ruff check python tests benchmarks examples docs scripts
+ruff format --check python tests benchmarks examples docs scripts
 echo "lint: ruff clean"
