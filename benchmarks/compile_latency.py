@@ -405,6 +405,28 @@ def torch_softmax():
     return lambda: torch.softmax(tensor, dim=1)
 
 
+def triton_copy():
+    """A Triton kernel copying the same small tensor a row per program (host time per
+    launch of the kernel compiler users pick beside torch), or None without Triton."""
+    try:
+        import torch
+        import triton
+        import triton.language as tl
+    except ImportError:
+        return None
+    if not torch.cuda.is_available():
+        return None
+
+    @triton.jit
+    def copy_rows(source, destination, width: tl.constexpr):
+        columns = tl.program_id(0) * width + tl.arange(0, width)
+        tl.store(destination + columns, tl.load(source + columns))
+
+    source = torch.ones(BLOCKS, TILE, device="cuda")
+    destination = torch.empty_like(source)
+    return lambda: copy_rows[(BLOCKS,)](source, destination, TILE)
+
+
 def launch_profile(launch, launches: int = 2000, top: int = 15) -> list:
     """Where a launch's host time goes: cProfile over `launches` launches, the functions with
     the most own time, in microseconds per launch (cProfile's overhead inflates Python
@@ -512,6 +534,9 @@ def child(mode: str) -> dict:
         softmax = torch_softmax()
         if softmax is not None:
             calls["torch_softmax"] = softmax
+        copy = triton_copy()
+        if copy is not None:
+            calls["triton_copy"] = copy
         result["per_launch_s"] = per_call(calls)
         result["launch_profile"] = {
             name: launch_profile(calls[name])
@@ -590,13 +615,14 @@ def scenarios(repetition: dict) -> dict:
             "planner_runs": cold["repeat_planner"]["planner_runs"],
             "nvrtc_s": cold["repeat_planner"]["nvrtc_s"],
             # issue 23: a launcher configured once and called (launch = kernel[grid, block]; launch(*arrays)),
-            # torch.softmax's launch beside them (target: <= 15 us), and where a launch's time goes
+            # torch.softmax's and a Triton kernel's launches beside them (target: <= 15 us), and where a launch's time goes
             "configured_once_coop_us": per_launch_s["coop_configured_once"] * 1e6,
             "configured_once_plain_us": per_launch_s["plain_configured_once"] * 1e6,
             "bound_launch_coop_us": per_launch_s["coop_bound_launch"] * 1e6,
             "bound_launch_plain_us": per_launch_s["plain_bound_launch"] * 1e6,
             "bound_launch_undeclared_us": per_launch_s["coop_undeclared_bound_launch"] * 1e6,
             "torch_softmax_us": per_launch_s["torch_softmax"] * 1e6 if "torch_softmax" in per_launch_s else None,
+            "triton_copy_us": per_launch_s["triton_copy"] * 1e6 if "triton_copy" in per_launch_s else None,
         },
         "4_launch_profile": cold["launch_profile"],
         "5_new_grid_size": {
