@@ -42,16 +42,18 @@ def answers(monkeypatch):
     return asked
 
 
-def test_an_offset_is_typed_alone_as_the_whole_kernel_types_it(answers):
-    @cuda.jit
-    def tiles(source, destination, stride):
-        block = coop.this_block(128)
-        items = coop.ThreadData(2)
-        start = cuda.blockIdx.x * 256 + stride * 2
-        coop.load(block, source, items, offset=start)
-        coop.store(block, destination, items, offset=start)
+@cuda.jit
+def offset_tiles(source, destination, stride):
+    """A kernel whose offset is straight-line: typed alone (here and in FRESH_PROCESS)."""
+    block = coop.this_block(128)
+    items = coop.ThreadData(2)
+    start = cuda.blockIdx.x * 256 + stride * 2
+    coop.load(block, source, items, offset=start)
+    coop.store(block, destination, items, offset=start)
 
-    tiles.compile((ROW, ROW, types.int32))
+
+def test_an_offset_is_typed_alone_as_the_whole_kernel_types_it(answers):
+    offset_tiles.compile((ROW, ROW, types.int32))
     typed_alone = [(alone, whole) for name, alone, whole in answers if alone is not None]
     assert typed_alone and all(alone == whole for alone, whole in typed_alone)
 
@@ -72,11 +74,12 @@ def test_a_loop_carried_value_is_typed_with_the_whole_kernel(answers):
     assert offsets and all(alone is None and whole is not None for alone, whole in offsets)
 
 
-# A fresh process compiling a kernel whose offsets are typed alone; it says how many inferences ran.
+# A fresh process compiling offset_tiles (this module's, imported by path); it says how many
+# inferences ran.
 FRESH_PROCESS = """
+import importlib.util
 import json
-from numba_cuda_mlir import cuda, types
-from cuda import coop
+from numba_cuda_mlir import types
 from cuda.coop.numba_mlir import _types
 from cuda.coop.numba_mlir._explain import _capability
 
@@ -91,26 +94,18 @@ def counted(oracle, func_ir):
 
 
 _types.TypeOracle._infer = counted
-
-
-@cuda.jit
-def tiles(source, destination, stride):
-    block = coop.this_block(128)
-    items = coop.ThreadData(2)
-    start = cuda.blockIdx.x * 256 + stride * 2
-    coop.load(block, source, items, offset=start)
-    coop.store(block, destination, items, offset=start)
-
-
+spec = importlib.util.spec_from_file_location("type_oracle_kernels", {module!r})
+kernels = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(kernels)
 row = types.Array(types.float32, 1, "C")
-tiles.compile((row, row, types.{stride}))
+kernels.offset_tiles.compile((row, row, types.{stride}))
 print(json.dumps({{"inferred": len(inferred)}}))
 """
 
 
 def compile_in_a_fresh_process(tmp_path, stride="int32") -> int:
     script = tmp_path / f"tiles_{stride}.py"
-    script.write_text(FRESH_PROCESS.format(stride=stride))
+    script.write_text(FRESH_PROCESS.format(stride=stride, module=__file__))
     environment = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"))
     done = subprocess.run(
         [sys.executable, str(script)], env=environment, capture_output=True, text=True, timeout=300, check=False

@@ -164,12 +164,8 @@ def search_inputs() -> list:
     cache and cuda-pathfinder itself."""
     parts = [[os.environ.get(name, "") for name in SEARCH_ENVIRONMENT], cuda_cccl_headers(), stamp(_LOADER_CACHE)]
     for root in wheel_roots():
-        try:
-            packages = sorted(os.listdir(root))
-        except OSError:
-            packages = []
         parts.append([root, stamp(root)])
-        for package in packages:
+        for package in sorted(_listing(root)):
             parts.append(
                 [package, stamp(os.path.join(root, package, "lib")), stamp(os.path.join(root, package, "include"))]
             )
